@@ -1,0 +1,52 @@
+// Bundles the extension, the CLI and the host-test suites with esbuild.
+//   node scripts/build.mjs [--production] [--watch]
+// production: minified, no source maps; otherwise: source maps, not minified.
+import * as esbuild from 'esbuild';
+import { readdirSync, statSync, rmSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+
+/** Every *.test.ts below dir (recursively). */
+function testFiles(dir) {
+  let out = [];
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) out = out.concat(testFiles(p));
+    else if (name.endsWith('.ts')) out.push(p);
+  }
+  return out;
+}
+
+const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
+const common = {
+  define: { __TPP_VERSION__: JSON.stringify(pkg.version) },
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  sourcemap: !production,
+  minify: production,
+  legalComments: 'none',
+  logLevel: 'warning',
+};
+
+const builds = [
+  { ...common, entryPoints: { extension: 'src/extension/extension.ts' }, outdir: 'dist', external: ['vscode'], metafile: true },
+  { ...common, entryPoints: { cli: 'src/cli/main.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } },
+  // Host and UI suites run inside the extension host: vscode and mocha stay external (mocha from node_modules).
+  { ...common, minify: false, sourcemap: true, entryPoints: [...testFiles('test/host'), ...testFiles('test/ui')],
+    outdir: 'out/test', outbase: 'test', external: ['vscode', 'mocha'] },
+];
+
+rmSync('out/test', { recursive: true, force: true });
+if (watch) {
+  for (const b of builds) await (await esbuild.context(b)).watch();
+  console.log('esbuild: watching');
+} else {
+  const results = await Promise.all(builds.map((b) => esbuild.build(b)));
+  const size = statSync('dist/extension.js').size;
+  console.log(`esbuild: dist/extension.js ${(size / 1024).toFixed(1)} KB, dist/cli.js ${(statSync('dist/cli.js').size / 1024).toFixed(1)} KB${production ? ' (production)' : ''}`);
+  void results;
+}

@@ -1,0 +1,5 @@
+import { CliCommand } from '../io';
+import { environmentsCommand } from './environments';
+
+/** Every `tpp` subcommand, in the order `tpp help` lists them. Add new commands here. */
+export const CLI_COMMANDS: readonly CliCommand[] = [environmentsCommand];

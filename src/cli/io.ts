@@ -1,0 +1,23 @@
+/** Where a CLI command writes; injected so that tests capture the output. */
+export interface CliIo {
+  stdout: { write(chunk: string): unknown };
+  stderr: { write(chunk: string): unknown };
+}
+
+/** A `tpp` subcommand. `run` resolves to the process exit code (0 ok, 1 failure found, 2 usage or read error). */
+export interface CliCommand {
+  readonly name: string;
+  /** One line for `tpp help`. */
+  readonly summary: string;
+  /** Usage text, printed by `tpp help <name>` and on usage errors. */
+  readonly usage: string;
+  run(args: string[], io: CliIo): Promise<number>;
+}
+
+/** A usage error: printed with the command's usage, exit code 2. */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}

@@ -1,0 +1,24 @@
+/**
+ * Masking of secrets in anything shown or logged (Developers' guide: Secrets).
+ *
+ * - A JWT (three base64url parts, the first starting `eyJ`) keeps its first 10 characters: `eyJhbGciOi…[masked JWT]`.
+ * - `Bearer <anything>` keeps only the word Bearer.
+ * - A PEM private key block (any `-----BEGIN … PRIVATE KEY-----` … `END` block) is replaced whole.
+ * - Values of JSON/query properties whose name says they hold a secret (`token`, `secret`, `password`,
+ *   `privateKey`, `authorization`) are replaced.
+ */
+const PEM_PRIVATE = /-----BEGIN ([A-Z ]*)PRIVATE KEY-----[\s\S]*?(?:-----END \1PRIVATE KEY-----|$)/g;
+const JWT = /\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*\.?[A-Za-z0-9_-]*/g;
+const BEARER = /\b(Bearer)\s+[^\s"',;]+/gi;
+const SECRET_PROP = /("?(?:[A-Za-z_]*(?:token|secret|password|privateKey|authorization))"?\s*[:=]\s*"?)([^"\s&,}]+)/gi;
+
+export const MASK = '[masked]';
+
+/** Returns `text` with every token, bearer credential, private key and secret-named value masked. */
+export function maskSecrets(text: string): string {
+  return text
+    .replace(PEM_PRIVATE, '[masked private key]')
+    .replace(BEARER, `$1 ${MASK}`)
+    .replace(JWT, (jwt) => `${jwt.slice(0, 10)}…[masked JWT]`)
+    .replace(SECRET_PROP, (_m, key: string, value: string) => (value.startsWith('[masked') ? `${key}${value}` : `${key}${MASK}`));
+}

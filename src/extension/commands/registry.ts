@@ -1,0 +1,42 @@
+import * as vscode from 'vscode';
+import { Services } from '../services/services';
+
+/** A command: its id (`tpp.<verb><Noun>`, as in package.json) and its handler. */
+export interface CommandDef {
+  readonly id: string;
+  run(services: Services, ...args: unknown[]): unknown;
+}
+
+/** Thrown (or rejected) when the user dismissed a prompt: the command stops silently. */
+export class UserCancelled extends Error {
+  constructor() {
+    super('Cancelled by the user');
+    this.name = 'UserCancelled';
+  }
+}
+
+function isCancellation(err: unknown): boolean {
+  return err instanceof UserCancelled || err instanceof vscode.CancellationError || (err instanceof Error && err.name === 'AbortError');
+}
+
+/**
+ * Registers every command with one wrapper: an error is logged (masked) and shown as an error
+ * message with a "Show Log" button; a cancellation is silent. Returns the registrations to dispose.
+ */
+export function registerCommands(services: Services, defs: readonly CommandDef[]): vscode.Disposable[] {
+  return defs.map((def) =>
+    vscode.commands.registerCommand(def.id, async (...args: unknown[]) => {
+      try {
+        return await def.run(services, ...args);
+      } catch (err) {
+        if (isCancellation(err)) return undefined;
+        services.log.error(`Command ${def.id} failed`, err);
+        const message = err instanceof Error ? err.message : String(err);
+        void vscode.window.showErrorMessage(message, 'Show Log').then((choice) => {
+          if (choice) services.log.show();
+        });
+        return undefined;
+      }
+    }),
+  );
+}

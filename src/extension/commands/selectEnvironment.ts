@@ -1,0 +1,17 @@
+import { CommandDef } from './registry';
+import { pickEnvironment } from './pickEnvironment';
+import { ENVIRONMENTS } from '../../core/environments';
+
+/** `tpp.selectEnvironment`: quick pick of Local, Sandbox, Production; the choice is persisted. Returns the id. */
+export const selectEnvironment: CommandDef = {
+  id: 'tpp.selectEnvironment',
+  async run({ environments, log }, arg) {
+    const id = await pickEnvironment(environments, arg, 'Tire Protection: Select Environment');
+    await environments.active.set(id);
+    log.info(`Active environment: ${ENVIRONMENTS[id].label}`);
+    return id;
+  },
+};
+
+/** `tpp.useEnvironment`: inline tree action, makes the clicked environment active. */
+export const useEnvironment: CommandDef = { id: 'tpp.useEnvironment', run: selectEnvironment.run };

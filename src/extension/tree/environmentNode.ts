@@ -1,0 +1,53 @@
+import * as vscode from 'vscode';
+import { EnvironmentStatus } from '../services/environmentModel';
+import { TreeNode } from './node';
+import { DetailNode } from './detailNode';
+
+/**
+ * An environment row: "Local", "Sandbox", "Production". Description marks the default and the active
+ * one; Production's icon is in the warning colour. contextValue is `environment[.remote][.active]`.
+ */
+export class EnvironmentNode implements TreeNode {
+  constructor(readonly status: EnvironmentStatus) {}
+
+  toTreeItem(): vscode.TreeItem {
+    const { info, active, isDefault, gaps } = this.status;
+    const item = new vscode.TreeItem(info.label, vscode.TreeItemCollapsibleState.Collapsed);
+    item.id = `environment:${info.id}`;
+    const tags = [isDefault ? 'default' : '', active ? 'active' : '', gaps.length ? 'needs setup' : ''].filter(Boolean);
+    item.description = tags.join(' · ');
+    item.tooltip = new vscode.MarkdownString(`**${info.label}**${active ? ' (active)' : ''}\n\n${info.description}`);
+    const color = info.guarded ? new vscode.ThemeColor('list.warningForeground') : active ? new vscode.ThemeColor('charts.green') : undefined;
+    item.iconPath = new vscode.ThemeIcon(active ? 'pass-filled' : info.remote ? 'cloud' : 'vm', color);
+    item.contextValue = ['environment', info.remote ? 'remote' : '', active ? 'active' : ''].filter(Boolean).join('.');
+    return item;
+  }
+
+  children(): TreeNode[] {
+    const { info, hasKey, partnerId, baseUrl } = this.status;
+    const nodes: TreeNode[] = [
+      hasKey
+        ? new DetailNode(`${info.id}:key`, 'Key pair', 'stored in secret storage', 'key')
+        : new DetailNode(`${info.id}:key`, 'Key pair', 'none — click to generate', 'warning', {
+            command: 'tpp.generateKeyPair',
+            title: 'Generate Key Pair',
+            arguments: [info.id],
+          }),
+    ];
+    if (info.remote) {
+      nodes.push(
+        partnerId
+          ? new DetailNode(`${info.id}:partner`, 'Partner ID', partnerId, 'account')
+          : new DetailNode(`${info.id}:partner`, 'Partner ID', 'not set — click to enter', 'warning', {
+              command: 'tpp.setPartnerId',
+              title: 'Set Partner ID',
+              arguments: [info.id],
+            }),
+        new DetailNode(`${info.id}:url`, 'Base address', baseUrl || `not set (setting tpp.${info.id}.baseUrl)`, baseUrl ? 'globe' : 'warning'),
+      );
+    } else {
+      nodes.push(new DetailNode(`${info.id}:partner`, 'Partner ID', 'generated on first use', 'account'));
+    }
+    return nodes;
+  }
+}

@@ -1,0 +1,97 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as vscode from 'vscode';
+import { activateExtension, EXTENSION_ID } from '../shared/extension';
+import { hasDriver, sidebarDescriptions, sidebarLabels, texts, until } from '../shared/driver';
+import { RELOAD_MARKER } from './index';
+
+const manifest = () => vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON as {
+  activationEvents: string[];
+  contributes: { commands: { command: string }[]; views: Record<string, { id: string }[]> };
+};
+
+describe('foundation: activation, commands, view, status bar', () => {
+  it('activates and reports its activation time', async () => {
+    const api = await activateExtension();
+    assert.equal(typeof api.activationMs, 'number');
+    assert.ok(api.activationMs >= 0 && api.activationMs < 5000, `activationMs ${api.activationMs}`);
+    assert.ok(vscode.extensions.getExtension(EXTENSION_ID)!.isActive);
+  });
+
+  it('never activates on startup (*), only on views, commands and JSON', () => {
+    const events = manifest().activationEvents;
+    assert.ok(!events.includes('*') && !events.includes('onStartupFinished'), JSON.stringify(events));
+    assert.ok(events.includes('onLanguage:json'));
+  });
+
+  it('registers every contributed command', async () => {
+    const all = new Set(await vscode.commands.getCommands(true));
+    const missing = manifest().contributes.commands.map((c) => c.command).filter((id) => !all.has(id));
+    assert.deepEqual(missing, []);
+  });
+
+  it('contributes the Environments view in the Tire Protection container', async () => {
+    assert.deepEqual(manifest().contributes.views.tpp?.map((v) => v.id), ['tpp.environments', 'tpp.setup']);
+    await vscode.commands.executeCommand('tpp.environments.focus');
+  });
+
+  it('lists Local, Sandbox and Production in the view (read from the DOM), Local marked default', async function () {
+    if (!hasDriver()) this.skip();
+    await vscode.commands.executeCommand('workbench.view.extension.tpp');
+    const labels = await until(async () => {
+      const r = await sidebarLabels();
+      return r.length >= 3 ? r : undefined;
+    });
+    assert.deepEqual(labels?.slice(0, 3), ['Local', 'Sandbox', 'Production']);
+    assert.match((await sidebarDescriptions())[0]!, /default/);
+  });
+
+  it('keeps the active environment across a window reload', async function () {
+    const marker = RELOAD_MARKER();
+    if (!marker) this.skip();
+    const before = JSON.parse(fs.readFileSync(marker!, 'utf8')) as { expected: string; pid: number; error?: string };
+    assert.equal(before.error, undefined);
+    assert.notEqual(before.pid, process.pid, 'the window was reloaded (new extension host)');
+    const api = await activateExtension();
+    assert.equal(api.environments.active.get(), before.expected);
+  });
+
+  it('shows the active environment in the status bar (read from the DOM) and follows a switch', async function () {
+    if (!hasDriver()) this.skip();
+    const api = await activateExtension();
+    const statusTexts = () => texts('.part.statusbar .statusbar-item');
+    const current = api.environments.active.get();
+    const label = current[0]!.toUpperCase() + current.slice(1);
+    assert.ok(await until(async () => (await statusTexts()).some((t) => t.includes(`TPP: ${label}`))), `status bar shows TPP: ${label}`);
+    await vscode.commands.executeCommand('tpp.selectEnvironment', 'production');
+    assert.ok(await until(async () => (await statusTexts()).some((t) => t.includes('TPP: Production'))), 'status bar shows TPP: Production');
+    await vscode.commands.executeCommand('tpp.selectEnvironment', 'local');
+    assert.equal(api.environments.active.get(), 'local');
+  });
+});
+
+describe('environment settings and tree', () => {
+  afterEach(async () => {
+    await vscode.workspace.getConfiguration('tpp.sandbox').update('partnerId', undefined, vscode.ConfigurationTarget.Global);
+  });
+
+  it('a Partner ID entered for Sandbox shows in its tree details and clears the gap', async () => {
+    const api = await activateExtension();
+    assert.deepEqual((await api.environments.status('sandbox')).gaps.includes('partnerId'), true);
+    await api.environments.settings.setPartnerId('sandbox', 'P-1234');
+    const status = await until(async () => {
+      const s = await api.environments.status('sandbox');
+      return s.partnerId === 'P-1234' ? s : undefined;
+    });
+    assert.ok(status);
+    assert.ok(!status.gaps.includes('partnerId'));
+  });
+
+  it('refuses a workspace-level override of the environment addresses (application scope)', () => {
+    const inspected = vscode.workspace.getConfiguration('tpp.production').inspect('baseUrl');
+    assert.equal(inspected?.workspaceValue, undefined);
+    const props = (vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON as { contributes: { configuration: { properties: Record<string, { scope?: string }> } } }).contributes.configuration.properties;
+    for (const key of ['tpp.sandbox.baseUrl', 'tpp.production.baseUrl', 'tpp.sandbox.partnerId', 'tpp.production.partnerId'])
+      assert.equal(props[key]?.scope, 'application', key);
+  });
+});

@@ -1,0 +1,67 @@
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { activateExtension } from '../shared/extension';
+import { driver, screenshot, sidebarDescriptions, sidebarLabels, texts, until } from '../shared/driver';
+
+const sidebarRows = () => texts('.part.sidebar .monaco-list-row');
+const statusItems = () => texts('.part.statusbar .statusbar-item');
+const toasts = () => texts('.notifications-toasts .notification-list-item-message');
+
+describe('workbench (rendered DOM)', () => {
+  before(async () => {
+    await activateExtension();
+    await vscode.commands.executeCommand('workbench.view.extension.tpp');
+  });
+
+  it('shows the three environments as tree rows, Local first and marked default and active', async () => {
+    const labels = await until(async () => ((await sidebarLabels()).length >= 3 ? sidebarLabels() : undefined));
+    assert.deepEqual(labels?.slice(0, 3), ['Local', 'Sandbox', 'Production']);
+    assert.match((await sidebarDescriptions())[0]!, /default · active/);
+    await screenshot('01-environments-view');
+  });
+
+  it('shows the Get Started welcome with a Generate Key Pair button while Local has no key', async () => {
+    const welcome = await until(async () => {
+      const t = await texts('.part.sidebar .welcome-view-content');
+      return t.find((x) => x.includes('Generate Key Pair'));
+    });
+    assert.ok(welcome, 'welcome content rendered');
+    assert.match(welcome, /Local environment has no key pair/);
+  });
+
+  it('expanding an environment shows its key and Partner ID rows', async () => {
+    await driver('click', '.part.sidebar .monaco-list-row[aria-label^="Sandbox"]');
+    const rows = await until(async () => {
+      const r = await sidebarRows();
+      return r.some((x) => x.startsWith('Partner ID')) ? r : undefined;
+    });
+    assert.ok(rows, 'children rendered');
+    assert.ok(rows.some((r) => /^Key pair\s*none/.test(r)), JSON.stringify(rows));
+    assert.ok(rows.some((r) => /^Partner ID\s*not set/.test(r)), JSON.stringify(rows));
+    await screenshot('02-sandbox-expanded');
+  });
+
+  it('switches environment with the status-bar quick pick and shows it in the status bar', async () => {
+    assert.ok(await until(async () => (await statusItems()).some((t) => t.includes('TPP: Local'))), 'status bar shows Local');
+    await driver('click', '.part.statusbar .statusbar-item:has-text("TPP: Local") a, .part.statusbar .statusbar-item:has-text("TPP: Local")');
+    const picks = await until(async () => {
+      const r = await texts('.quick-input-widget .monaco-list-row');
+      return r.length >= 3 ? r : undefined;
+    });
+    assert.ok(picks, 'quick pick opened');
+    assert.deepEqual(await texts('.quick-input-widget .monaco-list-row .monaco-icon-name-container'), ['Local', 'Sandbox', 'Production']);
+    await screenshot('03-environment-quick-pick');
+    await driver('type', 'Production');
+    await driver('press', 'Enter');
+    assert.ok(await until(async () => (await statusItems()).some((t) => t.includes('TPP: Production'))), 'status bar shows Production');
+    await screenshot('04-production-active');
+    await vscode.commands.executeCommand('tpp.selectEnvironment', 'local');
+  });
+
+  it('shows a notification for a command that is not available yet', async () => {
+    void vscode.commands.executeCommand('tpp.generateKeyPair', 'local');
+    const msg = await until(async () => (await toasts()).find((t) => t.includes('not yet available')));
+    assert.ok(msg, 'notification rendered');
+    await screenshot('05-notification');
+  });
+});
