@@ -36,7 +36,7 @@ const builds = [
   { ...common, entryPoints: { extension: 'src/extension/extension.ts' }, outdir: 'dist', external: ['vscode'], metafile: true },
   { ...common, entryPoints: { cli: 'src/cli/main.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } },
   // Host and UI suites run inside the extension host: vscode and mocha stay external (mocha from node_modules).
-  { ...common, minify: false, sourcemap: true, entryPoints: [...testFiles('test/host'), ...testFiles('test/ui')],
+  { ...common, minify: false, sourcemap: true, entryPoints: [...testFiles('test/host'), ...testFiles('test/ui'), ...testFiles('test/bench')],
     outdir: 'out/test', outbase: 'test', external: ['vscode', 'mocha'] },
 ];
 

@@ -5,31 +5,19 @@
 // from Microsoft). Opens a throwaway copy of examples/ as the workspace. Screenshots go to
 // test-results/<tier>/. Prints "<tier>: N passed, N failed" and exits non-zero if any test failed,
 // none ran, or the editor could not run.
-import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { editorHome, ensureEditor, repoRoot as root } from './editor.mjs';
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const tier = process.argv[2];
 if (!['host', 'ui'].includes(tier)) {
   console.error('usage: run-tier.mjs host|ui');
   process.exit(2);
 }
 const timeout = process.argv.includes('--timeout') ? process.argv[process.argv.indexOf('--timeout') + 1] : '300';
-const home = process.env.VSCODE_IT_HOME || join(root, '.vscode-it');
-
-export function ensureEditor() {
-  const installed = existsSync(home) && readdirSync(home).some((f) => f.startsWith('.done-'));
-  if (installed) return;
-  console.log(`[${tier}] installing the test editor into ${home} (once)`);
-  const r = spawnSync('bash', [join(root, 'test/harness/setup-vscode-it.sh')], { stdio: 'inherit', env: { ...process.env, VSCODE_IT_HOME: home } });
-  if (r.status !== 0) {
-    console.error(`[${tier}] editor install failed (exit ${r.status})`);
-    process.exit(3);
-  }
-}
+const home = editorHome;
 
 ensureEditor();
 const tests = join(root, 'out/test', tier, 'index.js');

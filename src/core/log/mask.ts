@@ -20,5 +20,5 @@ export function maskSecrets(text: string): string {
     .replace(PEM_PRIVATE, '[masked private key]')
     .replace(BEARER, `$1 ${MASK}`)
     .replace(JWT, (jwt) => `${jwt.slice(0, 10)}…[masked JWT]`)
-    .replace(SECRET_PROP, (_m, key: string, value: string) => (value.startsWith('[masked') ? `${key}${value}` : `${key}${MASK}`));
+    .replace(SECRET_PROP, (_m, key: string, value: string) => (value.startsWith('[masked') || /^bearer$/i.test(value) ? `${key}${value}` : `${key}${MASK}`));
 }

@@ -1,0 +1,33 @@
+// `npm run package`: production build, then a .vsix made offline with @vscode/vsce 3 (dependencies are
+// bundled, so --no-dependencies). Lists the .vsix contents and, with --check, fails if anything other
+// than dist/*.js, media/, package.json, README, CHANGELOG and LICENSE is inside.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const check = process.argv.includes('--check');
+const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
+const run = (cmd, args) => execFileSync(cmd, args, { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
+
+run('node', ['scripts/build.mjs', '--production']);
+const out = check ? join(mkdtempSync(join(tmpdir(), 'tpp-vsix-')), 'check.vsix') : `${pkg.name}-${pkg.version}.vsix`;
+run('npx', ['vsce', 'package', '--no-dependencies', '--skip-license', '--allow-missing-repository', '--out', out]);
+// A .vsix is a zip: list it with Python's zipfile (always on this machine), no extra dependency.
+const entries = run('python3', ['-c', 'import sys,zipfile;[print(i.filename, i.file_size) for i in zipfile.ZipFile(sys.argv[1]).infolist()]', out])
+  .trim()
+  .split('\n')
+  .map((l) => {
+    const [name, size] = l.split(' ');
+    return { name, size: Number(size) };
+  });
+console.log(`${out}: ${entries.length} entries`);
+for (const e of entries) console.log(`  ${e.name.padEnd(48)} ${(e.size / 1024).toFixed(1).padStart(8)} KB`);
+const allowed = /^(\[Content_Types\]\.xml|extension\.vsixmanifest|extension\/(dist\/[\w-]+\.js|media\/.+|package\.json|readme\.md|changelog\.md|LICENSE(\.txt)?))$/i;
+const unexpected = entries.filter((e) => !allowed.test(e.name));
+if (check) rmSync(out, { force: true });
+if (unexpected.length) {
+  console.error(`unexpected files in the .vsix: ${unexpected.map((e) => e.name).join(', ')}`);
+  process.exit(1);
+}
+console.log('package: only run-time files inside');

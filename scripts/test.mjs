@@ -1,0 +1,48 @@
+// `npm test`: type-check, lint, build, then the three tiers (unit, host, UI) and the .vsix content
+// check. Every tier prints "<tier>: N passed, N failed"; this script ends with the total and fails if
+// any step fails or any tier ran zero tests.
+import { spawn } from 'node:child_process';
+
+const steps = [
+  { name: 'typecheck', cmd: ['npx', 'tsc', '--noEmit', '-p', '.'] },
+  { name: 'lint', cmd: ['npx', 'eslint', '.'] },
+  { name: 'build', cmd: ['node', 'scripts/build.mjs'] },
+  { name: 'unit', tier: true, cmd: ['npx', 'mocha'] },
+  { name: 'host', tier: true, cmd: ['node', 'test/harness/run-tier.mjs', 'host'] },
+  { name: 'ui', tier: true, cmd: ['node', 'test/harness/run-tier.mjs', 'ui'] },
+  { name: 'package', cmd: ['node', 'scripts/package.mjs', '--check'] },
+];
+
+function run(step) {
+  return new Promise((resolve) => {
+    const started = Date.now();
+    console.log(`\n=== ${step.name}: ${step.cmd.join(' ')}`);
+    const child = spawn(step.cmd[0], step.cmd.slice(1), { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, TPP_TIER: step.name, FORCE_COLOR: '0' } });
+    let summary;
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk) => {
+      process.stdout.write(chunk);
+      for (const m of chunk.matchAll(new RegExp(`^${step.name}: (\\d+) passed, (\\d+) failed`, 'gm'))) summary = { passed: Number(m[1]), failed: Number(m[2]) };
+    });
+    child.on('exit', (code) => resolve({ code, summary, seconds: (Date.now() - started) / 1000 }));
+  });
+}
+
+let passed = 0;
+let failed = 0;
+const problems = [];
+for (const step of steps) {
+  const r = await run(step);
+  if (step.tier) {
+    const s = r.summary ?? { passed: 0, failed: 0 };
+    passed += s.passed;
+    failed += s.failed;
+    if (!r.summary || s.passed === 0) problems.push(`${step.name}: no test ran`);
+  }
+  if (r.code !== 0) problems.push(`${step.name} failed (exit ${r.code}) after ${r.seconds.toFixed(1)} s`);
+  else console.log(`=== ${step.name}: ok in ${r.seconds.toFixed(1)} s`);
+}
+if (problems.length) console.log(`\nFAILED: ${problems.join('; ')}`);
+if (problems.length && failed === 0) failed = problems.length; // a broken step counts as a failure
+console.log(`\nall: ${passed} passed, ${failed} failed`);
+process.exit(problems.length ? 1 : 0);
