@@ -12,7 +12,7 @@ const run = (cmd, args) => execFileSync(cmd, args, { stdio: ['ignore', 'pipe', '
 
 run('node', ['scripts/build.mjs', '--production']);
 const out = check ? join(mkdtempSync(join(tmpdir(), 'tpp-vsix-')), 'check.vsix') : `${pkg.name}-${pkg.version}.vsix`;
-run('npx', ['vsce', 'package', '--no-dependencies', '--skip-license', '--allow-missing-repository', '--out', out]);
+run('npx', ['vsce', 'package', '--no-dependencies', '--skip-license', '--allow-missing-repository', '--no-rewrite-relative-links', '--out', out]);
 // A .vsix is a zip: list it with Python's zipfile (always on this machine), no extra dependency.
 const entries = run('python3', ['-c', 'import sys,zipfile;[print(i.filename, i.file_size) for i in zipfile.ZipFile(sys.argv[1]).infolist()]', out])
   .trim()
