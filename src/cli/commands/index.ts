@@ -1,5 +1,6 @@
 import { CliCommand } from '../io';
 import { environmentsCommand } from './environments';
+import { openapiCommand } from './openapi';
 
 /** Every `tpp` subcommand, in the order `tpp help` lists them. Add new commands here. */
-export const CLI_COMMANDS: readonly CliCommand[] = [environmentsCommand];
+export const CLI_COMMANDS: readonly CliCommand[] = [environmentsCommand, openapiCommand];

@@ -1,0 +1,60 @@
+import { z } from 'zod';
+
+/**
+ * Error bodies (spec: Authentication step 6; Errors). The 401 body is fixed by the spec; the shape of every
+ * other error body is "not shown", so {@link ErrorBody} is a tolerant object that the local sandbox fills in
+ * fully and that real servers may fill in partly (every property optional, unknown properties kept).
+ */
+
+/** The 401 body: exactly {"error":"unauthorized","statusCode":401} (extra properties tolerated when read). */
+export const UnauthorizedBody = z
+  .looseObject({
+    error: z.literal('unauthorized'),
+    statusCode: z.literal(401),
+  })
+  .meta({
+    description:
+      'Returned when a JWT claim is missing, fails validation or holds a wrong value, or the signature cannot be verified.',
+  });
+
+/** One problem in a request: `path` is the dotted path of the bad field, e.g. "Registrations.0.ShopID". */
+export const ErrorIssue = z.looseObject({
+  path: z.string().meta({ description: 'Dotted path of the field, e.g. "Registrations.0.ShopID"; "" for the body.' }),
+  message: z.string().meta({ description: 'What is wrong, in the spec\'s words (e.g. "at most 25 characters").' }),
+});
+
+/**
+ * Body of errors other than 401 ("Body shape of errors other than 401: not shown"). The local sandbox answers
+ * e.g. {"error":"bad_request","statusCode":400,"message":"...","issues":[{"path":"Registrations.0.ShopID",
+ * "message":"required field is missing"}]}. Every property is optional so that real servers' bodies parse.
+ */
+export const ErrorBody = z
+  .looseObject({
+    error: z.string().optional().meta({ description: 'Snake-case name of the status, e.g. "bad_request" (see ERROR_NAMES).' }),
+    statusCode: z.number().int().optional(),
+    message: z.string().optional(),
+    issues: z.array(ErrorIssue).optional().meta({ description: 'Every bad field of a 400, when known.' }),
+  })
+  .meta({ description: 'Error body (shape not shown by the spec; tolerant).' });
+
+/** `error` names for each status of the spec's Errors table (used by the sandbox; 401 is fixed by the spec). */
+export const ERROR_NAMES: Readonly<Record<number, string>> = {
+  400: 'bad_request',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  409: 'conflict',
+  429: 'too_many_requests',
+  500: 'internal_server_error',
+  502: 'bad_gateway',
+  503: 'service_unavailable',
+  504: 'gateway_timeout',
+};
+
+/** Statuses after which the client should retry (spec: Errors: 5xx and 429). */
+export const RETRYABLE_STATUSES: readonly number[] = [429, 500, 502, 503, 504];
+
+export type UnauthorizedBody = z.infer<typeof UnauthorizedBody>;
+export type ErrorIssue = z.infer<typeof ErrorIssue>;
+export type ErrorBody = z.infer<typeof ErrorBody>;

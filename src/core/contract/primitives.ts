@@ -1,0 +1,186 @@
+import { z } from 'zod';
+
+/**
+ * Field primitives shared by the version 2 and version 3 schemas (spec: Resources and their fields,
+ * "Data type formats (v2)"). Every check carries an error message in the spec's words, because the
+ * diagnostics layer shows zod issue messages to users verbatim.
+ */
+
+/** Required flag of a spec field table: Y = required, N = optional, '' = not marked required (optional). */
+export type ReqFlag = 'Y' | 'N' | '';
+
+/** Messages used by the primitives, exported so that tests and other layers can match them. */
+export const MESSAGES = {
+  missing: 'required field is missing',
+  empty: 'required field is empty',
+  string: 'expected a string',
+  maxLength: (n: number) => `at most ${n} characters`,
+  int: 'integer expected (a whole number, or a string of digits such as "4")',
+  number: 'number expected',
+  money: 'money with at most 2 decimals (a number such as 12.5, or a matching string such as "12.50")',
+  datetime: 'ISO 8601 date or timestamp with Z or an offset (e.g. 2024-03-15 or 2024-03-15T14:30:00Z)',
+  boolean: 'expected true or false',
+  email: 'e-mail address expected (name@example.com)',
+  vehicleYear: 'four-digit year (e.g. "2021")',
+  object: 'expected an object',
+  array: 'expected an array',
+} as const;
+
+/**
+ * Builds a zod error function: "required field is missing" for undefined input, "required field is empty"
+ * for '' when `required`, otherwise `expected`.
+ */
+export function errorFor(expected: string, required = true): (iss: { input?: unknown }) => string {
+  return (iss) =>
+    iss.input === undefined ? MESSAGES.missing : iss.input === '' && required ? MESSAGES.empty : expected;
+}
+
+/** Options of the primitives: whether the field is required (changes the message for ''). */
+export interface PrimitiveOptions {
+  readonly required?: boolean;
+}
+
+/** Strict money string: optional minus, digits, at most 2 decimals. */
+export const MONEY_STRING_RE = /^-?\d+(\.\d{1,2})?$/;
+/** Integer sent as a string: optional minus, digits. */
+export const INT_STRING_RE = /^-?\d+$/;
+
+/**
+ * True when the number `n` has at most 2 decimals. Works on the shortest string form of the number
+ * (what JSON wrote), so 0.1 + 0.2 (0.30000000000000004) is rejected and 12.5 / 12.05 are accepted.
+ */
+export function hasAtMostTwoDecimals(n: number): boolean {
+  if (!Number.isFinite(n)) return false;
+  if (Number.isInteger(n)) return true;
+  return MONEY_STRING_RE.test(String(n));
+}
+
+/**
+ * Pattern of an ISO 8601 date (YYYY-MM-DD) or timestamp with Z or a UTC offset
+ * (YYYY-MM-DDTHH:MM[:SS[.fff]](Z|±HH:MM|±HHMM)). A timestamp without a zone is rejected:
+ * the spec asks for UTC or a designated offset.
+ */
+export const ISO_DATE_OR_TIMESTAMP_RE =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:[Zz]|[+-](\d{2}):?(\d{2})))?$/;
+
+/**
+ * True when `s` is an ISO 8601 date alone, or a timestamp with Z or an offset, naming a real calendar day
+ * and time (2024-02-30 and 25:00 are rejected). Spec: Data type formats (v2); v3 "Dates are ISO 8601 strings".
+ */
+export function isIsoDateOrTimestamp(s: string): boolean {
+  const m = ISO_DATE_OR_TIMESTAMP_RE.exec(s);
+  if (!m) return false;
+  const [, y, mo, d, h, mi, se, oh, om] = m;
+  const year = Number(y);
+  const month = Number(mo);
+  const day = Number(d);
+  if (month < 1 || month > 12 || day < 1) return false;
+  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  if (day > daysInMonth) return false;
+  if (h !== undefined && (Number(h) > 23 || Number(mi) > 59)) return false;
+  if (se !== undefined && Number(se) > 59) return false;
+  if (oh !== undefined && (Number(oh) > 23 || Number(om) > 59)) return false;
+  return true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Request primitives (payloads as sent). Required strings must not be empty (v2: "If a required
+// field is empty or malformed, the response is 400"; v3 applies the same rule in this toolkit).
+// ---------------------------------------------------------------------------------------------
+
+/** A string, optionally of at most `max` characters; `nonEmpty` rejects '' with "required field is empty". */
+export function str(opts: { max?: number; nonEmpty?: boolean } = {}) {
+  let s = z.string({ error: errorFor(MESSAGES.string) });
+  if (opts.nonEmpty) s = s.min(1, { error: MESSAGES.empty, abort: true });
+  if (opts.max !== undefined) s = s.max(opts.max, { error: MESSAGES.maxLength(opts.max) });
+  return s;
+}
+
+/**
+ * Integer: a whole number, or a string of digits ("4") converted to a number. '' is NOT converted to 0
+ * (it fails as "required field is empty"). Output: number.
+ */
+export function int(opts: PrimitiveOptions = {}) {
+  return z
+    .union(
+      [
+        z.number().int({ error: MESSAGES.int }),
+        z.string().regex(INT_STRING_RE, { error: errorFor(MESSAGES.int, opts.required ?? true) }),
+      ],
+      { error: errorFor(MESSAGES.int, opts.required ?? true) },
+    )
+    .transform((v) => (typeof v === 'number' ? v : Number(v)));
+}
+
+/**
+ * Money: a number with at most 2 decimals, or a string matching /^-?\d+(\.\d{1,2})?$/ ("12.50").
+ * Output: number (units of the currency, 2 decimals). Spec: "money (number with 2 decimals, or a matching string)".
+ */
+export function money(opts: PrimitiveOptions = {}) {
+  return z
+    .union(
+      [z.number(), z.string().regex(MONEY_STRING_RE, { error: errorFor(MESSAGES.money, opts.required ?? true) })],
+      { error: errorFor(MESSAGES.money, opts.required ?? true) },
+    )
+    .refine((v) => typeof v === 'string' || hasAtMostTwoDecimals(v), { error: MESSAGES.money })
+    .transform((v) => (typeof v === 'number' ? v : Number(v)));
+}
+
+/** ISO 8601 date or timestamp with Z or an offset (string, unchanged). */
+export function isoDate(opts: PrimitiveOptions = {}) {
+  return z
+    .string({ error: errorFor(MESSAGES.datetime) })
+    .min(1, { error: (opts.required ?? true) ? MESSAGES.empty : MESSAGES.datetime, abort: true })
+    .regex(ISO_DATE_OR_TIMESTAMP_RE, { error: MESSAGES.datetime, abort: true })
+    .refine(isIsoDateOrTimestamp, { error: MESSAGES.datetime });
+}
+
+/** A JSON number (version 3 number fields; strings are not converted there). */
+export function num() {
+  return z.number({ error: errorFor(MESSAGES.number) });
+}
+
+/** A JSON integer (version 3 integer fields). */
+export function integer() {
+  return z.number({ error: errorFor(MESSAGES.int) }).int({ error: MESSAGES.int });
+}
+
+/** A JSON boolean. */
+export function bool() {
+  return z.boolean({ error: errorFor(MESSAGES.boolean) });
+}
+
+/** An e-mail address. */
+export function email() {
+  return z.email({ error: errorFor(MESSAGES.email) });
+}
+
+/** Makes `schema` optional unless `req` is 'Y', and attaches the spec's note as `description`. */
+export function field<T extends z.ZodType>(schema: T, req: 'Y', description: string): T;
+export function field<T extends z.ZodType>(schema: T, req: 'N' | '', description: string): z.ZodOptional<T>;
+export function field<T extends z.ZodType>(schema: T, req: ReqFlag, description: string): T | z.ZodOptional<T> {
+  return req === 'Y' ? schema.meta({ description }) : schema.optional().meta({ description });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Response primitives (records read back): tolerant of the server's representation.
+// ---------------------------------------------------------------------------------------------
+
+/** Integer read back: number or numeric string, converted to number. */
+export function readInt() {
+  return z
+    .union([z.number(), z.string().regex(/^\s*-?\d+(\.0+)?\s*$/)], { error: errorFor(MESSAGES.int) })
+    .transform((v) => (typeof v === 'number' ? v : Number(v)));
+}
+
+/** Money read back: number or numeric string (any decimals), converted to number. */
+export function readMoney() {
+  return z
+    .union([z.number(), z.string().regex(/^\s*-?\d+(\.\d+)?\s*$/)], { error: errorFor(MESSAGES.money) })
+    .transform((v) => (typeof v === 'number' ? v : Number(v)));
+}
+
+/** Date read back: a string (not re-validated; "empty when not set" may be '' or null). */
+export function readDate() {
+  return z.string({ error: errorFor(MESSAGES.datetime) }).nullable();
+}

@@ -1,0 +1,70 @@
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { hasAtMostTwoDecimals, int, isIsoDateOrTimestamp, money } from '../../../src/core/contract';
+
+describe('contract: primitives (property tests)', () => {
+  it('money: every amount in cents, as number or as "d.dd" string, passes and reads back as the same number', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: -10_000_000_00, max: 10_000_000_00 }), (cents) => {
+        const n = cents / 100;
+        assert.equal(money().parse(n), n);
+        const str = `${cents < 0 ? '-' : ''}${Math.floor(Math.abs(cents) / 100)}.${String(Math.abs(cents) % 100).padStart(2, '0')}`;
+        assert.equal(money().parse(str), n);
+      }),
+    );
+  });
+
+  it('money: amounts with a third decimal fail, as numbers and as strings', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 10_000_000 }), fc.integer({ min: 1, max: 9 }), (cents, third) => {
+        const text = `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}${third}`;
+        assert.equal(money().safeParse(text).success, false, text);
+        assert.equal(money().safeParse(Number(text)).success, false, text);
+      }),
+    );
+  });
+
+  it('money: floating-point sums are judged by what JSON would write', () => {
+    assert.equal(hasAtMostTwoDecimals(0.1 + 0.2), false);
+    assert.equal(hasAtMostTwoDecimals(0.3), true);
+    assert.equal(hasAtMostTwoDecimals(1.005), false);
+    assert.equal(hasAtMostTwoDecimals(1e21), true);
+    assert.equal(hasAtMostTwoDecimals(1e-7), false);
+    assert.equal(hasAtMostTwoDecimals(Number.NaN), false);
+    assert.equal(hasAtMostTwoDecimals(Infinity), false);
+  });
+
+  it('int: integers and their digit strings are the same value; "" is not 0', () => {
+    fc.assert(
+      fc.property(fc.integer(), (i) => {
+        assert.equal(int().parse(i), i);
+        assert.equal(int().parse(String(i)), i);
+      }),
+    );
+    assert.equal(int().safeParse('').success, false);
+    assert.equal(int().safeParse(' 4').success, false);
+  });
+
+  it('datetime: every instant as toISOString() and as its date alone is accepted', () => {
+    fc.assert(
+      fc.property(fc.date({ min: new Date('1900-01-01T00:00:00Z'), max: new Date('2200-12-31T23:59:59Z'), noInvalidDate: true }), (d) => {
+        const iso = d.toISOString();
+        assert.ok(isIsoDateOrTimestamp(iso), iso);
+        assert.ok(isIsoDateOrTimestamp(iso.slice(0, 10)), iso.slice(0, 10));
+        assert.ok(isIsoDateOrTimestamp(iso.replace('Z', '+05:30')), iso);
+        assert.equal(isIsoDateOrTimestamp(iso.replace('Z', '')), false, 'timestamp without zone');
+      }),
+    );
+  });
+
+  it('datetime: impossible calendar days are rejected, leap days judged by the year', () => {
+    assert.equal(isIsoDateOrTimestamp('2023-02-29'), false);
+    assert.equal(isIsoDateOrTimestamp('2024-02-29'), true);
+    assert.equal(isIsoDateOrTimestamp('2100-02-29'), false);
+    assert.equal(isIsoDateOrTimestamp('2024-04-31'), false);
+    assert.equal(isIsoDateOrTimestamp('2024-00-10'), false);
+    assert.equal(isIsoDateOrTimestamp('2024-01-01T23:60:00Z'), false);
+    assert.equal(isIsoDateOrTimestamp('2024-01-01T10:00:00+24:00'), false);
+    assert.equal(isIsoDateOrTimestamp('2024-01-01T10:00Z'), true);
+  });
+});
