@@ -7,7 +7,7 @@ const steps = [
   { name: 'typecheck', cmd: ['npx', 'tsc', '--noEmit', '-p', '.'] },
   { name: 'lint', cmd: ['npx', 'eslint', '.'] },
   { name: 'build', cmd: ['node', 'scripts/build.mjs'] },
-  { name: 'unit', tier: true, cmd: ['npx', 'mocha'] },
+  { name: 'unit', tier: true, cmd: ['npx', 'mocha', 'test/unit/**/*.test.ts'] },
   { name: 'host', tier: true, cmd: ['node', 'test/harness/run-tier.mjs', 'host'] },
   { name: 'ui', tier: true, cmd: ['node', 'test/harness/run-tier.mjs', 'ui'] },
   { name: 'package', cmd: ['node', 'scripts/package.mjs', '--check'] },
