@@ -29,12 +29,16 @@ const common = {
   sourcemap: !production,
   minify: production,
   legalComments: 'none',
+  // Prefer ES module entries: jsonc-parser's UMD main requires './impl/*' dynamically, which cannot be bundled.
+  mainFields: ['module', 'main'],
   logLevel: 'warning',
 };
 
 const builds = [
   { ...common, entryPoints: { extension: 'src/extension/extension.ts' }, outdir: 'dist', external: ['vscode'], metafile: true },
   { ...common, entryPoints: { cli: 'src/cli/main.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } },
+  // The Local sandbox server (fastify): a separate bundle, loaded by the extension only on first use of Local.
+  { ...common, entryPoints: { sandbox: 'src/core/sandbox/server.ts' }, outdir: 'dist' },
   // Host and UI suites run inside the extension host: vscode and mocha stay external (mocha from node_modules).
   { ...common, minify: false, sourcemap: true, entryPoints: [...testFiles('test/host'), ...testFiles('test/ui'), ...testFiles('test/bench')],
     outdir: 'out/test', outbase: 'test', external: ['vscode', 'mocha'] },

@@ -1,6 +1,8 @@
 import { CliCommand } from '../io';
 import { environmentsCommand } from './environments';
 import { openapiCommand } from './openapi';
+import { sandboxCommand } from './sandbox';
+import { validateCommand } from './validate';
 
 /** Every `tpp` subcommand, in the order `tpp help` lists them. Add new commands here. */
-export const CLI_COMMANDS: readonly CliCommand[] = [environmentsCommand, openapiCommand];
+export const CLI_COMMANDS: readonly CliCommand[] = [environmentsCommand, openapiCommand, sandboxCommand, validateCommand];

@@ -1,0 +1,98 @@
+import { readFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { PAYLOAD_KINDS } from '../../core/contract';
+import { expandGlob, isGlob } from '../../core/diagnostics/glob';
+import { diagnosePayload } from '../../core/diagnostics/payload';
+import type { Problem } from '../../core/diagnostics/types';
+import { CliCommand, UsageError } from '../io';
+
+/** One problem as printed by `--format json` (1-based lines and columns; end is exclusive). */
+export interface ValidateJsonProblem {
+  file: string;
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+  severity: 'error' | 'warning';
+  message: string;
+  code: string;
+}
+
+/**
+ * `tpp validate <file|glob>... [--format text|json]`: the editor's payload diagnostics, headless.
+ * Text: `path:line:col: error|warning: message [code]` (1-based); JSON: an array of
+ * {@link ValidateJsonProblem}. A file named explicitly must be a payload file (a `tpp://schemas/`
+ * `$schema` or a `*.<kind>.json` name); files matched only by a glob without one are skipped.
+ * Exit 0 without errors (warnings allowed), 1 with errors, 2 on usage or read errors.
+ */
+export const validateCommand: CliCommand = {
+  name: 'validate',
+  summary: 'Check payload .json files against the contract (as the editor does)',
+  usage: 'tpp validate <file|glob>... [--format text|json]',
+  async run(args, io) {
+    const { values, positionals } = parseArgs({ args, options: { format: { type: 'string', default: 'text' } }, allowPositionals: true, strict: true });
+    const format = values.format;
+    if (format !== 'text' && format !== 'json') throw new UsageError(`--format must be text or json, got '${format}'`);
+    if (positionals.length === 0) throw new UsageError('give at least one file or glob');
+
+    let readErrors = 0;
+    const files: { path: string; explicit: boolean }[] = [];
+    const seen = new Set<string>();
+    for (const p of positionals) {
+      if (isGlob(p)) {
+        const matched = expandGlob(p, process.cwd());
+        if (matched.length === 0) {
+          io.stderr.write(`tpp validate: no file matches ${p}\n`);
+          readErrors++;
+        }
+        for (const m of matched) {
+          if (seen.has(m)) continue;
+          seen.add(m);
+          files.push({ path: m, explicit: false });
+        }
+      } else if (!seen.has(p)) {
+        seen.add(p);
+        files.push({ path: p, explicit: true });
+      }
+    }
+
+    const out: ValidateJsonProblem[] = [];
+    let errors = 0;
+    let warnings = 0;
+    let checked = 0;
+    let skipped = 0;
+    for (const f of files) {
+      let text: string;
+      try {
+        text = (await readFile(f.path, 'utf8')).replace(/^\uFEFF/, '');
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code;
+        const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : code === 'EACCES' ? 'permission denied' : (err as Error).message;
+        io.stderr.write(`${f.path}: cannot read: ${why}\n`);
+        readErrors++;
+        continue;
+      }
+      const diagnosis = diagnosePayload(text, { fileName: f.path });
+      let problems: readonly Problem[];
+      if (!diagnosis) {
+        if (!f.explicit) {
+          skipped++;
+          continue;
+        }
+        problems = [{ severity: 'error', code: 'no-schema', message: `not a payload file: add "$schema": "tpp://schemas/<kind>.json" (kinds: ${Object.keys(PAYLOAD_KINDS).join(', ')})`, start: 0, end: 0, path: [], range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } }];
+      } else problems = diagnosis.problems;
+      checked++;
+      for (const p of problems) {
+        if (p.severity === 'error') errors++;
+        else warnings++;
+        out.push({ file: f.path, line: p.range.start.line + 1, column: p.range.start.character + 1, endLine: p.range.end.line + 1, endColumn: p.range.end.character + 1, severity: p.severity, message: p.message, code: p.code });
+      }
+    }
+
+    if (format === 'json') io.stdout.write(JSON.stringify(out, null, 2) + '\n');
+    else for (const p of out) io.stdout.write(`${p.file}:${p.line}:${p.column}: ${p.severity}: ${p.message} [${p.code}]\n`);
+    const skippedNote = skipped ? `, ${skipped} skipped (no tpp $schema)` : '';
+    io.stderr.write(`${checked} file${checked === 1 ? '' : 's'} checked: ${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}${skippedNote}\n`);
+    return readErrors > 0 ? 2 : errors > 0 ? 1 : 0;
+  },
+};

@@ -1,0 +1,361 @@
+import { getNodeValue, parseTree, printParseErrorCode, type ParseError } from 'jsonc-parser'; // ESM build: esbuild cannot bundle the UMD 'main' (dynamic requires)
+import type { z } from 'zod';
+import { localizedIssues } from './fastAccept';
+import { LineIndex } from './lineIndex';
+import { pathKey, strictLocator, treeLocator, type Locate, type Located } from './locate';
+import { enumValues, findUnknownProperties, placeholderFor, schemaAt } from './schemaWalk';
+import type { Fix, JsonPath, Problem, Severity, TextEdit } from './types';
+
+/**
+ * The generic diagnostics engine: document text + zod schema (+ semantic checks) -> problems with
+ * ranges. Pipeline (issue: live schema-driven diagnostics; performance design):
+ *
+ * 1. `JSON.parse` (fast, native). Only if it throws is the text parsed again with jsonc-parser
+ *    (tree, error-tolerant) to report every syntax error at its place and still check the content.
+ * 2. zod on the plain value: an accept-only predicate compiled from the same zod schema decides
+ *    whether the value is valid; zod's `safeParse` runs only on the parts it rejects, for their issues
+ *    (see fastAccept.ts); a walk along the schema for unknown properties; semantic
+ *    checks on the plain value.
+ * 3. Only when something was found: one pass over the text locates the few JSON paths concerned
+ *    (see {@link strictLocator}); offsets become line/character through a lazily built line index.
+ *
+ * A valid document therefore costs JSON.parse + zod + one walk, and never builds a syntax tree.
+ * Duplicate keys: like `JSON.parse` (and the server's JSON parser) the last occurrence wins; they are
+ * not reported, and a problem about such a property points at the last occurrence.
+ */
+
+/** Rule codes produced by this module (contract rules come from {@link ValidationTarget.ruleOf}). */
+export const RULES = {
+  syntax: 'syntax',
+  emptyFile: 'empty-file',
+  notObject: 'not-object',
+  required: 'required',
+  unknownProperty: 'unknown-property',
+  money: 'money',
+  enum: 'enum',
+  type: 'type',
+} as const;
+
+/** A finding of a semantic check, before it is located in the text. */
+export interface Finding {
+  readonly path: JsonPath;
+  readonly severity: Severity;
+  readonly code: string;
+  readonly message: string;
+  /** Underline the property's key instead of its value. */
+  readonly onKey?: boolean;
+  readonly section?: string;
+}
+
+/** A check the schema cannot express, run on the plain parsed value (never on invalid JSON roots). */
+export type SemanticCheck = (value: Record<string, unknown>, ctx: { readonly now: Date }) => Iterable<Finding>;
+
+/** A zod issue as the engine sees it (zod 4 `$ZodIssue`, loosely typed). */
+export interface IssueLike {
+  readonly code: string;
+  readonly path: readonly PropertyKey[];
+  readonly message: string;
+  readonly values?: readonly unknown[];
+  readonly origin?: string;
+  readonly maximum?: number | bigint;
+}
+
+/** What to validate the text against. */
+export interface ValidationTarget {
+  readonly schema: z.ZodType;
+  readonly checks?: readonly SemanticCheck[];
+  /**
+   * Rule code (e.g. 'max-length', 'money') and, to replace a generic zod message, the spec's words for an
+   * issue at `path`. Without an answer the engine uses the zod issue code and message.
+   */
+  readonly describe?: (issue: IssueLike, path: JsonPath) => { readonly code: string; readonly message?: string } | undefined;
+  /** Heading of the spec section stating the rules of the value at `path`. */
+  readonly sectionOf?: (path: JsonPath) => string | undefined;
+  /** A realistic value for a missing property at `path` (used by the "add missing properties" fix). */
+  readonly placeholderOf?: (path: JsonPath) => unknown;
+}
+
+export interface ValidateOptions {
+  /** Clock for date checks (default: now). */
+  readonly now?: Date;
+  /** Stop after this many problems (default 1000): a wholly broken 10 MB file stays cheap. */
+  readonly maxProblems?: number;
+}
+
+interface Draft {
+  readonly path: JsonPath;
+  readonly severity: Severity;
+  readonly code: string;
+  readonly message: string;
+  /** value: the value's range; key: the key's range; missing: the enclosing object's key or its '{'. */
+  readonly anchor: 'value' | 'key' | 'missing';
+  readonly section?: string;
+  readonly fix?: (loc: Located) => Fix | undefined;
+  /** Missing properties are fixed together per object. */
+  readonly missingIn?: string;
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** Value at `path`, and whether the last segment exists in its parent. */
+function lookup(root: unknown, path: readonly PropertyKey[]): { exists: boolean; value: unknown } {
+  let v: unknown = root;
+  for (const seg of path) {
+    if (v === null || typeof v !== 'object' || !Object.hasOwn(v, seg as string)) return { exists: false, value: undefined };
+    v = (v as Record<string, unknown>)[seg as string];
+  }
+  return { exists: true, value: v };
+}
+
+/** Display name of the property at `path`: its key, or `Parent[3]` for an array item. */
+export function fieldName(path: readonly PropertyKey[]): string {
+  if (path.length === 0) return '(document)';
+  const last = path[path.length - 1]!;
+  if (typeof last === 'number') return `${fieldName(path.slice(0, -1))}[${last}]`;
+  return String(last);
+}
+
+const SYNTAX_MESSAGES: Record<string, string> = {
+  InvalidSymbol: 'invalid symbol',
+  InvalidNumberFormat: 'invalid number format',
+  PropertyNameExpected: 'property name expected',
+  ValueExpected: 'value expected',
+  ColonExpected: 'colon expected',
+  CommaExpected: 'comma expected',
+  CloseBraceExpected: 'closing brace } expected',
+  CloseBracketExpected: 'closing bracket ] expected',
+  EndOfFileExpected: 'end of file expected',
+  InvalidCommentToken: 'comments are not permitted in JSON',
+  UnexpectedEndOfComment: 'unexpected end of comment',
+  UnexpectedEndOfString: 'unexpected end of string',
+  UnexpectedEndOfNumber: 'unexpected end of number',
+  InvalidUnicode: 'invalid unicode sequence in string',
+  InvalidEscapeCharacter: 'invalid escape character in string',
+  InvalidCharacter: 'invalid character in string',
+};
+
+/** Leading whitespace of the line holding `offset`. */
+function lineIndent(text: string, offset: number): string {
+  let s = offset;
+  while (s > 0 && text.charCodeAt(s - 1) !== 10 && text.charCodeAt(s - 1) !== 13) s--;
+  let e = s;
+  while (e < text.length && (text[e] === ' ' || text[e] === '\t')) e++;
+  return text.slice(s, e);
+}
+
+/** The document's indentation unit (first indented line within the first 4 KB), default two spaces. */
+function indentUnit(text: string): string {
+  const m = /\n([ \t]+)\S/.exec(text.slice(0, 4096));
+  return m?.[1] ?? '  ';
+}
+
+/**
+ * Edit inserting `entries` as properties into the object spanning [start, end) of `text` (end is just
+ * after its '}'), before the closing brace, on lines of their own with the document's indentation.
+ */
+export function insertPropertiesEdit(text: string, start: number, end: number, entries: readonly (readonly [string, unknown])[]): TextEdit {
+  const close = end - 1;
+  let j = close - 1;
+  while (j > start && /\s/.test(text[j]!)) j--;
+  const outer = lineIndent(text, start);
+  const unit = indentUnit(text);
+  const inner = outer + unit;
+  const eol = text.includes('\r\n') ? '\r\n' : '\n';
+  const lines = entries.map(([k, v]) => `${inner}${JSON.stringify(k)}: ${JSON.stringify(v, null, unit)?.replace(/\n/g, eol + inner) ?? 'null'}`);
+  if (j === start) return { offset: start + 1, length: close - start - 1, newText: `${eol}${lines.join(',' + eol)}${eol}${outer}` };
+  return { offset: j + 1, length: 0, newText: `,${eol}${lines.join(',' + eol)}` };
+}
+
+/**
+ * Money with 2 decimals (spec: Data type formats (v2)) from a sloppy value: 12.555, "$12.5", "12,5",
+ * "1,234.5", " 12.5 ". A string stays a string ("12.50"), a number a number (12.50). Undefined if not numeric.
+ */
+export function formatMoney(value: unknown): string | undefined {
+  let n = NaN;
+  if (typeof value === 'number') n = value;
+  else if (typeof value === 'string') {
+    let s = value.trim().replace(/^(\$|USD\s*)/i, '').trim();
+    if (/^-?\d{1,3}(,\d{3})+(\.\d+)?$/.test(s)) s = s.replace(/,/g, '');
+    else if (/^-?\d+,\d{1,2}$/.test(s)) s = s.replace(',', '.');
+    if (/^-?(\d+\.?\d*|\.\d+)$/.test(s)) n = Number(s);
+  }
+  if (!Number.isFinite(n)) return undefined;
+  const fixed = n.toFixed(2);
+  return typeof value === 'string' ? JSON.stringify(fixed) : fixed;
+}
+
+/**
+ * Validates `text` against `target`. Never throws. Problems are sorted by position.
+ * Empty text gives one 'empty-file' error; a root that is not an object one 'not-object' error.
+ */
+export function validateText(text: string, target: ValidationTarget, options: ValidateOptions = {}): Problem[] {
+  const max = options.maxProblems ?? 1000;
+  const lines = new LineIndex(text);
+  const problems: Problem[] = [];
+  const push = (p: Omit<Problem, 'range'>) => problems.push({ ...p, range: { start: lines.positionAt(p.start), end: lines.positionAt(p.end) } });
+
+  if (text.trim() === '') {
+    push({ severity: 'error', code: RULES.emptyFile, message: 'The file is empty: a payload is a JSON object, e.g. {}', start: 0, end: text.length, path: [] });
+    return problems;
+  }
+
+  let value: unknown;
+  let locate: Locate;
+  try {
+    value = JSON.parse(text);
+    locate = strictLocator(text);
+  } catch (err) {
+    const errors: ParseError[] = [];
+    const root = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+    value = root ? getNodeValue(root) : undefined;
+    locate = treeLocator(root);
+    let lastOffset = -1;
+    for (const e of errors.slice(0, max)) {
+      if (e.offset === lastOffset) continue; // one error per place (a trailing comma gives two)
+      lastOffset = e.offset;
+      const name = printParseErrorCode(e.error);
+      push({ severity: 'error', code: RULES.syntax, message: `JSON syntax: ${SYNTAX_MESSAGES[name] ?? name}`, start: e.offset, end: e.offset + Math.max(e.length, 1), path: [] });
+    }
+    if (errors.length === 0) {
+      // jsonc-parser accepted what JSON.parse refused (rare): report JSON.parse's own words.
+      const at = /position (\d+)/.exec(String(err))?.[1];
+      const o = at ? Number(at) : 0;
+      push({ severity: 'error', code: RULES.syntax, message: `JSON syntax: ${err instanceof Error ? err.message : String(err)}`, start: o, end: Math.min(o + 1, text.length), path: [] });
+    }
+    if (!root) return problems;
+  }
+
+  if (!isRecord(value)) {
+    const loc = locate([[]]).get('[]');
+    const what = Array.isArray(value) ? 'an array' : value === null ? 'null' : `a ${typeof value}`;
+    push({ severity: 'error', code: RULES.notObject, message: `The top level must be a JSON object, not ${what}`, start: loc?.start ?? 0, end: loc?.end ?? text.length, path: [] });
+    return problems;
+  }
+  const root = value;
+
+  const drafts: Draft[] = [];
+  // Valid documents skip zod; otherwise zod runs only on the failing parts (see fastAccept.ts).
+  const issues = localizedIssues(target.schema, root);
+  if (issues.length > 0) {
+    const seen = new Set<string>();
+    for (const issue of issues as unknown as IssueLike[]) {
+      if (drafts.length >= max) break;
+      if (issue.code === 'unrecognized_keys') continue; // reported by the unknown-property walk, with suggestions
+      const path = issue.path.filter((s): s is string | number => typeof s === 'string' || typeof s === 'number');
+      const found = lookup(root, path);
+      const field = fieldName(path);
+      const section = target.sectionOf?.(path);
+      if (!found.exists && path.length > 0) {
+        const parentKey = pathKey(path.slice(0, -1));
+        const key = pathKey(path);
+        if (seen.has(key)) continue;
+        seen.add(key);
+        drafts.push({ path, severity: 'error', code: RULES.required, message: `${field}: required field is missing`, anchor: 'missing', section, missingIn: parentKey });
+        continue;
+      }
+      const described = target.describe?.(issue, path);
+      const code = described?.code ?? (issue.code === 'invalid_value' ? RULES.enum : issue.code === 'invalid_type' || issue.code === 'invalid_union' ? RULES.type : issue.code);
+      const text = described?.message ?? issue.message;
+      const dedupe = `${pathKey(path)}|${code}`;
+      if (seen.has(dedupe)) continue;
+      seen.add(dedupe);
+      let message = text.startsWith(`${field}:`) ? text : `${field}: ${text}`;
+      if (issue.code === 'too_big' && issue.origin === 'string' && typeof found.value === 'string') message += `, got ${found.value.length}`;
+      let fix: Draft['fix'];
+      if (code === RULES.money) {
+        const formatted = formatMoney(found.value);
+        if (formatted !== undefined && formatted !== JSON.stringify(found.value))
+          fix = (loc) => ({ title: `Format as money: ${formatted}`, edits: [{ offset: loc.start, length: loc.end - loc.start, newText: formatted }], preferred: true });
+      } else if (typeof found.value === 'string') {
+        const allowed = issue.values ?? (code === RULES.enum ? enumValues(schemaAt(target.schema, path) ?? target.schema) : undefined);
+        const v = found.value.trim().toLowerCase();
+        const match = allowed?.find((a) => typeof a === 'string' && a.toLowerCase() === v);
+        if (typeof match === 'string' && match !== found.value) fix = (loc) => ({ title: `Change to ${match}`, edits: [{ offset: loc.start, length: loc.end - loc.start, newText: JSON.stringify(match) }], preferred: true });
+      }
+      drafts.push({ path, severity: 'error', code, message, anchor: 'value', section, fix });
+    }
+  }
+
+  for (const u of findUnknownProperties(root, target.schema, max)) {
+    const field = fieldName(u.path);
+    const hint = u.suggestion ? `; did you mean ${u.suggestion}?` : '';
+    const suggestion = u.suggestion;
+    drafts.push({
+      path: u.path,
+      severity: 'warning',
+      code: RULES.unknownProperty,
+      message: `${field}: unknown property${hint}`,
+      anchor: 'key',
+      section: target.sectionOf?.(u.path.slice(0, -1)),
+      fix: suggestion ? (loc) => (loc.keyStart === undefined ? undefined : { title: `Rename to ${suggestion}`, edits: [{ offset: loc.keyStart, length: (loc.keyEnd ?? loc.keyStart) - loc.keyStart, newText: JSON.stringify(suggestion) }], preferred: true }) : undefined,
+    });
+  }
+
+  const now = options.now ?? new Date();
+  for (const check of target.checks ?? []) {
+    for (const f of check(root, { now })) {
+      drafts.push({ path: f.path, severity: f.severity, code: f.code, message: f.message, anchor: f.onKey ? 'key' : 'value', section: f.section ?? target.sectionOf?.(f.path) });
+      if (drafts.length >= max) break;
+    }
+  }
+
+  if (drafts.length > 0) {
+    const wanted: JsonPath[] = [];
+    for (const d of drafts) {
+      wanted.push(d.path);
+      if (d.anchor === 'missing') wanted.push(d.path.slice(0, -1));
+    }
+    const located = locate(wanted);
+    // Never drop a problem: one that cannot be placed (should not happen) goes on the document's first character.
+    const fallback: Located = { start: 0, end: Math.min(1, text.length) };
+    const missingByParent = new Map<string, JsonPath[]>();
+    for (const d of drafts) if (d.missingIn !== undefined) missingByParent.set(d.missingIn, [...(missingByParent.get(d.missingIn) ?? []), d.path]);
+    const missingFixes = new Map<string, Fix | undefined>();
+    const missingFix = (parentKey: string, parentPath: JsonPath, loc: Located): Fix | undefined => {
+      if (missingFixes.has(parentKey)) return missingFixes.get(parentKey);
+      const entries = (missingByParent.get(parentKey) ?? []).map((p) => {
+        const name = p[p.length - 1] as string;
+        const s = schemaAt(target.schema, p);
+        const fromTarget = target.placeholderOf?.(p);
+        return [name, fromTarget !== undefined ? fromTarget : s ? placeholderFor(s) : ''] as const;
+      });
+      const listed = entries.map(([n]) => n).join(', ');
+      const fix: Fix | undefined = entries.length ? { title: `Add missing ${entries.length === 1 ? 'property' : 'properties'} ${listed}${parentPath.length ? ` to ${fieldName(parentPath)}` : ''}`, edits: [insertPropertiesEdit(text, loc.start, loc.end, entries)], preferred: true } : undefined;
+      missingFixes.set(parentKey, fix);
+      return fix;
+    };
+    for (const d of drafts) {
+      let start: number;
+      let end: number;
+      let fix: Fix | undefined;
+      if (d.anchor === 'missing') {
+        const parentPath = d.path.slice(0, -1);
+        const found = located.get(d.missingIn!);
+        const parent = found ?? fallback;
+        if (parent.keyStart !== undefined) {
+          start = parent.keyStart;
+          end = parent.keyEnd ?? parent.keyStart;
+        } else {
+          start = parent.start;
+          end = parent.start + 1;
+        }
+        fix = found ? missingFix(d.missingIn!, parentPath, found) : undefined;
+      } else {
+        const found = located.get(pathKey(d.path));
+        const loc = found ?? fallback;
+        if (d.anchor === 'key' && loc.keyStart !== undefined) {
+          start = loc.keyStart;
+          end = loc.keyEnd ?? loc.keyStart;
+        } else {
+          start = loc.start;
+          end = loc.end;
+        }
+        fix = found ? d.fix?.(found) : undefined;
+      }
+      push({ severity: d.severity, code: d.code, message: d.message, start, end, path: d.path, section: d.section, fix });
+    }
+  }
+  problems.sort((a, b) => a.start - b.start || a.end - b.end);
+  return problems;
+}
+

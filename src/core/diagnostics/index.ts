@@ -1,0 +1,7 @@
+/** Payload diagnostics (issue: live schema-driven diagnostics, quick fixes and `tpp validate`). */
+export * from './types';
+export { LineIndex } from './lineIndex';
+export { RULES, validateText, insertPropertiesEdit, formatMoney, type ValidationTarget, type SemanticCheck, type Finding } from './engine';
+export { SEMANTIC_RULES } from './semantic';
+export { CONTRACT_RULES, KIND_SECTIONS, specAnchor, diagnosePayload, findSchemaDeclaration, kindFromFileName, guessKind, addSchemaEdit, type PayloadDiagnosis } from './payload';
+export { editorSchema } from './editorSchema';

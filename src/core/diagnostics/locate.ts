@@ -1,0 +1,204 @@
+import { findNodeAtLocation, type Node as JsoncNode } from 'jsonc-parser'; // ESM build: esbuild cannot bundle the UMD 'main' (dynamic requires)
+import type { JsonPath } from './types';
+
+/** Where a value sits in the text: the value's [start, end) and, for an object property, its key's. */
+export interface Located {
+  readonly start: number;
+  readonly end: number;
+  readonly keyStart?: number;
+  readonly keyEnd?: number;
+}
+
+/** Finds the text ranges of the given JSON paths. Paths that do not exist are absent from the result. */
+export type Locate = (paths: readonly JsonPath[]) => Map<string, Located>;
+
+/** Stable map key of a path. */
+export const pathKey = (path: JsonPath): string => JSON.stringify(path);
+
+interface Trie {
+  target: boolean;
+  key: string;
+  children: Map<string | number, Trie> | undefined;
+}
+
+function buildTrie(paths: readonly JsonPath[]): Trie {
+  const root: Trie = { target: false, key: '[]', children: undefined };
+  for (const path of paths) {
+    let node = root;
+    for (const seg of path) {
+      node.children ??= new Map();
+      let next = node.children.get(seg);
+      if (!next) {
+        next = { target: false, key: '', children: undefined };
+        node.children.set(seg, next);
+      }
+      node = next;
+    }
+    node.target = true;
+    node.key = pathKey(path);
+  }
+  return root;
+}
+
+const enum Ch {
+  Tab = 9,
+  Lf = 10,
+  Cr = 13,
+  Space = 32,
+  Quote = 34,
+  Comma = 44,
+  Colon = 58,
+  OpenBracket = 91,
+  Backslash = 92,
+  CloseBracket = 93,
+  OpenBrace = 123,
+  CloseBrace = 125,
+}
+
+/** 1 for the characters that matter when skipping a container: quote, braces, brackets. */
+const STRUCTURAL = new Uint8Array(128);
+for (const c of [Ch.Quote, Ch.OpenBrace, Ch.CloseBrace, Ch.OpenBracket, Ch.CloseBracket]) STRUCTURAL[c] = 1;
+
+/**
+ * Locator for text that `JSON.parse` accepted (strict JSON: no comments, no trailing commas).
+ * One pass over the text that materialises only the keys on the way to a requested path and skips
+ * every other value with a character loop, so its cost is linear in the text and independent of the
+ * number of values. For a duplicated key the last occurrence wins, as in `JSON.parse`.
+ */
+export function strictLocator(text: string): Locate {
+  return (paths) => {
+    const out = new Map<string, Located>();
+    if (paths.length === 0) return out;
+    const trie = buildTrie(paths);
+    const len = text.length;
+    let pos = 0;
+
+    const ws = () => {
+      while (pos < len) {
+        const c = text.charCodeAt(pos);
+        if (c === Ch.Space || c === Ch.Lf || c === Ch.Cr || c === Ch.Tab) pos++;
+        else break;
+      }
+    };
+    const skipString = () => {
+      let i = pos + 1;
+      for (;;) {
+        const q = text.indexOf('"', i);
+        if (q < 0) {
+          pos = len;
+          return;
+        }
+        let b = q - 1;
+        let n = 0;
+        while (text.charCodeAt(b) === Ch.Backslash) {
+          n++;
+          b--;
+        }
+        if (n % 2 === 0) {
+          pos = q + 1;
+          return;
+        }
+        i = q + 1;
+      }
+    };
+    const readString = (): string => {
+      const s = pos;
+      skipString();
+      const raw = text.slice(s + 1, pos - 1);
+      return raw.includes('\\') ? (JSON.parse(text.slice(s, pos)) as string) : raw;
+    };
+    const skipValue = () => {
+      const c = text.charCodeAt(pos);
+      if (c === Ch.Quote) return skipString();
+      if (c === Ch.OpenBrace || c === Ch.OpenBracket) {
+        let depth = 0;
+        let p = pos;
+        while (p < len) {
+          const d = text.charCodeAt(p);
+          if (d >= 128 || STRUCTURAL[d] === 0) {
+            p++;
+            continue;
+          }
+          if (d === Ch.Quote) {
+            pos = p;
+            skipString();
+            p = pos;
+            continue;
+          }
+          if (d === Ch.OpenBrace || d === Ch.OpenBracket) depth++;
+          else if (--depth === 0) {
+            pos = p + 1;
+            return;
+          }
+          p++;
+        }
+        pos = p;
+        return;
+      }
+      while (pos < len) {
+        const d = text.charCodeAt(pos);
+        if (d === Ch.Comma || d === Ch.CloseBrace || d === Ch.CloseBracket || d === Ch.Space || d === Ch.Lf || d === Ch.Cr || d === Ch.Tab) return;
+        pos++;
+      }
+    };
+    const scan = (node: Trie | undefined, keyStart?: number, keyEnd?: number): void => {
+      const start = pos;
+      const c = text.charCodeAt(pos);
+      if (!node?.children) skipValue();
+      else if (c === Ch.OpenBrace) {
+        pos++;
+        ws();
+        while (pos < len && text.charCodeAt(pos) !== Ch.CloseBrace) {
+          const ks = pos;
+          const key = readString();
+          const ke = pos;
+          ws();
+          pos++; // colon
+          ws();
+          scan(node.children.get(key), ks, ke);
+          ws();
+          if (text.charCodeAt(pos) === Ch.Comma) {
+            pos++;
+            ws();
+          }
+        }
+        pos++;
+      } else if (c === Ch.OpenBracket) {
+        pos++;
+        ws();
+        let index = 0;
+        while (pos < len && text.charCodeAt(pos) !== Ch.CloseBracket) {
+          scan(node.children.get(index++));
+          ws();
+          if (text.charCodeAt(pos) === Ch.Comma) {
+            pos++;
+            ws();
+          }
+        }
+        pos++;
+      } else skipValue();
+      if (node?.target) out.set(node.key, keyStart === undefined ? { start, end: pos } : { start, end: pos, keyStart, keyEnd });
+    };
+    ws();
+    scan(trie);
+    return out;
+  };
+}
+
+/** Locator over a jsonc-parser tree (used only for text with syntax errors, where the tree is built anyway). */
+export function treeLocator(root: JsoncNode | undefined): Locate {
+  return (paths) => {
+    const out = new Map<string, Located>();
+    if (!root) return out;
+    for (const path of paths) {
+      const node = path.length === 0 ? root : findNodeAtLocation(root, [...path]);
+      if (!node) continue;
+      const keyNode = node.parent?.type === 'property' ? node.parent.children?.[0] : undefined;
+      out.set(
+        pathKey(path),
+        keyNode ? { start: node.offset, end: node.offset + node.length, keyStart: keyNode.offset, keyEnd: keyNode.offset + keyNode.length } : { start: node.offset, end: node.offset + node.length },
+      );
+    }
+    return out;
+  };
+}

@@ -1,0 +1,172 @@
+import { createPublicKey, timingSafeEqual } from 'node:crypto';
+import { decodeJwt, importSPKI, jwtVerify } from 'jose';
+
+/**
+ * Partner token verification of the Local sandbox (spec: Authentication).
+ *
+ * A token is accepted when all of these hold, otherwise the caller answers 401 with exactly
+ * `{"error":"unauthorized","statusCode":401}`:
+ * - header `alg` is the one matching the curve of the partner's registered key (ES256/P-256, ES384/P-384,
+ *   ES512/P-521) and `typ` is `JWT`;
+ * - `iss` names a registered partner and the signature verifies with that partner's public key;
+ * - `iat`, `exp`, `iss`, `aud` are all present; `iat` is at most 2 hours old and not in the future;
+ *   `exp` is in the future and at most 2 hours ahead; `aud` equals the base address that was called.
+ * A clock skew of {@link CLOCK_SKEW_SECONDS} is tolerated on each time check.
+ */
+
+/** Maximum JWT age (iat) and maximum lifetime ahead (exp), in seconds (spec: Limits). */
+export const MAX_TOKEN_WINDOW_SECONDS = 2 * 60 * 60;
+/** Tolerated clock difference between partner and sandbox, in seconds. */
+export const CLOCK_SKEW_SECONDS = 60;
+
+/** The 401 body of the spec, exactly. */
+export const UNAUTHORIZED_BODY = Object.freeze({ error: 'unauthorized', statusCode: 401 });
+
+const CURVE_ALG: Readonly<Record<string, 'ES256' | 'ES384' | 'ES512'>> = {
+  prime256v1: 'ES256',
+  secp384r1: 'ES384',
+  secp521r1: 'ES512',
+};
+
+/** A verified partner public key. */
+export interface PartnerKey {
+  readonly alg: 'ES256' | 'ES384' | 'ES512';
+  readonly key: Awaited<ReturnType<typeof importSPKI>>;
+}
+
+/**
+ * Imports an SPKI PEM public key and derives its algorithm from its curve.
+ * Throws an Error with a clear message when the PEM is not an EC public key on P-256, P-384 or P-521.
+ */
+export async function importPartnerKey(spkiPem: string): Promise<PartnerKey> {
+  let curve: string | undefined;
+  try {
+    const ko = createPublicKey({ key: spkiPem, format: 'pem' });
+    if (ko.asymmetricKeyType !== 'ec') throw new Error(`a ${ko.asymmetricKeyType ?? 'non-EC'} key`);
+    curve = ko.asymmetricKeyDetails?.namedCurve;
+  } catch (err) {
+    throw new Error(`Not an ECDSA public key in SPKI PEM form (${(err as Error).message})`);
+  }
+  const alg = curve ? CURVE_ALG[curve] : undefined;
+  if (!alg) throw new Error(`Unsupported curve ${curve ?? '(unknown)'}: use P-256, P-384 or P-521`);
+  return { alg, key: await importSPKI(spkiPem, alg) };
+}
+
+/** Why a token was refused (for the request log only; never sent to the client, never containing the token). */
+export class TokenRejected extends Error {
+  constructor(reason: string) {
+    super(reason);
+    this.name = 'TokenRejected';
+  }
+}
+
+/**
+ * Verifies the Authorization header value against the partner named by the token's `iss`.
+ * `lookup(iss)` returns that partner's key, or undefined. `audience` is the base address that was called.
+ * `nowSeconds` is the current Unix time in seconds. Resolves to the Partner ID; rejects with
+ * {@link TokenRejected} on any failure.
+ */
+export async function verifyPartnerToken(
+  authorization: string | undefined,
+  audience: string,
+  lookup: (iss: string) => PartnerKey | undefined,
+  nowSeconds: number,
+  cache?: VerifiedTokenCache,
+): Promise<string> {
+  const m = /^Bearer\s+([A-Za-z0-9_\-.]+)\s*$/.exec(authorization ?? '');
+  if (!m || !m[1]) throw new TokenRejected(authorization ? 'malformed Authorization header' : 'missing Authorization header');
+  const token = m[1];
+  const cached = cache?.check(token, audience, lookup, nowSeconds);
+  if (cached) return cached;
+  let iss: unknown;
+  try {
+    iss = decodeJwt(token).iss;
+  } catch {
+    throw new TokenRejected('malformed token');
+  }
+  if (typeof iss !== 'string') throw new TokenRejected('iss missing');
+  const partner = lookup(iss);
+  if (!partner) throw new TokenRejected('unknown iss');
+  let payload;
+  try {
+    ({ payload } = await jwtVerify(token, partner.key, {
+      algorithms: [partner.alg],
+      typ: 'JWT',
+      issuer: iss,
+      audience,
+      maxTokenAge: MAX_TOKEN_WINDOW_SECONDS,
+      clockTolerance: CLOCK_SKEW_SECONDS,
+      currentDate: new Date(nowSeconds * 1000),
+      requiredClaims: ['iat', 'exp', 'iss', 'aud'],
+    }));
+  } catch (err) {
+    throw new TokenRejected((err as Error).message);
+  }
+  // jose checks iat age and that exp is not past; the spec also caps exp at 2 hours ahead.
+  if (typeof payload.exp !== 'number' || payload.exp > nowSeconds + MAX_TOKEN_WINDOW_SECONDS + CLOCK_SKEW_SECONDS) {
+    throw new TokenRejected('exp more than 2 hours ahead');
+  }
+  if (typeof payload.iat !== 'number' || payload.iat > nowSeconds + CLOCK_SKEW_SECONDS) throw new TokenRejected('iat in the future');
+  if (payload.aud !== audience) throw new TokenRejected('aud is not the called base address'); // an array aud is refused
+  cache?.remember(token, { iss, key: partner, aud: audience, iat: payload.iat, exp: payload.exp });
+  return iss;
+}
+
+interface VerifiedToken {
+  readonly iss: string;
+  /** The key the signature was verified with: a replaced key invalidates the entry. */
+  readonly key: PartnerKey;
+  readonly aud: string;
+  readonly iat: number;
+  readonly exp: number;
+}
+
+/**
+ * Remembers tokens whose signature has been verified, so that a token reused for several requests is not
+ * verified again (ECDSA verification dominates the cost of a small request). On every use the time claims and
+ * the audience are checked again against the current clock, and the entry counts only while the partner's
+ * registered key is still the one it was verified with. Holds at most `capacity` tokens (oldest dropped first).
+ */
+export class VerifiedTokenCache {
+  private readonly entries = new Map<string, VerifiedToken>();
+
+  constructor(private readonly capacity = 10_000) {}
+
+  /** The Partner ID when `token` was verified before and is still valid now for `audience`; else undefined. */
+  check(token: string, audience: string, lookup: (iss: string) => PartnerKey | undefined, nowSeconds: number): string | undefined {
+    const e = this.entries.get(token);
+    if (!e) return undefined;
+    const valid =
+      e.aud === audience &&
+      lookup(e.iss) === e.key &&
+      e.exp > nowSeconds - CLOCK_SKEW_SECONDS &&
+      nowSeconds - e.iat - CLOCK_SKEW_SECONDS <= MAX_TOKEN_WINDOW_SECONDS &&
+      e.iat <= nowSeconds + CLOCK_SKEW_SECONDS;
+    if (!valid) {
+      if (e.aud === audience) this.entries.delete(token);
+      return undefined;
+    }
+    return e.iss;
+  }
+
+  remember(token: string, entry: VerifiedToken): void {
+    if (this.entries.size >= this.capacity) {
+      const oldest = this.entries.keys().next();
+      if (!oldest.done) this.entries.delete(oldest.value);
+    }
+    this.entries.set(token, entry);
+  }
+}
+
+/**
+ * Checks the dedicated eligibility token (spec: Vehicle eligibility lookup): `Authorization: Bearer <token>`
+ * equal, in constant time, to `expected`. Returns false when no token is configured.
+ */
+export function checkEligibilityToken(authorization: string | undefined, expected: string | undefined): boolean {
+  if (!expected) return false;
+  const m = /^Bearer\s+(\S+)\s*$/.exec(authorization ?? '');
+  if (!m || !m[1]) return false;
+  const a = Buffer.from(m[1]);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}

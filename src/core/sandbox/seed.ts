@@ -1,0 +1,187 @@
+import { MotorClubRegistration, Shop, TireProtectionClaim, TireProtectionRegistration, V2Registration } from '../contract';
+import { ApiError, SandboxOperations } from './operations';
+import { seededRandom } from './realism';
+import { PartnerRecord } from './store';
+
+/** What {@link loadSampleData} added. */
+export interface SampleSummary {
+  readonly registrations: number;
+  readonly claims: number;
+  readonly cancellations: number;
+  readonly shops: number;
+  readonly motorClub: number;
+}
+
+const FIRST = ['Ava', 'Liam', 'Mia', 'Noah', 'Zoe', 'Ethan', 'Lena', 'Omar', 'Ines', 'Raj', 'Sofia', 'Kenji', 'Nora', 'Diego', 'Hana'];
+const LAST = ['Garcia', 'Smith', 'Nguyen', 'Okafor', 'Kowalski', 'Rossi', 'Haddad', 'Tanaka', 'Brown', 'Silva', 'Martin', 'Patel'];
+const TIRES: readonly [string, string, string, number][] = [
+  ['Michelin', 'Defender2', '225/65R17', 189.99],
+  ['Bridgestone', 'Turanza QuietTrack', '215/55R17', 172.5],
+  ['Goodyear', 'Assurance WeatherReady', '235/60R18', 201.0],
+  ['Continental', 'TrueContact Tour', '205/55R16', 149.95],
+  ['Pirelli', 'Scorpion AS Plus 3', '265/70R17', 229.0],
+  ['Yokohama', 'Geolandar A/T G015', '245/75R16', 184.0],
+];
+const VEHICLES: readonly [string, string][] = [
+  ['Toyota', 'RAV4'],
+  ['Honda', 'Civic'],
+  ['Ford', 'F-150'],
+  ['Chevrolet', 'Equinox'],
+  ['Subaru', 'Outback'],
+  ['Hyundai', 'Tucson'],
+  ['Tesla', 'Model 3'],
+];
+const CITIES: readonly [string, string, string][] = [
+  ['Springfield', 'IL', '62701'],
+  ['Austin', 'TX', '73301'],
+  ['Denver', 'CO', '80202'],
+  ['Columbus', 'OH', '43004'],
+  ['Raleigh', 'NC', '27601'],
+];
+const REASONS = ['Puncture', 'Sidewall damage', 'Road hazard', 'Bent rim impact', 'Nail in tread'];
+
+/**
+ * Adds realistic sample data for `partner` through the business rules (so every record is consistent):
+ * `count` tire-protection registrations (default 300) spread over the last four years (some therefore expired),
+ * about a third with claims and one in twelve cancelled; 25 v2 registrations with ShopIDs; 8 shops with parts;
+ * 40 motor-club registrations. Deterministic for a given partner and store size. Returns what was added.
+ */
+export function loadSampleData(ops: SandboxOperations, partner: PartnerRecord, count = 300): SampleSummary {
+  const d = ops.store.of(partner.id);
+  const base = d.registrations.size + d.motorClub.size + d.shops.size;
+  const rnd = seededRandom(base + 7919);
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)] as T;
+  const nowMs = Date.now();
+  const summary = { registrations: 0, claims: 0, cancellations: 0, shops: 0, motorClub: 0 };
+  const run = base.toString(36).toUpperCase();
+
+  for (let i = 0; i < 8; i++) {
+    const [city, state, zip] = pick(CITIES);
+    const name = `${pick(LAST)} Tire & Auto`;
+    const uniqueId = `SMP-SHOP-${run}-${i + 1}`;
+    const line1 = `${100 + Math.floor(rnd() * 9000)} Main St`;
+    const shop = Shop.parse({
+      product_id: 'tire-protection',
+      placeId: `place-${run}-${i + 1}`,
+      uniqueId,
+      legalName: `${name} LLC`,
+      dba: name,
+      groupName: 'Sample Group',
+      startDate: '2023-01-15',
+      phone: `+1 555 01${String(10 + i).padStart(2, '0')} ${String(1000 + Math.floor(rnd() * 8999))}`,
+      address: { line1, city, state, zip, country: 'US' },
+      mailingAttn: 'Accounts',
+      mailingAddress: { line1, city, state, zip, country: 'US' },
+      paymentPreference: 'ACH',
+      email: `shop${i + 1}@example.com`,
+    });
+    try {
+      ops.createShop(partner.id, shop);
+      summary.shops++;
+      const [make, model, size, price] = pick(TIRES);
+      ops.addPart(partner.id, uniqueId, { product_id: 'tire-protection', partNumber: `PN-${1000 + i}`, make, model, size, date: '2024-05-01', quantity: 4, cost: Math.round(price * 60) / 100 });
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+    }
+  }
+
+  for (let i = 0; i < count; i++) {
+    const [make, model, size, price] = pick(TIRES);
+    const [vmake, vmodel] = pick(VEHICLES);
+    const tireCount = rnd() < 0.8 ? 4 : 2;
+    const enroll = new Date(nowMs - Math.floor(rnd() * 4 * 365) * 86_400_000).toISOString().slice(0, 10);
+    const first = pick(FIRST);
+    const last = pick(LAST);
+    const body = TireProtectionRegistration.parse({
+      product_id: 'tire-protection',
+      invoiceNumber: `SMP-${run}-${String(i + 1).padStart(5, '0')}`,
+      enrollDate: enroll,
+      customer: { name: `${first} ${last}`, email: `${first}.${last}${i}@example.com`.toLowerCase() },
+      vehicle: { year: 2012 + Math.floor(rnd() * 13), make: vmake, model: vmodel },
+      tires: Array.from({ length: tireCount }, () => ({ make, model, size, retailPrice: price })),
+    });
+    let id: string;
+    try {
+      id = ops.createRegistration(partner.id, 'tire-protection', body);
+      summary.registrations++;
+    } catch (err) {
+      if (err instanceof ApiError) continue;
+      throw err;
+    }
+    const reg = ops.registration(partner.id, id);
+    if (ops.counts(reg).expired) continue;
+    if (rnd() < 0.35) {
+      const claimed = 1 + Math.floor(rnd() * Math.min(2, tireCount));
+      const claim = TireProtectionClaim.parse({
+        serviceInvoiceNumber: `SVC-${run}-${i + 1}`,
+        serviceInvoiceDate: new Date(Math.min(nowMs, Date.parse(enroll) + 90 * 86_400_000)).toISOString().slice(0, 10),
+        vehicleMileage: 5000 + Math.floor(rnd() * 60000),
+        damageReason: pick(REASONS),
+        damageDescription: 'Not repairable; replaced with the same model',
+        authorizedAmount: Math.round(price * claimed * 100) / 100,
+        tires: Array.from({ length: claimed }, () => ({ original: { make, model, size }, replacement: { make, model, size } })),
+      });
+      ops.fileClaim(partner.id, id, claim);
+      summary.claims++;
+    }
+    if (rnd() < 0.08) {
+      try {
+        ops.cancelRegistration(partner.id, { id }, new Date(Math.min(nowMs, Date.parse(enroll) + 30 * 86_400_000)).toISOString());
+        summary.cancellations++;
+      } catch (err) {
+        if (!(err instanceof ApiError)) throw err;
+      }
+    }
+  }
+
+  const v2 = [];
+  for (let i = 0; i < 25; i++) {
+    const [make, model, size, price] = pick(TIRES);
+    const [vmake, vmodel] = pick(VEHICLES);
+    v2.push(
+      V2Registration.parse({
+        ShopID: `SHOP${(i % 5) + 1}`,
+        InvoiceNumber: `SMP2-${run}-${String(i + 1).padStart(4, '0')}`,
+        PlanEnrollDate: new Date(nowMs - Math.floor(rnd() * 700) * 86_400_000).toISOString().slice(0, 10),
+        EmployeeID: `E${100 + i}`,
+        CustomerID: `${pick(FIRST)} ${pick(LAST)}`,
+        VehicleYear: String(2015 + (i % 10)),
+        VehicleMake: vmake,
+        VehicleModel: vmodel,
+        TiresCovered: 4,
+        TPPPrice: 24.99,
+        TireBrand: make,
+        TireModel: model,
+        TireSize: size,
+        TirePrice: price,
+        TireCost: Math.round(price * 65) / 100,
+        TireDOT1: `DOT${String(100000 + i)}`,
+      }),
+    );
+  }
+  summary.registrations += ops.v2Post(partner, 'Registrations', v2).filter((o) => o.status === 'created').length;
+
+  for (let i = 0; i < 40; i++) {
+    const [city, state, zip] = pick(CITIES);
+    const first = pick(FIRST);
+    const last = pick(LAST);
+    const body = MotorClubRegistration.parse({
+      product_id: 'motor-club',
+      invoiceNumber: `SMP-MC-${run}-${i + 1}`,
+      enrollDate: new Date(nowMs - Math.floor(rnd() * 365) * 86_400_000).toISOString().slice(0, 10),
+      customer: {
+        name: `${first} ${last}`,
+        phone: `+1 555 02${String(10 + (i % 90)).padStart(2, '0')} ${String(1000 + i)}`,
+        email: `${first}.${last}.mc${i}@example.com`.toLowerCase(),
+        address: { line1: `${10 + i} Oak Ave`, city, state, zip, country: 'US' },
+      },
+    });
+    try {
+      ops.createMotorClub(partner.id, body);
+      summary.motorClub++;
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+    }
+  }
+  return summary;
+}
