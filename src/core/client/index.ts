@@ -1,0 +1,26 @@
+/**
+ * Partner API client (spec: Endpoints, Authentication, Errors): undici transport with a fresh JWT per request,
+ * retries of 429/5xx with backoff, jitter and Retry-After, duplicate-safe creates, same-origin redirects,
+ * https-only (loopback excepted), timeouts and cancellation; answers parsed with the contract.
+ */
+export { createPartnerClient, createClientFor, interpret, CHECKABLE_CREATES } from './client';
+export type { PartnerClient, PartnerClientOptions, CallOptions, ApiResponse, TokenProvider, EndpointTable } from './client';
+export {
+  PartnerApiError,
+  MalformedResponseError,
+  PartnerNetworkError,
+  RequestPolicyError,
+  CallAbortedError,
+  ClientConfigError,
+  isAbortError,
+} from './errors';
+export type { CallInfo, PolicyReason } from './errors';
+export { describeStatus, documentedStatuses, RETRYABLE_STATUSES, REDIRECT_STATUSES } from './status';
+export type { StatusInfo, StatusKind } from './status';
+export { DEFAULT_RETRY, backoffDelayMs, parseRetryAfterMs, normalizeRetry } from './backoff';
+export type { RetrySettings } from './backoff';
+export { send, checkUrl } from './transport';
+export type { TransportEvent, TransportOptions, TransportRequest, RawExchange, RepeatPolicy, CheckOutcome } from './transport';
+export { isLoopbackHost, insecureUrlProblem } from './urlPolicy';
+export { signalFromCancellationToken } from './cancellation';
+export type { CancellationTokenLike } from './cancellation';
