@@ -14,6 +14,12 @@ export default tseslint.config(
     },
   },
   {
+    files: ['src/extension/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: ['undici', 'zod', 'jose', 'fastify'].map((name) => ({ name, message: 'The extension reaches heavy libraries only through src/core, which is loaded lazily from dist/core.js (scripts/lazy-core.mjs).' })) }],
+    },
+  },
+  {
     files: ['src/core/**/*.ts', 'src/cli/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'src/core and src/cli run without the editor: move editor code to src/extension or pass the dependency in.' }] }],
