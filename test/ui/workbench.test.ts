@@ -58,10 +58,24 @@ describe('workbench (rendered DOM)', () => {
     await vscode.commands.executeCommand('tpp.selectEnvironment', 'local');
   });
 
-  it('shows a notification for a command that is not available yet', async () => {
-    void vscode.commands.executeCommand('tpp.generateKeyPair', 'local');
-    const msg = await until(async () => (await toasts()).find((t) => t.includes('not yet available')));
+  it('Generate Key Pair shows its notification and the key row shows curve and fingerprint', async () => {
+    void vscode.commands.executeCommand('tpp.generateKeyPair', 'local', { curve: 'P-256', existing: 'replace' });
+    const msg = await until(async () => (await toasts()).find((t) => t.includes('Generated a P-256 key pair for Local')));
     assert.ok(msg, 'notification rendered');
     await screenshot('05-notification');
+    await driver('click', '.part.sidebar .monaco-list-row[aria-label^="Local"]');
+    const row = await until(async () => (await sidebarRows()).find((r) => /^Key pair\s*P-256 · SHA256 [0-9a-f]{8}…[0-9a-f]{4} · created \d{4}-\d\d-\d\d/.test(r)));
+    assert.ok(row, JSON.stringify(await sidebarRows()));
+    await screenshot('06-local-key-row');
+  });
+
+  it('Inspect JWT opens the read-only preview with the checklist beside the editor', async () => {
+    const r = await vscode.commands.executeCommand<{ uri: string; ok: boolean } | undefined>('tpp.inspectJwt', 'local', { source: 'mint' });
+    assert.ok(r?.ok, JSON.stringify(r));
+    const tab = await until(async () => (await texts('.part.editor .tabs-container .tab')).find((t) => t.includes('JWT Preview (Local)')));
+    assert.ok(tab, 'preview tab rendered');
+    const lines = await until(async () => (await texts('.part.editor .view-lines')).find((t) => t.replace(/\u00a0/g, ' ').includes('All 13 checks pass')));
+    assert.ok(lines, 'checklist rendered');
+    await screenshot('07-jwt-preview');
   });
 });

@@ -1,10 +1,48 @@
 import * as vscode from 'vscode';
-import { CommandDef } from './registry';
+import { ENVIRONMENTS } from '../../core/environments';
+import { isCurve } from '../../core/jwt/algorithms';
+import { generateKeyMaterial } from '../../core/jwt/keys';
+import { describeKey, KeyCommandOptions, labelOf, offerPublicKeyActions, pickCurve } from './keyHelpers';
+import { pickEnvironment } from './pickEnvironment';
+import { CommandDef, UserCancelled } from './registry';
 
-/** `tpp.generateKeyPair`: placeholder until key management lands (issue "Keys, tokens and the JWT preview"). */
+/**
+ * `tpp.generateKeyPair` (spec: Authentication, item 2): creates an ECDSA key pair for an environment (the
+ * argument's, else the active one) on P-256 (default), P-384 or P-521 with jose and stores the private key
+ * only in SecretStorage. When the environment already has a key, offers rotation (keeps the previous key until
+ * the administrator registered the new one) or replacement. Returns `{env, curve, fingerprint}` (nothing secret).
+ */
 export const generateKeyPair: CommandDef = {
   id: 'tpp.generateKeyPair',
-  async run() {
-    await vscode.window.showInformationMessage('Generate Key Pair is not yet available in this version.');
+  async run(services, arg, opts) {
+    const { environments, log } = services;
+    const options = (opts ?? {}) as KeyCommandOptions;
+    const env = await pickEnvironment(environments, arg ?? environments.active.get(), 'Generate Key Pair');
+    const existing = await environments.keys.summary(env);
+    if (existing) {
+      const choice = options.existing === 'rotate' ? 'Rotate Key…' : options.existing === 'replace' ? 'Replace' : await vscode.window.showWarningMessage(
+        `${labelOf(env)} already has a key pair (${describeKey(existing.pending ?? existing.signing)}).`,
+        {
+          modal: true,
+          detail: ENVIRONMENTS[env].remote
+            ? 'Rotate keeps the current key for signing until you confirm that the administrator registered the new public key. Replace deletes the current key now: requests fail until the new public key is registered.'
+            : 'Replace deletes the current key.',
+        },
+        ...(ENVIRONMENTS[env].remote && !existing.pending ? ['Rotate Key…'] : []),
+        'Replace',
+      );
+      if (choice === 'Rotate Key…') return vscode.commands.executeCommand('tpp.rotateKey', env, options);
+      if (choice !== 'Replace') throw new UserCancelled();
+    }
+    const curve = options.curve && isCurve(options.curve) ? options.curve : await pickCurve(`Generate Key Pair for ${labelOf(env)}`);
+    const key = await generateKeyMaterial(curve);
+    await environments.keys.set(env, key);
+    log.info(`Generated key pair for ${labelOf(env)}: ${describeKey(key)}`);
+    offerPublicKeyActions(
+      services,
+      env,
+      `Generated a ${curve} key pair for ${labelOf(env)} (${key.alg}). The private key is kept only in VS Code's secret storage.${ENVIRONMENTS[env].remote ? ' Send the public key to the administrator.' : ''}`,
+    );
+    return { env, curve, fingerprint: key.fingerprint };
   },
 };

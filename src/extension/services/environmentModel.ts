@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { ENVIRONMENTS, EnvironmentId, EnvironmentInfo, listEnvironments } from '../../core/environments';
 import { ActiveEnvironment } from './activeEnvironment';
 import { EnvironmentSettings } from './environmentSettings';
-import { KeyStore } from './keyStore';
+import { KeyStore, KeySummary } from './keyStore';
 
 /** What an environment still needs before requests can be signed and sent. */
 export type SetupGap = 'key' | 'partnerId' | 'baseUrl';
@@ -13,6 +13,10 @@ export interface EnvironmentStatus {
   readonly active: boolean;
   readonly isDefault: boolean;
   readonly hasKey: boolean;
+  /** Curve, fingerprint and dates of the key (and of a pending rotation); `undefined` without a readable key. */
+  readonly key?: KeySummary;
+  /** True when the provider-issued eligibility lookup token is stored. */
+  readonly hasEligibilityToken: boolean;
   /** Partner ID for remote environments (`''` when not set); `undefined` for Local (generated). */
   readonly partnerId?: string;
   /** v3 base address for remote environments (`''` when not set); `undefined` for Local. */
@@ -41,7 +45,7 @@ export class EnvironmentModel implements vscode.Disposable {
 
   async status(env: EnvironmentId): Promise<EnvironmentStatus> {
     const info = ENVIRONMENTS[env];
-    const hasKey = await this.keys.has(env);
+    const [hasKey, key, hasEligibilityToken] = await Promise.all([this.keys.has(env), this.keys.summary(env), this.keys.hasEligibilityToken(env)]);
     const remote = this.settings.remote(env);
     const gaps: SetupGap[] = [];
     if (!hasKey) gaps.push('key');
@@ -52,6 +56,8 @@ export class EnvironmentModel implements vscode.Disposable {
       active: this.active.get() === env,
       isDefault: env === 'local',
       hasKey,
+      key,
+      hasEligibilityToken,
       partnerId: remote?.partnerId,
       baseUrl: remote?.baseUrl,
       gaps,

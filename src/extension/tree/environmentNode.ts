@@ -2,6 +2,8 @@ import * as vscode from 'vscode';
 import { EnvironmentStatus } from '../services/environmentModel';
 import { TreeNode } from './node';
 import { DetailNode } from './detailNode';
+import { KeyNode } from './keyNode';
+import { mainFolders } from './mainTree';
 
 /**
  * An environment row: "Local", "Sandbox", "Production". Description marks the default and the active
@@ -24,16 +26,22 @@ export class EnvironmentNode implements TreeNode {
   }
 
   children(): TreeNode[] {
-    const { info, hasKey, partnerId, baseUrl } = this.status;
-    const nodes: TreeNode[] = [
-      hasKey
-        ? new DetailNode(`${info.id}:key`, 'Key pair', 'stored in secret storage', 'key')
-        : new DetailNode(`${info.id}:key`, 'Key pair', 'none — click to generate', 'warning', {
-            command: 'tpp.generateKeyPair',
-            title: 'Generate Key Pair',
-            arguments: [info.id],
-          }),
-    ];
+    const { info, hasKey, key, partnerId, baseUrl } = this.status;
+    const nodes: TreeNode[] = [];
+    if (key) {
+      nodes.push(new KeyNode(this.status, key.signing, 'signing'));
+      if (key.pending) nodes.push(new KeyNode(this.status, key.pending, 'pending'));
+    } else if (hasKey) {
+      nodes.push(new DetailNode(`${info.id}:key`, 'Key pair', 'unreadable — delete it and generate a new one', 'warning', { command: 'tpp.deleteKey', title: 'Delete Key', arguments: [info.id] }));
+    } else {
+      nodes.push(
+        new DetailNode(`${info.id}:key`, 'Key pair', 'none — click to generate', 'warning', {
+          command: 'tpp.generateKeyPair',
+          title: 'Generate Key Pair',
+          arguments: [info.id],
+        }),
+      );
+    }
     if (info.remote) {
       nodes.push(
         partnerId
@@ -44,10 +52,16 @@ export class EnvironmentNode implements TreeNode {
               arguments: [info.id],
             }),
         new DetailNode(`${info.id}:url`, 'Base address', baseUrl || `not set (setting tpp.${info.id}.baseUrl)`, baseUrl ? 'globe' : 'warning'),
+        new DetailNode(`${info.id}:eligibility`, 'Eligibility token', this.status.hasEligibilityToken ? 'stored in secret storage' : 'not set (only for the retired lookup)', 'lock', {
+          command: 'tpp.setEligibilityToken',
+          title: 'Set Eligibility Token',
+          arguments: [info.id],
+        }),
       );
     } else {
       nodes.push(new DetailNode(`${info.id}:partner`, 'Partner ID', 'generated on first use', 'account'));
     }
+    nodes.push(...mainFolders(this.status));
     return nodes;
   }
 }

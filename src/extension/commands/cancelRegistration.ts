@@ -1,0 +1,50 @@
+import * as vscode from 'vscode';
+import { ENVIRONMENTS } from '../../core/environments';
+import { runRequest } from '../send/runRequest';
+import { envOfArg, nowIso, pickRegistration, registrationRefOf, RegistrationRef } from './mainHelpers';
+import { CommandDef, UserCancelled } from './registry';
+
+/** Options (second argument) that skip the prompts: tests and callers that already asked. */
+export interface CancelOptions {
+  /** ISO 8601 date or date-time; default: asked, prefilled with now (today). */
+  readonly cancelledOn?: string;
+}
+
+/** Asks for the cancellation date (default: now) unless given; validates ISO 8601. */
+export async function cancellationDate(given: unknown, title: string): Promise<string> {
+  if (typeof given === 'string' && given) return given;
+  const v = await vscode.window.showInputBox({
+    title,
+    prompt: 'cancelledOn (ISO 8601 date or date-time; default: now)',
+    value: nowIso(),
+    validateInput: (s) => (Number.isNaN(Date.parse(s)) || !/^\d{4}-\d\d-\d\d/.test(s) ? 'An ISO 8601 date such as 2025-06-30 or 2025-06-30T17:00:00Z' : undefined),
+  });
+  if (!v) throw new UserCancelled();
+  return v.trim();
+}
+
+/**
+ * `tpp.cancelRegistration` (spec: Tire-protection registrations, PATCH with cancelledOn): cancels by `_id`
+ * (a registration node or `{id}`), or by invoice number (with store number when the invoice number alone is not
+ * unique). From the palette, asks for the registration (picker of known records, or an invoice number) and the
+ * date (default: now). 204 shows "Cancelled"; 409 (already cancelled, or the terms forbid it) is shown clearly.
+ */
+export const cancelRegistration: CommandDef = {
+  id: 'tpp.cancelRegistration',
+  async run(services, arg, options) {
+    const env = envOfArg(services, arg);
+    const title = `Cancel registration (${ENVIRONMENTS[env].label})`;
+    const ref: RegistrationRef = registrationRefOf(arg) ?? (await pickRegistration(env, 'tire-protection', title, true));
+    const cancelledOn = await cancellationDate((options as CancelOptions | undefined)?.cancelledOn, title);
+    const what = ref.id ? `registration ${ref.id}` : `invoice ${ref.invoiceNumber}${ref.storeNumber ? ` / store ${ref.storeNumber}` : ''}`;
+    return ref.id
+      ? runRequest(services, env, 'cancelTireProtectionRegistration', { params: { id: ref.id }, body: { cancelledOn } }, { title: `Cancel ${what}`, success: () => `Cancelled ${what} on ${ENVIRONMENTS[env].label}.` })
+      : runRequest(
+          services,
+          env,
+          'cancelTireProtectionRegistrationByInvoice',
+          { query: { invoiceNumber: ref.invoiceNumber, storeNumber: ref.storeNumber }, body: { cancelledOn } },
+          { title: `Cancel ${what}`, success: () => `Cancelled ${what} on ${ENVIRONMENTS[env].label}.` },
+        );
+  },
+};

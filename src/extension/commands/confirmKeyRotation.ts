@@ -1,0 +1,52 @@
+import * as vscode from 'vscode';
+import { confirmModal, describeKey, labelOf } from './keyHelpers';
+import { pickEnvironment } from './pickEnvironment';
+import { CommandDef, UserCancelled } from './registry';
+
+/**
+ * `tpp.confirmKeyRotation`: after the administrator registered the new public key, makes the new key the
+ * signing key and deletes the previous one (modal confirmation, or `{confirmed: true}`). Returns `true` when done.
+ */
+export const confirmKeyRotation: CommandDef = {
+  id: 'tpp.confirmKeyRotation',
+  async run(services, arg, opts) {
+    const { environments, log } = services;
+    const env = await pickEnvironment(environments, arg ?? environments.active.get(), 'Confirm Key Rotation');
+    const rec = await services.jwt.record(env);
+    if (!rec.previous) {
+      void vscode.window.showInformationMessage(`${labelOf(env)} has no key rotation waiting for confirmation.`);
+      return false;
+    }
+    const ok = await confirmModal(
+      opts,
+      `Has the administrator registered the new public key of ${labelOf(env)} (${describeKey(rec)})?`,
+      `Requests will then be signed with the new key, and the previous key (${describeKey(rec.previous)}) is deleted for good.`,
+      'Registered: Use New Key',
+    );
+    if (!ok) throw new UserCancelled();
+    const { previous: _previous, ...current } = rec;
+    await environments.keys.set(env, current);
+    log.info(`Key rotation confirmed for ${labelOf(env)}: signing with ${describeKey(current)}`);
+    void vscode.window.showInformationMessage(`${labelOf(env)} now signs with the new key (${describeKey(current)}); the previous key was deleted.`);
+    return true;
+  },
+};
+
+/** `tpp.cancelKeyRotation`: discards the new key of an unconfirmed rotation and keeps the previous one (modal confirmation). */
+export const cancelKeyRotation: CommandDef = {
+  id: 'tpp.cancelKeyRotation',
+  async run(services, arg, opts) {
+    const { environments, log } = services;
+    const env = await pickEnvironment(environments, arg ?? environments.active.get(), 'Cancel Key Rotation');
+    const rec = await services.jwt.record(env);
+    if (!rec.previous) {
+      void vscode.window.showInformationMessage(`${labelOf(env)} has no key rotation to cancel.`);
+      return false;
+    }
+    const ok = await confirmModal(opts, `Discard the new key of ${labelOf(env)} (${describeKey(rec)})?`, `The previous key (${describeKey(rec.previous)}) stays the signing key.`, 'Discard New Key');
+    if (!ok) throw new UserCancelled();
+    await environments.keys.set(env, rec.previous);
+    log.info(`Key rotation cancelled for ${labelOf(env)}`);
+    return true;
+  },
+};

@@ -1,0 +1,23 @@
+import * as vscode from 'vscode';
+import { ENVIRONMENTS } from '../../core/environments';
+import { envOfArg, pickRegistration } from './mainHelpers';
+import { CommandDef } from './registry';
+
+/**
+ * `tpp.copyId`: copies the id of a registration, motor-club registration, claim or history entry to the clipboard;
+ * from the palette, asks for a registration of the active environment. Resolves to the id.
+ */
+export const copyId: CommandDef = {
+  id: 'tpp.copyId',
+  async run(services, arg) {
+    let id = (arg as { id?: unknown } | undefined)?.id;
+    if (typeof id !== 'string' || !id) {
+      const env = envOfArg(services, arg);
+      id = (await pickRegistration(env, 'tire-protection', `Copy ID (${ENVIRONMENTS[env].label})`, false)).id;
+    }
+    if (typeof id !== 'string' || !id) throw new Error('No id to copy.');
+    await vscode.env.clipboard.writeText(id);
+    void vscode.window.setStatusBarMessage(`Copied ${id}`, 3000);
+    return id;
+  },
+};

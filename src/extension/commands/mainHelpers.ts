@@ -1,0 +1,94 @@
+import * as vscode from 'vscode';
+import { PAYLOAD_KINDS, schemaUri, type PayloadKind } from '../../core/contract';
+import { EnvironmentId, isEnvironmentId } from '../../core/environments';
+import { environmentOf } from './pickEnvironment';
+import { UserCancelled } from './registry';
+import { Services } from '../services/services';
+import type { ApiClients } from '../services/apiClients';
+import { mainTree, MainTree } from '../tree/mainTree';
+import type { RegistrationProduct } from '../tree/registrationPages';
+
+/** The environment of a command argument: a node's `env`, an environment id or node, else the active environment. */
+export function envOfArg(services: Services, arg: unknown): EnvironmentId {
+  const env = (arg as { env?: unknown } | undefined)?.env;
+  if (isEnvironmentId(env)) return env;
+  return environmentOf(arg) ?? services.environments.active.get();
+}
+
+/** The API service; throws when the editor has none (never in practice). */
+export function apiOf(services: Services): ApiClients {
+  if (!services.api) throw new Error('Requests are not available in this editor.');
+  return services.api;
+}
+
+export function treeOf(): MainTree {
+  const t = mainTree();
+  if (!t) throw new Error('The Environments tree is not ready yet.');
+  return t;
+}
+
+/** A registration chosen by the user or given by a command argument. */
+export interface RegistrationRef {
+  readonly id?: string;
+  readonly invoiceNumber?: string;
+  readonly storeNumber?: string;
+}
+
+/** Reads `{id}` / `{invoiceNumber, storeNumber}` from a node or an options object. */
+export function registrationRefOf(arg: unknown): RegistrationRef | undefined {
+  if (!arg || typeof arg !== 'object') return undefined;
+  const a = arg as { id?: unknown; invoiceNumber?: unknown; storeNumber?: unknown; kind?: unknown };
+  if (a.kind === 'history' || a.kind === 'claim') return undefined;
+  const id = typeof a.id === 'string' && a.id ? a.id : undefined;
+  const invoiceNumber = typeof a.invoiceNumber === 'string' && a.invoiceNumber ? a.invoiceNumber : undefined;
+  const storeNumber = typeof a.storeNumber === 'string' && a.storeNumber ? a.storeNumber : undefined;
+  if (!id && !invoiceNumber) return undefined;
+  return { ...(id ? { id } : {}), ...(invoiceNumber ? { invoiceNumber } : {}), ...(storeNumber ? { storeNumber } : {}) };
+}
+
+/**
+ * Asks for a registration of `env`: a quick pick of the loaded rows of the tree (page 1 is loaded if needed),
+ * plus, when `byInvoice`, an entry to type an invoice number (and store number) instead.
+ */
+export async function pickRegistration(env: EnvironmentId, product: RegistrationProduct, title: string, byInvoice: boolean): Promise<RegistrationRef> {
+  const tree = treeOf();
+  let rows: { label: string; description: string; ref?: RegistrationRef }[] = [];
+  try {
+    const pages = await tree.pages(env, product);
+    rows = pages.flatMap((p) =>
+      p.rows.map((r) => ({
+        label: String(r.record.invoiceNumber ?? '(no invoice number)'),
+        description: `${r.state} · ${String(r.record._id ?? '')}`,
+        ref: { id: String(r.record._id ?? '') },
+      })),
+    );
+  } catch {
+    rows = [];
+  }
+  const typeIt = { label: '$(edit) Enter an invoice number…', description: 'uses the ?invoiceNumber= form', ref: undefined };
+  const picked = await vscode.window.showQuickPick(byInvoice ? [typeIt, ...rows] : rows, { title, placeHolder: 'Registration', matchOnDescription: true });
+  if (!picked) throw new UserCancelled();
+  if (picked.ref) return picked.ref;
+  const invoiceNumber = await vscode.window.showInputBox({ title, prompt: 'Invoice number of the registration', validateInput: (v) => (v.trim() ? undefined : 'Enter the invoice number') });
+  if (!invoiceNumber) throw new UserCancelled();
+  let storeNumber: string | undefined;
+  if (product === 'tire-protection') {
+    storeNumber = await vscode.window.showInputBox({ title, prompt: 'Store number (only needed when the invoice number alone is not unique; leave empty otherwise)' });
+    if (storeNumber === undefined) throw new UserCancelled();
+  }
+  return { invoiceNumber: invoiceNumber.trim(), ...(storeNumber?.trim() ? { storeNumber: storeNumber.trim() } : {}) };
+}
+
+/** Opens a new untitled payload of `kind`: its template, with `values` merged over it. Resolves to the document. */
+export async function openPayload(kind: PayloadKind, values: Record<string, unknown> = {}): Promise<vscode.TextDocument> {
+  const { $schema: _drop, ...template } = PAYLOAD_KINDS[kind].template;
+  const content = JSON.stringify({ $schema: schemaUri(kind), ...template, ...values }, null, 2) + '\n';
+  const doc = await vscode.workspace.openTextDocument({ language: 'json', content });
+  await vscode.window.showTextDocument(doc);
+  return doc;
+}
+
+/** The current time as ISO 8601 without milliseconds, e.g. `2026-11-21T14:05:09Z`. */
+export function nowIso(): string {
+  return new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+}

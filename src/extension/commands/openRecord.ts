@@ -1,0 +1,51 @@
+import * as vscode from 'vscode';
+import { RECORD_SCHEME } from '../response/recordProvider';
+import { CommandDef } from './registry';
+
+interface NodeLike {
+  readonly kind?: string;
+  readonly env?: string;
+  readonly id?: string;
+  readonly record?: unknown;
+  readonly entry?: unknown;
+  readonly status?: unknown;
+  toTreeItem?(): vscode.TreeItem;
+}
+
+/**
+ * `tpp.openRecord`: opens any tree node as a read-only JSON document (`tpp-record:`): registrations and motor-club
+ * registrations are read from the server (refreshable), claims and history entries as shown, an environment as its
+ * status. Resolves to the document URI (string).
+ */
+export const openRecord: CommandDef = {
+  id: 'tpp.openRecord',
+  async run(services, arg) {
+    const records = services.records;
+    if (!records) throw new Error('Records are not available in this editor.');
+    const node = (arg ?? {}) as NodeLike;
+    const env = (typeof node.env === 'string' ? node.env : services.environments.active.get()) as Parameters<typeof records.liveUri>[0];
+    let uri: vscode.Uri;
+    if (node.kind === 'registration' && node.id) uri = records.liveUri(env, 'registration', node.id);
+    else if (node.kind === 'motorClub' && node.id) uri = records.liveUri(env, 'motor-club', node.id);
+    else if (node.kind === 'claim') uri = records.snapshot(env, `claim-${node.id ?? ''}`, node.record);
+    else if (node.kind === 'history') uri = records.snapshot(env, `request-${node.id ?? ''}`, node.entry);
+    else if (node.status) uri = records.snapshot(env, 'environment', node.status);
+    else {
+      const item = node.toTreeItem?.();
+      uri = records.snapshot(env, 'node', { label: item?.label, description: item?.description, tooltip: typeof item?.tooltip === 'string' ? item.tooltip : undefined });
+    }
+    await records.open(uri);
+    return uri.toString();
+  },
+};
+
+/** `tpp.refreshRecord`: reads the active `tpp-record:` document from the server again. */
+export const refreshRecord: CommandDef = {
+  id: 'tpp.refreshRecord',
+  run(services, arg) {
+    const uri = arg instanceof vscode.Uri ? arg : vscode.window.activeTextEditor?.document.uri;
+    if (!uri || uri.scheme !== RECORD_SCHEME) throw new Error('Refresh Record works on a record opened from the Environments tree.');
+    services.records?.refresh(uri);
+    return uri.toString();
+  },
+};

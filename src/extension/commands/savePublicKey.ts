@@ -1,0 +1,34 @@
+import * as vscode from 'vscode';
+import { publicKeyPem } from '../../core/jwt/keys';
+import { describeKey, labelOf } from './keyHelpers';
+import { pickEnvironment } from './pickEnvironment';
+import { CommandDef, UserCancelled } from './registry';
+
+/**
+ * `tpp.savePublicKey`: saves the environment's public key (SPKI PEM) to a file chosen in a save dialog
+ * (default name `tpp-<env>-public.pem`); a `vscode.Uri` second argument skips the dialog. Returns the URI.
+ */
+export const savePublicKey: CommandDef = {
+  id: 'tpp.savePublicKey',
+  async run(services, arg, target) {
+    const { environments, log } = services;
+    const env = await pickEnvironment(environments, arg ?? environments.active.get(), 'Save Public Key');
+    const rec = await services.jwt.record(env);
+    let uri = target instanceof vscode.Uri ? target : undefined;
+    if (!uri) {
+      const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+      const name = `tpp-${env}-public.pem`;
+      uri = await vscode.window.showSaveDialog({
+        title: `Save Public Key of ${labelOf(env)}`,
+        defaultUri: folder ? vscode.Uri.joinPath(folder, name) : undefined,
+        filters: { 'PEM public key': ['pem'] },
+        saveLabel: 'Save Public Key',
+      });
+      if (!uri) throw new UserCancelled();
+    }
+    await vscode.workspace.fs.writeFile(uri, Buffer.from(publicKeyPem(rec), 'utf8'));
+    log.info(`Public key of ${labelOf(env)} saved to ${uri.toString(true)} (${describeKey(rec)})`);
+    void vscode.window.showInformationMessage(`Public key of ${labelOf(env)} saved to ${vscode.workspace.asRelativePath(uri)}: send this file to the administrator.`);
+    return uri;
+  },
+};

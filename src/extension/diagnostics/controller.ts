@@ -1,0 +1,209 @@
+import * as vscode from 'vscode';
+import { diagnosePayload, specAnchor, type Problem } from '../../core/diagnostics';
+import type { Logger } from '../log';
+
+/** Diagnostic source shown in the Problems panel. */
+export const DIAGNOSTIC_SOURCE = 'tpp';
+/** Delay after the last keystroke before validating (the result is published well within 200 ms). */
+export const DEBOUNCE_MS = 100;
+/** A validation taking longer than this switches its document to "validate on save" (typing never waits). */
+export const BUDGET_MS = 150;
+/** Workspace files larger than this are not read by the activation scan (they are validated when opened). */
+const SCAN_MAX_BYTES = 20 * 1024 * 1024;
+const IGNORED_SCHEMES = new Set(['tpp', 'git', 'output', 'vscode-scm', 'vscode-settings']);
+
+/** A published diagnostic and the problem it came from (code actions read the fix from here). */
+export interface PublishedProblem {
+  readonly diagnostic: vscode.Diagnostic;
+  readonly problem: Problem;
+}
+
+/** Should `doc` be looked at? (JSON documents outside our own schema scheme and source control views.) */
+export function isCandidate(doc: vscode.TextDocument): boolean {
+  if (IGNORED_SCHEMES.has(doc.uri.scheme)) return false;
+  return doc.languageId === 'json' || doc.languageId === 'jsonc' || doc.uri.path.endsWith('.json');
+}
+
+/**
+ * Owns the `tpp` DiagnosticCollection: validates payload documents on open, on every edit (debounced),
+ * on save, and every payload file of the workspace once after activation; clears on close and delete.
+ * Documents whose validation exceeds {@link BUDGET_MS} are validated on save only, with a status bar note.
+ */
+export class DiagnosticsController implements vscode.Disposable {
+  readonly collection = vscode.languages.createDiagnosticCollection(DIAGNOSTIC_SOURCE);
+  private readonly published = new Map<string, PublishedProblem[]>();
+  private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
+  private readonly saveOnly = new Set<string>();
+  private readonly status = vscode.window.createStatusBarItem('tpp.diagnostics.saveOnly', vscode.StatusBarAlignment.Left, 50);
+  private readonly disposables: vscode.Disposable[] = [];
+  /** Milliseconds of the last validation per document (for tests and the status message). */
+  readonly lastDurationMs = new Map<string, number>();
+
+  constructor(
+    private readonly log: Logger,
+    private readonly specUri?: vscode.Uri,
+  ) {
+    this.status.name = 'Tire Protection: payload validation';
+    this.disposables.push(
+      this.collection,
+      this.status,
+      vscode.workspace.onDidOpenTextDocument((d) => this.validate(d)),
+      vscode.workspace.onDidChangeTextDocument((e) => {
+        if (e.contentChanges.length > 0) this.schedule(e.document);
+      }),
+      vscode.workspace.onDidSaveTextDocument((d) => this.validate(d, true)),
+      vscode.workspace.onDidCloseTextDocument((d) => this.clear(d.uri)),
+      vscode.workspace.onDidDeleteFiles((e) => e.files.forEach((u) => this.clear(u))),
+      vscode.workspace.onDidRenameFiles((e) => e.files.forEach((f) => this.clear(f.oldUri))),
+      vscode.window.onDidChangeActiveTextEditor(() => this.updateStatus()),
+    );
+  }
+
+  /** Validates every open document (after activation, see registerPayloadDiagnostics). */
+  validateOpenDocuments(): void {
+    for (const doc of vscode.workspace.textDocuments) this.validate(doc);
+  }
+
+  /** Problems published for `uri` with their diagnostics (empty when none). */
+  problemsOf(uri: vscode.Uri): readonly PublishedProblem[] {
+    return this.published.get(uri.toString()) ?? [];
+  }
+
+  /** True when `uri` is validated on save only (its validation exceeded the budget). */
+  isSaveOnly(uri: vscode.Uri): boolean {
+    return this.saveOnly.has(uri.toString());
+  }
+
+  private schedule(doc: vscode.TextDocument): void {
+    const key = doc.uri.toString();
+    if (this.saveOnly.has(key) || !isCandidate(doc)) return;
+    const t = this.timers.get(key);
+    if (t) clearTimeout(t);
+    this.timers.set(
+      key,
+      setTimeout(() => {
+        this.timers.delete(key);
+        if (!doc.isClosed) this.validate(doc);
+      }, DEBOUNCE_MS),
+    );
+  }
+
+  /** Validates an open document now (on save also when in save-only mode). */
+  validate(doc: vscode.TextDocument, onSave = false): void {
+    if (!isCandidate(doc)) return;
+    const key = doc.uri.toString();
+    if (this.saveOnly.has(key) && !onSave) return;
+    const started = performance.now();
+    this.publish(doc.uri, doc.getText(), doc.uri.path);
+    const ms = performance.now() - started;
+    this.lastDurationMs.set(key, ms);
+    if (ms > BUDGET_MS && !this.saveOnly.has(key)) {
+      this.saveOnly.add(key);
+      this.log.warn(`Validating ${doc.uri.path} took ${ms.toFixed(0)} ms (budget ${BUDGET_MS} ms): it is now validated on save only.`);
+    } else if (onSave && ms < BUDGET_MS / 2 && this.saveOnly.delete(key)) {
+      this.log.info(`Validating ${doc.uri.path} takes ${ms.toFixed(0)} ms again: validating while typing.`);
+    }
+    this.updateStatus();
+  }
+
+  /** Diagnoses `text` and publishes (or clears) the diagnostics of `uri`. Never throws. */
+  private publish(uri: vscode.Uri, text: string, fileName: string): void {
+    let problems: readonly Problem[] | undefined;
+    try {
+      problems = diagnosePayload(text, { fileName })?.problems;
+    } catch (err) {
+      this.log.error(`Validating ${uri.path} failed`, err);
+      problems = undefined;
+    }
+    if (!problems) {
+      this.clear(uri);
+      return;
+    }
+    const items = problems.map((problem) => ({ problem, diagnostic: this.toDiagnostic(problem) }));
+    this.published.set(uri.toString(), items);
+    this.collection.set(
+      uri,
+      items.map((i) => i.diagnostic),
+    );
+  }
+
+  private toDiagnostic(p: Problem): vscode.Diagnostic {
+    const range = new vscode.Range(p.range.start.line, p.range.start.character, p.range.end.line, p.range.end.character);
+    const d = new vscode.Diagnostic(range, p.message, p.severity === 'error' ? vscode.DiagnosticSeverity.Error : vscode.DiagnosticSeverity.Warning);
+    d.source = DIAGNOSTIC_SOURCE;
+    d.code = p.section && this.specUri ? { value: p.code, target: this.specUri.with({ fragment: specAnchor(p.section) }) } : p.code;
+    if (p.code === 'deprecated') d.tags = [vscode.DiagnosticTag.Deprecated];
+    if (p.code === 'unknown-property') d.tags = [vscode.DiagnosticTag.Unnecessary];
+    return d;
+  }
+
+  private clear(uri: vscode.Uri): void {
+    const key = uri.toString();
+    const t = this.timers.get(key);
+    if (t) clearTimeout(t);
+    this.timers.delete(key);
+    this.published.delete(key);
+    this.saveOnly.delete(key);
+    this.lastDurationMs.delete(key);
+    this.collection.delete(uri);
+    this.updateStatus();
+  }
+
+  private updateStatus(): void {
+    const doc = vscode.window.activeTextEditor?.document;
+    const key = doc?.uri.toString();
+    if (key && this.saveOnly.has(key)) {
+      const ms = this.lastDurationMs.get(key) ?? 0;
+      this.status.text = '$(watch) TPP: validating on save';
+      this.status.tooltip = `This payload file is large: validating it took ${ms.toFixed(0)} ms (budget ${BUDGET_MS} ms), so it is validated when you save it rather than while you type.`;
+      this.status.show();
+    } else this.status.hide();
+  }
+
+  /**
+   * Validates every payload file of the workspace that is not open (activation; runs in the
+   * background, one file at a time, yielding between files). Files are read only if they may be payloads.
+   */
+  async scanWorkspace(token?: vscode.CancellationToken): Promise<number> {
+    const files = await vscode.workspace.findFiles('**/*.json', '{**/node_modules/**,**/.git/**}', 10000, token);
+    let found = 0;
+    for (const uri of files) {
+      if (token?.isCancellationRequested) break;
+      if (vscode.workspace.textDocuments.some((d) => d.uri.toString() === uri.toString())) continue;
+      try {
+        const stat = await vscode.workspace.fs.stat(uri);
+        if (stat.size > SCAN_MAX_BYTES) continue;
+        const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+        if (!text.includes('tpp://schemas/') && !/\.[a-z0-9-]+\.json$/i.test(uri.path)) continue;
+        this.publish(uri, text, uri.path);
+        if (this.published.has(uri.toString())) found++;
+      } catch (err) {
+        this.log.warn(`Could not read ${uri.path} for validation: ${err instanceof Error ? err.message : String(err)}`);
+      }
+      await new Promise((r) => setTimeout(r, 0));
+    }
+    return found;
+  }
+
+  /** Re-validates a file changed on disk that is not open in an editor. */
+  async refreshFile(uri: vscode.Uri): Promise<void> {
+    if (vscode.workspace.textDocuments.some((d) => d.uri.toString() === uri.toString())) return;
+    try {
+      const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+      this.publish(uri, text, uri.path);
+    } catch {
+      this.clear(uri);
+    }
+  }
+
+  /** Forgets a file deleted on disk. */
+  forget(uri: vscode.Uri): void {
+    this.clear(uri);
+  }
+
+  dispose(): void {
+    for (const t of this.timers.values()) clearTimeout(t);
+    this.timers.clear();
+    for (const d of this.disposables) d.dispose();
+  }
+}

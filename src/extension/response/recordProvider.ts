@@ -1,0 +1,93 @@
+import * as vscode from 'vscode';
+import { EnvironmentId, isEnvironmentId } from '../../core/environments';
+import { maskSecrets } from '../../core/log/mask';
+import type { ApiClients } from '../services/apiClients';
+
+/** URI scheme of the read-only JSON documents of tree nodes. */
+export const RECORD_SCHEME = 'tpp-record';
+
+/**
+ * Provider of `tpp-record:` documents: any tree node as read-only JSON. Registrations and motor-club registrations
+ * are read from the server each time the document is (re)loaded — "Refresh" (tpp.refreshRecord) reads them again;
+ * other nodes (claims, history entries) show the snapshot they were opened with.
+ *
+ * URIs: `tpp-record:/<env>/registration/<id>.json`, `tpp-record:/<env>/motor-club/<id>.json`,
+ * `tpp-record:/<env>/snapshot/<n>-<name>.json`.
+ */
+export class RecordProvider implements vscode.TextDocumentContentProvider, vscode.Disposable {
+  private readonly snapshots = new Map<string, string>();
+  private readonly emitter = new vscode.EventEmitter<vscode.Uri>();
+  private readonly registration: vscode.Disposable;
+  private seq = 0;
+  readonly onDidChange = this.emitter.event;
+
+  constructor(private readonly api: ApiClients) {
+    this.registration = vscode.workspace.registerTextDocumentContentProvider(RECORD_SCHEME, this);
+  }
+
+  async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
+    const snap = this.snapshots.get(uri.toString());
+    if (snap !== undefined) return snap;
+    const [, env, kind, file] = uri.path.split('/');
+    const id = decodeURIComponent((file ?? '').replace(/\.json$/, ''));
+    if (!isEnvironmentId(env) || !id) return '// Unknown record\n';
+    try {
+      if (kind === 'registration') {
+        const [reg, meta] = await Promise.all([
+          this.api.send(env, 'getTireProtectionRegistration', { params: { id } }),
+          this.api.send(env, 'getTireProtectionRegistrationMetadata', { params: { id }, quiet: true }).then(
+            (r) => r.response.body,
+            (err: unknown) => ({ unavailable: err instanceof Error ? err.message : String(err) }),
+          ),
+        ]);
+        return this.json({ registration: reg.response.body, metadata: meta });
+      }
+      if (kind === 'motor-club') return this.json((await this.api.send(env, 'getMotorClubRegistration', { params: { id } })).response.body);
+    } catch (err) {
+      return this.json({ error: err instanceof Error ? err.message : String(err), hint: 'Run "Tire Protection: Refresh Record" to try again.' });
+    }
+    return '// Unknown record\n';
+  }
+
+  private json(v: unknown): string {
+    return maskSecrets(JSON.stringify(v, null, 2)) + '\n';
+  }
+
+  /** A live registration or motor-club registration document (read again on refresh). */
+  liveUri(env: EnvironmentId, kind: 'registration' | 'motor-club', id: string): vscode.Uri {
+    return vscode.Uri.from({ scheme: RECORD_SCHEME, path: `/${env}/${kind}/${encodeURIComponent(id)}.json` });
+  }
+
+  /** Stores a snapshot document and returns its URI. */
+  snapshot(env: EnvironmentId, name: string, value: unknown): vscode.Uri {
+    this.seq += 1;
+    const uri = vscode.Uri.from({ scheme: RECORD_SCHEME, path: `/${env}/snapshot/${this.seq}-${name.replace(/[^\w.-]+/g, '_')}.json` });
+    this.snapshots.set(uri.toString(), this.json(value));
+    while (this.snapshots.size > 100) this.snapshots.delete(this.snapshots.keys().next().value as string);
+    return uri;
+  }
+
+  /** Opens a record document as JSON (read-only). */
+  async open(uri: vscode.Uri): Promise<vscode.TextDocument> {
+    const doc = await vscode.workspace.openTextDocument(uri);
+    const json = doc.languageId === 'json' ? doc : await vscode.languages.setTextDocumentLanguage(doc, 'json');
+    await vscode.window.showTextDocument(json, { preview: true });
+    return json;
+  }
+
+  /** Reads a live document again (no effect on snapshots). */
+  refresh(uri: vscode.Uri): void {
+    this.emitter.fire(uri);
+  }
+
+  dispose(): void {
+    this.registration.dispose();
+    this.emitter.dispose();
+  }
+}
+
+/** Environment id of a record URI (for commands invoked from the editor title). */
+export function envOfRecordUri(uri: vscode.Uri): EnvironmentId | undefined {
+  const env = uri.path.split('/')[1];
+  return isEnvironmentId(env) ? env : undefined;
+}

@@ -1,0 +1,41 @@
+import * as vscode from 'vscode';
+import { SCHEMA_URI_PREFIX } from '../../core/contract';
+import { ENVIRONMENTS } from '../../core/environments';
+import { EnvironmentModel } from '../services/environmentModel';
+
+/**
+ * "Send to <active environment>" and "Send to…" above the first line of every JSON document that declares a
+ * payload kind (`"$schema": "tpp://schemas/<kind>.json"`). Production is labelled with a warning sign.
+ */
+export class SendCodeLensProvider implements vscode.CodeLensProvider, vscode.Disposable {
+  private readonly emitter = new vscode.EventEmitter<void>();
+  private readonly subscription: vscode.Disposable;
+  readonly onDidChangeCodeLenses = this.emitter.event;
+
+  constructor(private readonly environments: EnvironmentModel) {
+    this.subscription = environments.onDidChange(() => this.emitter.fire());
+  }
+
+  provideCodeLenses(doc: vscode.TextDocument): vscode.CodeLens[] {
+    const head = doc.getText(new vscode.Range(0, 0, Math.min(doc.lineCount, 40), 0));
+    if (!head.includes(SCHEMA_URI_PREFIX)) return [];
+    const env = this.environments.active.get();
+    const info = ENVIRONMENTS[env];
+    const range = new vscode.Range(0, 0, 0, 0);
+    return [
+      new vscode.CodeLens(range, { title: `${info.guarded ? '$(warning) ' : '$(cloud-upload) '}Send to ${info.label}`, command: 'tpp.sendPayload', arguments: [doc.uri, env] }),
+      new vscode.CodeLens(range, { title: 'Send to…', command: 'tpp.sendPayload', arguments: [doc.uri, 'pick'] }),
+    ];
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.emitter.dispose();
+  }
+}
+
+/** Registers the CodeLens for JSON documents (files and untitled). */
+export function registerSendCodeLens(environments: EnvironmentModel): vscode.Disposable {
+  const provider = new SendCodeLensProvider(environments);
+  return vscode.Disposable.from(provider, vscode.languages.registerCodeLensProvider([{ language: 'json' }, { language: 'jsonc' }], provider));
+}

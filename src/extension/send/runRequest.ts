@@ -1,0 +1,114 @@
+import * as vscode from 'vscode';
+import { CallOptions, isAbortError } from '../../core/client';
+import type { SentRequest } from '../services/apiClients';
+import { isApiError } from './errorKinds';
+import { ENDPOINTS } from '../../core/contract';
+import type { EndpointId } from '../../core/contract/types';
+import { ENVIRONMENTS, EnvironmentId } from '../../core/environments';
+import { UserCancelled } from '../commands/registry';
+import { fromError, fromResponse } from '../response/responseView';
+import { Services } from '../services/services';
+import { confirmDataChange } from './productionGuard';
+
+/** What a request command returns (tests read it): the status and body, and the response document. */
+export interface RequestOutcome {
+  readonly ok: boolean;
+  readonly status?: number;
+  readonly body?: unknown;
+  /** The `tpp-response:` document of the answer. */
+  readonly responseUri?: string;
+  /** The message shown to the user. */
+  readonly message: string;
+}
+
+/** Options of {@link runRequest}. */
+export interface RunOptions {
+  /** Title of the progress notification and the response document. */
+  readonly title: string;
+  /** Open the response document (default: on failures and on answers with a body). */
+  readonly reveal?: 'always' | 'never' | 'auto';
+  /** Text of the success notification (default: "<Env>: <status> <name>"). */
+  readonly success?: (status: number, body: unknown) => string;
+}
+
+/** A short server message from an error body (`message`, `error`), plain text. */
+function serverMessage(body: unknown): string | undefined {
+  if (typeof body === 'string' && body.trim()) return body.trim().slice(0, 300);
+  if (body && typeof body === 'object') {
+    const r = body as Record<string, unknown>;
+    const v = r.message ?? r.error ?? r.Message;
+    if (typeof v === 'string' && v) return v.slice(0, 300);
+  }
+  return undefined;
+}
+
+/** Shown when a request takes longer than this (milliseconds): a notification with Cancel. */
+export const PROGRESS_NOTIFICATION_DELAY_MS = 1000;
+
+/**
+ * Sends a request with a spinner in the status bar and, when it takes longer than a second (retries, a slow
+ * server), a progress notification with Cancel. Rejects with the client's error (an AbortError when cancelled).
+ */
+export async function sendWithProgress(services: Services, env: EnvironmentId, endpointId: EndpointId, call: CallOptions, title: string): Promise<SentRequest> {
+  const api = services.api;
+  if (!api) throw new Error('Requests are not available in this editor.');
+  const controller = new AbortController();
+  const task = api.send(env, endpointId, { ...call, signal: controller.signal });
+  const settled = task.then(
+    () => undefined,
+    () => undefined,
+  );
+  void vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title }, () => settled);
+  const timer = setTimeout(() => {
+    void vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (_p, token) => {
+      const sub = token.onCancellationRequested(() => controller.abort());
+      return settled.finally(() => sub.dispose());
+    });
+  }, PROGRESS_NOTIFICATION_DELAY_MS);
+  try {
+    return await task;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Sends one request with everything around it: the Production guard for data-changing requests, a progress
+ * notification with Cancel, the response document, and a clear message. A non-success answer is not thrown:
+ * it is shown (notification + response document) and returned with `ok: false`.
+ *
+ * @throws UserCancelled when the user dismissed the Production confirmation; errors that prevent sending at all
+ *   (no key, no address) as they are, so the command registry shows them.
+ */
+export async function runRequest(services: Services, env: EnvironmentId, endpointId: EndpointId, call: CallOptions, opts: RunOptions): Promise<RequestOutcome> {
+  const { api, responses } = services;
+  if (!api || !responses) throw new Error('Requests are not available in this editor.');
+  const def = ENDPOINTS[endpointId];
+  const label = ENVIRONMENTS[env].label;
+  await confirmDataChange(env, endpointId, `${def.method} ${def.path} — ${opts.title}`);
+  const time = new Date().toISOString();
+  try {
+    const sent = await sendWithProgress(services, env, endpointId, call, `${label}: ${opts.title}…`);
+    const { response } = sent;
+    const reveal = opts.reveal ?? 'auto';
+    const uri = await responses.show(fromResponse(env, opts.title, time, response), reveal === 'always' || (reveal === 'auto' && response.rawBody.trim() !== ''));
+    const message = opts.success ? opts.success(response.status, response.body) : `${label}: ${response.status} ${response.statusName} — ${opts.title}.`;
+    void vscode.window.showInformationMessage(message);
+    return { ok: true, status: response.status, body: response.body, responseUri: uri.toString(), message };
+  } catch (err) {
+    if (isAbortError(err)) throw new UserCancelled();
+    if (err instanceof UserCancelled) throw err;
+    if (err instanceof Error && (err.name === 'NotReadyError' || err.name === 'ClientConfigError' || err.name === 'KeyError' || err.name === 'MintError')) throw err;
+    const uri = await responses.show(fromError(env, opts.title, time, def.method, def.path, err), opts.reveal !== 'never');
+    let message: string;
+    if (isApiError(err)) {
+      const said = serverMessage(err.body);
+      message = `${label} refused "${opts.title}": ${err.status} ${err.statusName} — ${said ?? err.meaning}`;
+    } else message = `${label}: ${opts.title} failed — ${err instanceof Error ? err.message : String(err)}`;
+    services.log.warn(message);
+    void vscode.window.showErrorMessage(message, 'Show Response').then((c) => {
+      if (c) void vscode.window.showTextDocument(uri, { preview: true });
+    });
+    return { ok: false, status: isApiError(err) ? err.status : undefined, body: isApiError(err) ? err.body : undefined, responseUri: uri.toString(), message };
+  }
+}

@@ -1,0 +1,251 @@
+import * as vscode from 'vscode';
+import {
+  ApiResponse,
+  CallOptions,
+  createPartnerClient,
+  isAbortError,
+} from '../../core/client';
+import { isApiError, isMalformedResponse, isNetworkError, isPolicyError } from '../send/errorKinds';
+import { ENDPOINTS } from '../../core/contract';
+import type { BaseKind, EndpointId } from '../../core/contract/types';
+import { ENVIRONMENTS, EnvironmentId } from '../../core/environments';
+import { HistoryEntry, HistoryStore, storableBody } from '../../core/history/history';
+import { TokenMinter } from '../../core/jwt/mint';
+import { maskSecrets } from '../../core/log/mask';
+import type { JwtService } from '../jwt/jwtService';
+import { audienceOf, NotReadyError } from '../jwt/jwtService';
+import { Logger } from '../log';
+import { EnvironmentSettings } from './environmentSettings';
+import { KeyStore, signingKeyOf } from './keyStore';
+import type { LocalSandbox } from './localSandbox';
+
+/** globalState key of the request history (the newest 200 requests, masked). */
+export const HISTORY_STATE_KEY = 'tpp.requestHistory';
+
+/** Where an environment's requests go. */
+export interface EnvironmentTarget {
+  readonly env: EnvironmentId;
+  /** Base address per endpoint base (v3 ending in /api/v3, v2 host, eligibility ending in /api/v1); only those set. */
+  readonly baseUrls: Partial<Record<BaseKind, string>>;
+  /** {company_name} of version 2 paths; `''` when not set. */
+  readonly companyName: string;
+  /** {program} of the eligibility lookup; `''` when not set. */
+  readonly eligibilityProgram: string;
+}
+
+/** An answer together with the history entry it produced. */
+export interface SentRequest<T = unknown> {
+  readonly response: ApiResponse<T>;
+  readonly entry: HistoryEntry;
+}
+
+/** Path and query of a URL (for history rows), e.g. `/api/v3/verify-token`. */
+function pathOf(url: string): string {
+  try {
+    const u = new URL(url);
+    return u.pathname + u.search;
+  } catch {
+    return url;
+  }
+}
+
+/** Endpoints that read; everything else changes data (and is guarded on Production). */
+export function isDataChanging(endpointId: EndpointId): boolean {
+  return ENDPOINTS[endpointId].method !== 'GET';
+}
+
+/**
+ * Builds the partner API client per environment and sends every request through it: base addresses from the
+ * settings (Local: from the embedded sandbox, started on first use), a fresh JWT per attempt signed with the
+ * environment's key (v3 via {@link JwtService}; v2 with the v2 host as audience), the provider's token for the
+ * eligibility lookup, retry and timeout settings. Every request lands in the history (masked, newest 200 kept
+ * in extension storage); a successful data-changing request fires {@link onDidChangeData}.
+ */
+export class ApiClients implements vscode.Disposable {
+  // Created on first use: the minter and the history live in dist/core.js, which is not loaded at activation.
+  private minter: TokenMinter | undefined;
+  private store: HistoryStore | undefined;
+  private readonly historyEmitter = new vscode.EventEmitter<HistoryEntry>();
+  private readonly dataEmitter = new vscode.EventEmitter<EnvironmentId>();
+  /** Fires after a request was recorded. */
+  readonly onDidRecord = this.historyEmitter.event;
+  /** Fires with the environment after a data-changing request succeeded (the tree refreshes). */
+  readonly onDidChangeData = this.dataEmitter.event;
+
+  constructor(
+    private readonly state: vscode.Memento,
+    private readonly settings: EnvironmentSettings,
+    private readonly keys: KeyStore,
+    private readonly jwt: JwtService,
+    private readonly log: Logger,
+    private readonly localSandbox?: LocalSandbox,
+  ) {}
+
+  private get v2Minter(): TokenMinter {
+    return (this.minter ??= new TokenMinter());
+  }
+
+  private get historyStore(): HistoryStore {
+    return (this.store ??= HistoryStore.fromJSON(this.state.get<unknown>(HISTORY_STATE_KEY)));
+  }
+
+  /** The history, newest first (optionally one environment's). */
+  history(env?: EnvironmentId): readonly HistoryEntry[] {
+    return this.historyStore.list(env);
+  }
+
+  historyEntry(id: string): HistoryEntry | undefined {
+    return this.historyStore.get(id);
+  }
+
+  async clearHistory(env?: EnvironmentId): Promise<void> {
+    this.historyStore.clear(env);
+    await this.state.update(HISTORY_STATE_KEY, this.historyStore.toJSON());
+  }
+
+  /**
+   * Base addresses of `env`. Local starts the embedded sandbox if needed. Throws {@link NotReadyError} when the
+   * v3 address of a remote environment is not set (v2 and eligibility are optional and checked per call).
+   */
+  async target(env: EnvironmentId): Promise<EnvironmentTarget> {
+    if (env === 'local') {
+      if (!this.localSandbox) throw new NotReadyError('The Local sandbox is not available in this editor.');
+      const info = await this.localSandbox.ensureStarted();
+      return {
+        env,
+        baseUrls: { v3: info.v3BaseUrl, v2: info.v2BaseUrl, eligibility: info.eligibilityBaseUrl },
+        companyName: info.companyName,
+        eligibilityProgram: 'local',
+      };
+    }
+    const remote = this.settings.remote(env);
+    const extras = this.settings.remoteExtras(env);
+    const label = ENVIRONMENTS[env].label;
+    if (!remote?.baseUrl) throw new NotReadyError(`${label} has no base address: set tpp.${env}.baseUrl to the address ending in /api/v3.`);
+    const baseUrls: Partial<Record<BaseKind, string>> = { v3: audienceOf(remote.baseUrl) };
+    if (extras?.v2BaseUrl) baseUrls.v2 = audienceOf(extras.v2BaseUrl);
+    if (extras?.eligibilityBaseUrl) baseUrls.eligibility = audienceOf(extras.eligibilityBaseUrl);
+    return { env, baseUrls, companyName: extras?.v2CompanyName ?? '', eligibilityProgram: extras?.eligibilityProgram ?? '' };
+  }
+
+  /** A fresh version 2 token: the environment's key and Partner ID, the v2 host as audience. */
+  private async mintV2(env: EnvironmentId, v2Base: string): Promise<string> {
+    const rec = await this.jwt.record(env);
+    const { iss } = await this.jwt.target(env);
+    return this.v2Minter.mint(signingKeyOf(rec), { iss, aud: v2Base, lifetimeSeconds: this.jwt.lifetimeSeconds() });
+  }
+
+  /**
+   * A fresh token for a request to `base` of `env`, for "Copy as cURL" only (the user asked for it explicitly):
+   * the partner JWT for v3 and v2, the stored provider token for the eligibility lookup.
+   * @throws NotReadyError when the environment cannot sign or has no such token.
+   */
+  async freshToken(env: EnvironmentId, base: BaseKind): Promise<string> {
+    if (base === 'eligibility') {
+      const t = await this.keys.eligibilityToken(env);
+      if (!t) throw new NotReadyError(`No eligibility token is stored for ${ENVIRONMENTS[env].label}.`);
+      return t;
+    }
+    if (base === 'v2') {
+      const target = await this.target(env);
+      if (!target.baseUrls.v2) throw new NotReadyError(`${ENVIRONMENTS[env].label} has no v2 address: set tpp.${env}.v2BaseUrl.`);
+      return this.mintV2(env, target.baseUrls.v2);
+    }
+    return this.jwt.mint(env);
+  }
+
+  /**
+   * Sends one request to `env` and records it in the history. `company_name` (v2) and `program` (eligibility)
+   * path parameters are filled from the environment when not given. `quiet` leaves the request out of the
+   * history (the tree's per-row metadata reads, which would push everything else out of the 200 kept).
+   *
+   * @throws the client's errors (PartnerApiError for a non-success status, PartnerNetworkError, MalformedResponseError,
+   *   RequestPolicyError, CallAbortedError on cancellation, ClientConfigError), NotReadyError when the environment
+   *   lacks a key, Partner ID or address.
+   */
+  async send<T = unknown>(env: EnvironmentId, endpointId: EndpointId, options: CallOptions & { quiet?: boolean } = {}): Promise<SentRequest<T>> {
+    const def = ENDPOINTS[endpointId];
+    const label = ENVIRONMENTS[env].label;
+    const target = await this.target(env);
+    const params: Record<string, string | number> = { ...(options.params ?? {}) };
+    if (def.pathParams.includes('company_name') && !params.company_name) {
+      if (!target.companyName) throw new NotReadyError(`${label} has no version 2 company name: set tpp.${env}.v2CompanyName (or $companyName in the file).`);
+      params.company_name = target.companyName;
+    }
+    if (def.pathParams.includes('program') && !params.program) {
+      if (!target.eligibilityProgram) throw new NotReadyError(`${label} has no eligibility program segment: set tpp.${env}.eligibilityProgram.`);
+      params.program = target.eligibilityProgram;
+    }
+    if (!target.baseUrls[def.base]) {
+      const setting = def.base === 'v2' ? 'v2BaseUrl' : def.base === 'eligibility' ? 'eligibilityBaseUrl' : 'baseUrl';
+      throw new NotReadyError(`${label} has no ${def.base} address: set tpp.${env}.${setting}.`);
+    }
+    const eligibilityToken = def.base === 'eligibility' ? await this.keys.eligibilityToken(env) : undefined;
+    if (def.base === 'eligibility' && !eligibilityToken)
+      throw new NotReadyError(`The eligibility lookup needs the token issued by the provider: run "Tire Protection: Set Eligibility Token…" for ${label}.`);
+    // Fail early (before any request) when the environment cannot sign.
+    if (def.base !== 'eligibility') await this.jwt.target(env);
+    const req = this.settings.requests();
+    const client = createPartnerClient({
+      baseUrls: target.baseUrls,
+      token: def.base === 'v2' ? () => this.mintV2(env, target.baseUrls.v2 as string) : () => this.jwt.mint(env),
+      eligibilityToken: eligibilityToken ? () => eligibilityToken : undefined,
+      retry: { maxAttempts: req.maxAttempts, maxTotalMs: req.maxTotalMs },
+      timeoutMs: req.timeoutMs,
+      userAgent: 'tire-protection-partner-toolkit',
+      onEvent: (e) => this.log.info(`[${label}] ${e.type} ${e.method} ${e.url}${e.type === 'retry' ? ` (attempt ${e.attempt}, waiting ${e.delayMs} ms: ${e.reason})` : ''}`),
+    });
+    const { quiet, ...callOptions } = options;
+    const fullOptions: CallOptions = { ...callOptions, params };
+    const time = new Date().toISOString();
+    const started = performance.now();
+    const replay = {
+      endpointId,
+      ...(Object.keys(params).length ? { params } : {}),
+      ...(options.query ? { query: options.query } : {}),
+      ...(options.body !== undefined ? { bodyJson: storableBody(options.body) } : {}),
+    };
+    try {
+      const response = await client.call<T>(endpointId, fullOptions);
+      const entry = this.record({ env, time, method: response.method, url: response.url, status: response.status, durationMs: response.durationMs, attempts: response.attempts, replay }, quiet);
+      if (isDataChanging(endpointId)) this.dataEmitter.fire(env);
+      return { response, entry };
+    } catch (err) {
+      const e = (err ?? {}) as { url?: unknown; durationMs?: unknown; attempts?: unknown; name?: string };
+      const url = typeof e.url === 'string' ? e.url : `${target.baseUrls[def.base] ?? ''}${def.path}`;
+      const status = isApiError(err) || isMalformedResponse(err) ? err.status : undefined;
+      const error =
+        status !== undefined ? undefined : isAbortError(err) ? 'cancelled' : isNetworkError(err) ? err.code : isPolicyError(err) ? err.reason : (e.name ?? 'error');
+      this.record({
+        env,
+        time,
+        method: def.method,
+        url,
+        status,
+        error,
+        durationMs: typeof e.durationMs === 'number' ? e.durationMs : performance.now() - started,
+        attempts: typeof e.attempts === 'number' ? e.attempts : 0,
+        replay,
+      }, quiet);
+      throw err;
+    }
+  }
+
+  private record(
+    e: { env: EnvironmentId; time: string; method: string; url: string; status?: number; error?: string; durationMs: number; attempts: number; replay: HistoryEntry['replay'] },
+    quiet = false,
+  ): HistoryEntry {
+    if (quiet) return { ...e, id: '', path: pathOf(e.url) };
+    const entry = this.historyStore.add({ ...e, path: pathOf(e.url) });
+    this.log.info(`[${ENVIRONMENTS[e.env].label}] ${e.method} ${maskSecrets(e.url)} -> ${e.status ?? e.error ?? 'no answer'} (${Math.round(e.durationMs)} ms, ${e.attempts} attempt${e.attempts === 1 ? '' : 's'})`);
+    void this.state.update(HISTORY_STATE_KEY, this.historyStore.toJSON());
+    this.historyEmitter.fire(entry);
+    return entry;
+  }
+
+  dispose(): void {
+    this.historyEmitter.dispose();
+    this.dataEmitter.dispose();
+    this.minter?.forget();
+  }
+}

@@ -1,0 +1,39 @@
+import * as vscode from 'vscode';
+import { EnvironmentId } from '../../core/environments';
+import { TreeNode } from './node';
+import { RegistrationRow } from './registrationPages';
+import { day } from './registrationNode';
+
+/**
+ * A motor-club registration: label = invoice number; description = enroll date · state (Active or Cancelled) ·
+ * customer name. contextValue `motorClub.<state>`.
+ */
+export class MotorClubNode implements TreeNode {
+  readonly kind = 'motorClub';
+  constructor(
+    readonly env: EnvironmentId,
+    readonly row: RegistrationRow,
+  ) {}
+
+  get id(): string {
+    return typeof this.row.record._id === 'string' ? this.row.record._id : '';
+  }
+
+  get invoiceNumber(): string {
+    return typeof this.row.record.invoiceNumber === 'string' ? this.row.record.invoiceNumber : '';
+  }
+
+  toTreeItem(): vscode.TreeItem {
+    const { record, state } = this.row;
+    const item = new vscode.TreeItem(this.invoiceNumber || '(no invoice number)', vscode.TreeItemCollapsibleState.None);
+    item.id = `${this.env}:motorClub:${this.id}`;
+    const customer = (record.customer ?? {}) as { name?: unknown };
+    item.description = [day(record.enrollDate), state, typeof customer.name === 'string' ? customer.name : ''].filter(Boolean).join(' · ');
+    item.iconPath = new vscode.ThemeIcon(state === 'Cancelled' ? 'circle-slash' : 'pass', new vscode.ThemeColor(state === 'Cancelled' ? 'errorForeground' : 'testing.iconPassed'));
+    item.tooltip = [`Motor-club registration ${this.invoiceNumber} — ${state}`, `_id: ${this.id}`, ...(typeof record.cancelledOn === 'string' ? [`cancelledOn: ${record.cancelledOn}`] : [])].join('\n');
+    item.contextValue = `motorClub.${state.toLowerCase()}`;
+    item.accessibilityInformation = { label: [item.label, item.description].filter(Boolean).join(', ') as string };
+    item.command = { command: 'tpp.openRecord', title: 'Open as JSON', arguments: [this] };
+    return item;
+  }
+}

@@ -1,0 +1,90 @@
+import * as vscode from 'vscode';
+import { EnvironmentId } from '../../core/environments';
+import { ClaimNode } from './claimNode';
+import { ErrorNode } from './errorNode';
+import type { MainTree } from './mainTree';
+import { describeFailure } from './mainTree';
+import { TreeNode } from './node';
+import { RegistrationRow, RegistrationState } from './registrationPages';
+
+/** Icon and colour per state. */
+const ICONS: Readonly<Record<RegistrationState, [string, string | undefined]>> = {
+  Active: ['pass', 'testing.iconPassed'],
+  Cancelled: ['circle-slash', 'errorForeground'],
+  Expired: ['history', 'disabledForeground'],
+  'No tires left': ['circle-large-outline', 'list.warningForeground'],
+  Unknown: ['question', undefined],
+};
+
+/** `2025-04-02` from an ISO 8601 string (or the string as is). */
+export function day(v: unknown): string {
+  return typeof v === 'string' ? v.slice(0, 10) : '';
+}
+
+/** Text of one value for a tooltip line. */
+function show(v: unknown): string {
+  return v === undefined ? '—' : typeof v === 'string' ? v : JSON.stringify(v);
+}
+
+/**
+ * A tire-protection registration: label = invoice number; description = enroll date · state · tires available;
+ * an icon per state (Active, Cancelled, Expired, No tires left); tooltip with the metadata. Children: its claims
+ * (read with the registration). contextValue `registration.<state>` (state lower-case, spaces as dashes).
+ */
+export class RegistrationNode implements TreeNode {
+  readonly kind = 'registration';
+  constructor(
+    readonly tree: MainTree,
+    readonly env: EnvironmentId,
+    readonly row: RegistrationRow,
+  ) {}
+
+  /** The registration `_id`. */
+  get id(): string {
+    return typeof this.row.record._id === 'string' ? this.row.record._id : '';
+  }
+
+  get invoiceNumber(): string {
+    return typeof this.row.record.invoiceNumber === 'string' ? this.row.record.invoiceNumber : '';
+  }
+
+  toTreeItem(): vscode.TreeItem {
+    const { record, metadata, state, metadataError } = this.row;
+    const item = new vscode.TreeItem(this.invoiceNumber || '(no invoice number)', vscode.TreeItemCollapsibleState.Collapsed);
+    item.id = `${this.env}:registration:${this.id}`;
+    const tires = metadata?.availableTiresCount;
+    item.description = [day(metadata?.enrollDate ?? record.enrollDate), state, tires !== undefined ? `${tires} tire${tires === 1 ? '' : 's'} available` : ''].filter(Boolean).join(' · ');
+    const [icon, color] = ICONS[state];
+    item.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
+    const lines = [`Registration ${this.invoiceNumber} — ${state}`, `_id: ${this.id}`];
+    if (typeof record.cancelledOn === 'string') lines.push(`cancelledOn: ${record.cancelledOn}`);
+    if (metadata) for (const k of ['enrollDate', 'expirationDate', 'claimedTiresCount', 'availableTiresCount', 'hasTiresToClaim', 'hasTiresToReplace', 'isActive'] as const) lines.push(`${k}: ${show(metadata[k])}`);
+    if (metadataError) lines.push(`metadata not available: ${metadataError}`);
+    item.tooltip = lines.join('\n');
+    item.contextValue = `registration.${state.toLowerCase().replace(/ /g, '-')}`;
+    item.accessibilityInformation = { label: [item.label, item.description].filter(Boolean).join(', ') as string };
+    return item;
+  }
+
+  async children(): Promise<TreeNode[]> {
+    try {
+      const reg = await this.tree.registration(this.env, this.id);
+      const claims = Array.isArray(reg.claims) ? reg.claims : [];
+      if (claims.length === 0) return [new NoClaimsNode(`${this.env}:claims:${this.id}:none`)];
+      return claims.map((c, i) => new ClaimNode(this.env, this.id, (c ?? {}) as Record<string, unknown>, i));
+    } catch (err) {
+      return [new ErrorNode(describeFailure(err, this.env), { command: 'tpp.refreshRegistrations', title: 'Retry', arguments: [this.env, 'tire-protection'] })];
+    }
+  }
+}
+
+class NoClaimsNode implements TreeNode {
+  constructor(private readonly id: string) {}
+  toTreeItem(): vscode.TreeItem {
+    const item = new vscode.TreeItem('No claims', vscode.TreeItemCollapsibleState.None);
+    item.id = this.id;
+    item.iconPath = new vscode.ThemeIcon('info');
+    item.contextValue = 'info';
+    return item;
+  }
+}

@@ -1,0 +1,139 @@
+/**
+ * Loading of registration pages for the tree (no `vscode` import, so the tree benchmark runs it in plain Node).
+ * Spec: Tire-protection registrations (list envelope, metadata), Motor-club registrations, States and transitions.
+ */
+import type { CallOptions } from '../../core/client';
+import type { EndpointId } from '../../core/contract/types';
+
+/** A registration's state as the tree shows it. */
+export type RegistrationState = 'Active' | 'Cancelled' | 'Expired' | 'No tires left' | 'Unknown';
+
+/** The metadata object (spec: Registration metadata). Fields may be missing in a server's answer. */
+export interface RegistrationMetadataView {
+  readonly enrollDate?: string;
+  readonly expirationDate?: string;
+  readonly claimedTiresCount?: number;
+  readonly availableTiresCount?: number;
+  readonly hasTiresToClaim?: boolean;
+  readonly hasTiresToReplace?: boolean;
+  readonly isActive?: boolean;
+}
+
+/** One row: the record as listed, its metadata (tire protection) and the state derived from both. */
+export interface RegistrationRow {
+  readonly record: Record<string, unknown>;
+  readonly metadata?: RegistrationMetadataView;
+  /** Why the metadata could not be read (the row is still shown). */
+  readonly metadataError?: string;
+  readonly state: RegistrationState;
+}
+
+/** One loaded page. */
+export interface RegistrationPage {
+  readonly page: number;
+  readonly pageSize: number;
+  readonly totalRecordCount?: number;
+  readonly totalPages?: number;
+  readonly rows: readonly RegistrationRow[];
+}
+
+/** Which list: tire protection (with metadata and filters) or motor club. */
+export type RegistrationProduct = 'tire-protection' | 'motor-club';
+
+/** The call the loader needs: an endpoint id and options, answering the parsed body. */
+export type ListCall = (endpointId: EndpointId, options: CallOptions & { quiet?: boolean }) => Promise<{ body: unknown }>;
+
+/**
+ * The state of a registration (spec: States and transitions; WarrantyStatus meanings): Cancelled when the record
+ * carries `cancelledOn`; otherwise from the metadata: Expired when not active and the expiration date has passed,
+ * No tires left when active but `availableTiresCount` is 0 (or `hasTiresToClaim` false), else Active; Unknown
+ * without metadata (motor club: Active unless cancelled).
+ *
+ * @param nowMs current time in milliseconds since the epoch.
+ */
+export function registrationState(record: Record<string, unknown>, metadata: RegistrationMetadataView | undefined, nowMs: number, product: RegistrationProduct = 'tire-protection'): RegistrationState {
+  if (typeof record.cancelledOn === 'string' && record.cancelledOn !== '') return 'Cancelled';
+  if (product === 'motor-club') return 'Active';
+  if (!metadata) return 'Unknown';
+  const expires = typeof metadata.expirationDate === 'string' ? Date.parse(metadata.expirationDate) : NaN;
+  if (metadata.isActive === false) return Number.isFinite(expires) && expires <= nowMs ? 'Expired' : 'Cancelled';
+  if (Number.isFinite(expires) && expires <= nowMs) return 'Expired';
+  if (metadata.availableTiresCount === 0 || metadata.hasTiresToClaim === false) return 'No tires left';
+  return 'Active';
+}
+
+/** Runs `fn` over `items` with at most `limit` in flight, keeping order. */
+async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (t: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        out[i] = await fn(items[i] as T);
+      }
+    }),
+  );
+  return out;
+}
+
+/** Options of {@link loadRegistrationPage}. */
+export interface PageRequest {
+  readonly product: RegistrationProduct;
+  /** 1-based. */
+  readonly page: number;
+  readonly pageSize: number;
+  /** Tire protection only (spec: list query invoiceNumber, storeNumber). */
+  readonly invoiceNumber?: string;
+  readonly storeNumber?: string;
+  /** Metadata reads in flight at once (default 16). */
+  readonly concurrency?: number;
+  readonly signal?: AbortSignal;
+  /** Clock in milliseconds (tests). */
+  readonly now?: () => number;
+}
+
+/**
+ * Reads one page of registrations and, for tire protection, the metadata of every row (in parallel). A row whose
+ * metadata cannot be read keeps `metadataError` and state Unknown; an error of the list call itself is thrown.
+ */
+export async function loadRegistrationPage(call: ListCall, req: PageRequest): Promise<RegistrationPage> {
+  const tp = req.product === 'tire-protection';
+  const query: Record<string, string | number | undefined> = { page: req.page, pageSize: req.pageSize };
+  if (tp && req.invoiceNumber) query.invoiceNumber = req.invoiceNumber;
+  if (tp && req.storeNumber) query.storeNumber = req.storeNumber;
+  const res = await call(tp ? 'listTireProtectionRegistrations' : 'listMotorClubRegistrations', { query, signal: req.signal });
+  const env = (res.body ?? {}) as { results?: unknown; totalRecordCount?: unknown; totalPages?: unknown; page?: unknown; pageSize?: unknown };
+  const records = (Array.isArray(env.results) ? env.results : []).filter((r): r is Record<string, unknown> => r !== null && typeof r === 'object');
+  const now = (req.now ?? Date.now)();
+  const rows = tp
+    ? await mapLimit(records, req.concurrency ?? 16, async (record): Promise<RegistrationRow> => {
+        const id = record._id;
+        if (typeof id !== 'string' || id === '') return { record, state: registrationState(record, undefined, now), metadataError: 'no _id' };
+        try {
+          const m = await call('getTireProtectionRegistrationMetadata', { params: { id }, signal: req.signal, quiet: true });
+          const metadata = (m.body ?? {}) as RegistrationMetadataView;
+          return { record, metadata, state: registrationState(record, metadata, now) };
+        } catch (err) {
+          if (err instanceof Error && err.name === 'AbortError') throw err;
+          return { record, state: registrationState(record, undefined, now), metadataError: err instanceof Error ? err.message : String(err) };
+        }
+      })
+    : records.map((record) => ({ record, state: registrationState(record, undefined, now, 'motor-club') }));
+  return {
+    page: typeof env.page === 'number' ? env.page : req.page,
+    pageSize: typeof env.pageSize === 'number' ? env.pageSize : req.pageSize,
+    totalRecordCount: typeof env.totalRecordCount === 'number' ? env.totalRecordCount : undefined,
+    totalPages: typeof env.totalPages === 'number' ? env.totalPages : undefined,
+    rows,
+  };
+}
+
+/** True when more pages exist after the loaded ones. */
+export function hasMorePages(pages: readonly RegistrationPage[]): boolean {
+  const last = pages.at(-1);
+  if (!last) return false;
+  if (last.totalPages !== undefined) return last.page < last.totalPages;
+  if (last.totalRecordCount !== undefined) return pages.reduce((n, p) => n + p.rows.length, 0) < last.totalRecordCount;
+  return last.rows.length >= last.pageSize;
+}

@@ -1,0 +1,210 @@
+// The main flow on the Local sandbox in the rendered workbench: key generated -> connection verified ->
+// registration sent from an example file with the CodeLens -> its row appears in the tree (read from the DOM) ->
+// claim filed -> its row appears under the registration -> registration cancelled -> the row shows Cancelled ->
+// a claim against it gives 409 as a clear message -> cancelling again gives 409. Screenshots: test-results/ui/flow-*.png.
+// Leaves the workbench as it found it (Local key deleted, tree collapsed, editors closed) for the suites after it.
+import * as assert from 'node:assert/strict';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as vscode from 'vscode';
+import type { ExtensionApi } from '../../src/extension/extension';
+import { activateExtension } from '../shared/extension';
+import { driver, screenshot, sleep, texts, until } from '../shared/driver';
+
+const sidebarRows = () => texts('.part.sidebar .monaco-list-row');
+const toasts = () => texts('.notifications-toasts .notification-list-item-message');
+const lenses = () => texts('.monaco-editor .codelens-decoration a');
+const cmd = <T = unknown>(id: string, ...args: unknown[]) => vscode.commands.executeCommand<T>(id, ...args);
+
+async function clickRow(labelStart: string): Promise<void> {
+  await driver('click', `.part.sidebar .monaco-list-row[aria-label^="${labelStart}"]`);
+}
+
+/** Expands a collapsed row (no-op when it is expanded already). */
+async function expandRow(labelStart: string): Promise<void> {
+  const attrs = () => driver<(string | null)[]>('attrs', { selector: `.part.sidebar .monaco-list-row[aria-label^="${labelStart}"]`, name: 'aria-expanded' });
+  const expanded = await until(async () => ((await attrs()).length ? attrs() : undefined));
+  if (!expanded) throw new Error(`No tree row "${labelStart}…"; rows: ${JSON.stringify(await driver('attrs', { selector: '.part.sidebar .monaco-list-row', name: 'aria-label' }))}`);
+  if (expanded[0] !== 'true') await clickRow(labelStart);
+}
+
+async function clickLens(title: string): Promise<void> {
+  assert.ok(await until(async () => (await lenses()).some((t) => t.includes(title))), `CodeLens "${title}" rendered; have ${JSON.stringify(await lenses())}`);
+  await driver('click', `.monaco-editor .codelens-decoration a:has-text("${title}")`);
+}
+
+/** Waits for a notification: as a toast, or (when the toast was already hidden) in the notification center. */
+async function waitToast(re: RegExp, shot?: string): Promise<string> {
+  let t = await until(async () => (await toasts()).find((x) => re.test(x)), 10_000);
+  if (t) {
+    await sleep(400); // the toast's fade-in
+    if (shot) await screenshot(shot);
+  } else {
+    await cmd('notifications.showList');
+    t = await until(async () => (await texts('.notifications-center .notification-list-item-message')).find((x) => re.test(x)), 10_000);
+    await sleep(400);
+    if (shot) await screenshot(shot);
+    await cmd('notifications.hideList');
+  }
+  assert.ok(t, `notification ${re} shown; have ${JSON.stringify(await toasts())}`);
+  return t;
+}
+
+async function clearToasts(): Promise<void> {
+  await cmd('notifications.clearAll');
+}
+
+describe('main flow on the Local sandbox (rendered workbench)', function () {
+  this.timeout(180_000);
+  let api: ExtensionApi;
+  const invoice = `INV-UI-${Date.now().toString(36).toUpperCase()}`;
+  let registrationId = '';
+  let claimUri: vscode.Uri;
+  let serviceInvoice = '';
+
+  before(async () => {
+    api = await activateExtension();
+    await cmd('tpp.selectEnvironment', 'local');
+    await cmd('workbench.view.extension.tpp');
+  });
+
+  after(async () => {
+    await cmd('tpp.clearRegistrationFilter', 'local');
+    await cmd('workbench.action.closeAllEditors');
+    await clearToasts();
+    await cmd('workbench.actions.treeView.tpp.environments.collapseAll');
+    await api.environments.keys.delete('local');
+    await api.environments.keys.delete('sandbox');
+    for (const k of ['baseUrl', 'partnerId']) await vscode.workspace.getConfiguration('tpp.sandbox').update(k, undefined, vscode.ConfigurationTarget.Global);
+    await sleep(500);
+  });
+
+  it('1. generates a Local key pair', async () => {
+    void cmd('tpp.generateKeyPair', 'local', { curve: 'P-256', existing: 'replace' });
+    await waitToast(/Generated a P-256 key pair for Local/);
+    await expandRow('Local');
+    assert.ok(await until(async () => (await sidebarRows()).some((r) => /^Key pair\s*P-256/.test(r))));
+    await screenshot('flow-01-key-generated');
+    await clearToasts();
+  });
+
+  it('2. verifies the connection', async () => {
+    void cmd('tpp.verifyConnection', 'local');
+    await waitToast(/Local accepts the token: partner_id local-/, 'flow-02-connection-verified');
+    await clearToasts();
+  });
+
+  it('3. sends a registration from the example file with the CodeLens "Send to Local"', async () => {
+    const folder = vscode.workspace.workspaceFolders![0]!.uri;
+    const example = JSON.parse(Buffer.from(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(folder, 'tire-protection-registration.json'))).toString()) as Record<string, unknown>;
+    const uri = vscode.Uri.joinPath(folder, 'ui-flow.tire-protection-registration.json');
+    await vscode.workspace.fs.writeFile(uri, Buffer.from(JSON.stringify({ ...example, invoiceNumber: invoice, customer: { name: '<img src=x onerror=alert(1)>', email: 'ui@example.com' } }, null, 2) + '\n'));
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri));
+    await clickLens('Send to Local');
+    await waitToast(/Local: 20[01] — tire-protection-registration sent, id /);
+    const entry = await until(() => api.api.history('local').find((e) => e.method === 'POST' && e.status !== undefined && e.status < 300));
+    assert.ok(entry);
+    await screenshot('flow-03-registration-sent');
+    await clearToasts();
+  });
+
+  it('4. the registration appears in the tree as Active (DOM)', async () => {
+    await cmd('tpp.filterRegistrations', 'local', { invoiceNumber: invoice });
+    await expandRow('Registrations');
+    const row = await until(async () => (await sidebarRows()).find((r) => r.startsWith(invoice)), 20_000);
+    assert.ok(row, JSON.stringify(await sidebarRows()));
+    assert.match(row, /Active · 4 tires available/);
+    const pages = await api.tree.pages('local', 'tire-protection');
+    registrationId = String(pages[0]!.rows.find((r) => r.record.invoiceNumber === invoice)?.record._id ?? '');
+    assert.ok(registrationId);
+    await screenshot('flow-04-registration-in-tree');
+  });
+
+  it('5. files a claim (prefilled payload, sent with the CodeLens) and it appears under the registration', async () => {
+    assert.ok(registrationId, 'step 4 found the registration');
+    await cmd('workbench.action.closeAllEditors');
+    const doc = await cmd<vscode.TextDocument>('tpp.fileClaim', { kind: 'registration', env: 'local', id: registrationId });
+    claimUri = doc.uri;
+    const payload = JSON.parse(doc.getText()) as { tires: unknown[]; serviceInvoiceNumber: string };
+    serviceInvoice = payload.serviceInvoiceNumber;
+    const edit = new vscode.WorkspaceEdit();
+    edit.replace(doc.uri, new vscode.Range(0, 0, doc.lineCount, 0), JSON.stringify({ ...payload, tires: payload.tires.slice(0, 1), authorizedAmount: 289.99 }, null, 2) + '\n');
+    await vscode.workspace.applyEdit(edit);
+    await screenshot('flow-05a-claim-payload');
+    await clickLens('Send to Local');
+    await waitToast(/tire-protection-claim sent, id \d+/);
+    await expandRow(invoice);
+    const claimRow = await until(async () => (await sidebarRows()).find((r) => r.startsWith(serviceInvoice)), 20_000);
+    assert.ok(claimRow, JSON.stringify(await sidebarRows()));
+    assert.match(claimRow, /\$289\.99 · 1 tire/);
+    assert.ok(await until(async () => (await sidebarRows()).find((r) => r.startsWith(invoice) && /3 tires available/.test(r))), JSON.stringify(await sidebarRows()));
+    await screenshot('flow-05-claim-in-tree');
+    await clearToasts();
+  });
+
+  it('6. cancels the registration and the row shows Cancelled', async () => {
+    assert.ok(registrationId, 'step 4 found the registration');
+    void cmd('tpp.cancelRegistration', { kind: 'registration', env: 'local', id: registrationId }, { cancelledOn: new Date().toISOString() });
+    await waitToast(/Cancelled registration .* on Local/);
+    const row = await until(async () => (await sidebarRows()).find((r) => r.startsWith(invoice) && r.includes('Cancelled')), 20_000);
+    assert.ok(row, JSON.stringify(await sidebarRows()));
+    await screenshot('flow-06-cancelled');
+    await clearToasts();
+  });
+
+  it('7. a claim against the cancelled registration gives 409, shown as a clear message', async () => {
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(claimUri), { viewColumn: vscode.ViewColumn.One });
+    await clickLens('Send to Local');
+    const t = await waitToast(/409 Conflict/, 'flow-07-claim-409');
+    assert.match(t, /Local refused .*409 Conflict — .*cancelled: no claim can be filed/);
+    await clearToasts();
+  });
+
+  it('8. cancelling again gives 409', async () => {
+    assert.ok(registrationId, 'step 4 found the registration');
+    void cmd('tpp.cancelRegistration', { kind: 'registration', env: 'local', id: registrationId }, { cancelledOn: new Date().toISOString() });
+    const t = await waitToast(/409 Conflict/, 'flow-08-cancel-again-409');
+    assert.match(t, /already cancelled/);
+    await clearToasts();
+  });
+
+  it('9. a data-changing request to Production asks for the environment’s name first', async () => {
+    const pending = cmd('tpp.cancelRegistration', { kind: 'registration', env: 'production', id: 'any' }, { cancelledOn: new Date().toISOString() });
+    const prompt = await until(async () => (await texts('.quick-input-widget')).find((x) => x.includes('Type "Production"')));
+    assert.ok(prompt, 'confirmation input shown');
+    await driver('type', 'production');
+    const warn = await until(async () => (await texts('.quick-input-widget')).find((x) => x.includes('Type Production exactly')));
+    assert.ok(warn, 'a wrong name is refused');
+    await screenshot('flow-09-production-guard');
+    await driver('press', 'Escape');
+    assert.equal(await pending, undefined, 'nothing was sent');
+    assert.equal(api.api.history('production').length, 0);
+  });
+
+  it('10. a request that takes longer than a second shows a progress notification whose Cancel stops it', async () => {
+    const server = http.createServer((_req, res) => {
+      const t = setTimeout(() => res.end('{}'), 30_000);
+      res.on('close', () => clearTimeout(t));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      await cmd('tpp.generateKeyPair', 'sandbox', { curve: 'P-256', existing: 'replace' });
+      const c = vscode.workspace.getConfiguration('tpp.sandbox');
+      await c.update('baseUrl', `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v3`, vscode.ConfigurationTarget.Global);
+      await c.update('partnerId', 'P-UI-SLOW', vscode.ConfigurationTarget.Global);
+      await clearToasts();
+      const pending = cmd('tpp.lookUpShop', 'sandbox', '+1 555 010 0199');
+      const toast = await until(async () => (await toasts()).find((x) => x.includes('Look up shop')), 10_000);
+      assert.ok(toast, 'progress notification shown');
+      await sleep(400);
+      await screenshot('flow-10-progress-with-cancel');
+      await driver('click', '.notifications-toasts .notification-list-item:has-text("Look up shop") a.monaco-button:has-text("Cancel")');
+      assert.equal(await pending, undefined, 'cancelled silently');
+      const entry = await until(() => api.api.history('sandbox').find((e) => e.error === 'cancelled'));
+      assert.ok(entry, JSON.stringify(api.api.history('sandbox')));
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+});
