@@ -15,9 +15,6 @@ export const HISTORY_LIMIT = 200;
 /** Largest request body kept for re-sending, in characters of JSON; a larger body is dropped (not re-sendable). */
 export const MAX_STORED_BODY_CHARS = 64 * 1024;
 
-/** A run of letters this long makes masking slow (its patterns backtrack over letter runs): such bodies are not kept. */
-const LONG_LETTER_RUN = /[A-Za-z_]{1000}/;
-
 /** What is needed to send a recorded request again. */
 export interface ReplayInfo {
   /** Endpoint id of the contract's table (e.g. `createTireProtectionRegistration`). */
@@ -74,7 +71,7 @@ function maskValue(v: unknown): unknown {
 export function storableBody(body: unknown): string | undefined {
   if (body === undefined) return undefined;
   const raw = JSON.stringify(body);
-  if (raw === undefined || raw.length > MAX_STORED_BODY_CHARS || LONG_LETTER_RUN.test(raw)) return undefined;
+  if (raw === undefined || raw.length > MAX_STORED_BODY_CHARS) return undefined;
   return maskSecrets(JSON.stringify(maskValue(body)));
 }
 
@@ -94,7 +91,7 @@ function sanitize(raw: unknown, id: string): HistoryEntry | undefined {
       endpointId: replay.endpointId,
       ...(isRecord(replay.params) ? { params: maskValue(replay.params) as ReplayInfo['params'] } : {}),
       ...(isRecord(replay.query) ? { query: maskValue(replay.query) as ReplayInfo['query'] } : {}),
-      ...(typeof replay.bodyJson === 'string' && replay.bodyJson.length <= MAX_STORED_BODY_CHARS && !LONG_LETTER_RUN.test(replay.bodyJson)
+      ...(typeof replay.bodyJson === 'string' && replay.bodyJson.length <= MAX_STORED_BODY_CHARS
         ? { bodyJson: maskSecrets(replay.bodyJson) }
         : {}),
     };

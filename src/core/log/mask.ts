@@ -10,7 +10,9 @@
 const PEM_PRIVATE = /-----BEGIN ([A-Z ]*)PRIVATE KEY-----[\s\S]*?(?:-----END \1PRIVATE KEY-----|$)/g;
 const JWT = /\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*\.?[A-Za-z0-9_-]*/g;
 const BEARER = /\b(Bearer)\s+[^\s"',;]+/gi;
-const SECRET_PROP = /("?(?:[A-Za-z_]*(?:token|secret|password|privateKey|authorization))"?\s*[:=]\s*"?)([^"\s&,}]+)/gi;
+// The name prefix is bounded and starts at a word boundary, so a long run of letters costs linear time
+// (an unbounded `[A-Za-z_]*` tried every start position: quadratic, a 256 KB body never finished).
+const SECRET_PROP = /("?\b[A-Za-z_]{0,64}(?:token|secret|password|privateKey|authorization)"?\s*[:=]\s*"?)([^"\s&,}]+)/gi;
 
 export const MASK = '[masked]';
 

@@ -36,6 +36,15 @@ describe('maskSecrets', () => {
     assert.equal(maskSecrets('GET /x?token=abc&vin=1'), 'GET /x?token=[masked]&vin=1');
   });
 
+  it('handles long runs of letters in linear time (a 256 KB body would otherwise never finish)', function () {
+    this.timeout(5000);
+    const run = 'a'.repeat(256 * 1024);
+    assert.equal(maskSecrets(run), run);
+    const tokens = 'token'.repeat(50 * 1024);
+    assert.equal(maskSecrets(tokens), tokens);
+    assert.equal(maskSecrets(`${run} accessToken=abc`), `${run} accessToken=[masked]`);
+  });
+
   it('leaves ordinary text alone', () => {
     const text = 'POST /api/v3/tire-protection/registrations 201 in 12 ms (invoiceNumber INV-1001)';
     assert.equal(maskSecrets(text), text);
