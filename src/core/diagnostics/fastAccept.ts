@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { ZodDef } from './schemaWalk';
 
 /**
  * Accept-only fast path for zod schemas (performance design of the diagnostics pipeline).
@@ -31,21 +32,9 @@ interface CheckDef {
   fn?: (v: unknown) => unknown;
 }
 
-interface Def extends CheckDef {
+interface Def extends Omit<ZodDef, 'type'>, CheckDef {
   type: string;
   checks?: { _zod: { def: CheckDef } }[];
-  innerType?: z.ZodType;
-  in?: z.ZodType;
-  out?: z.ZodType;
-  getter?: () => z.ZodType;
-  shape?: Record<string, z.ZodType>;
-  catchall?: z.ZodType;
-  element?: z.ZodType;
-  options?: z.ZodType[];
-  left?: z.ZodType;
-  right?: z.ZodType;
-  entries?: Record<string, unknown>;
-  values?: unknown[];
   coerce?: boolean;
 }
 

@@ -8,7 +8,8 @@ import type { JsonPath } from './types';
  * catch, lazy) are looked through; unions and intersections of objects merge their properties.
  */
 
-interface Def {
+/** The parts of a zod 4 schema's internal definition (`schema._zod.def`) that the walkers read. */
+export interface ZodDef {
   type: string;
   innerType?: z.ZodType;
   in?: z.ZodType;
@@ -24,6 +25,8 @@ interface Def {
   entries?: Record<string, unknown>;
   defaultValue?: unknown;
 }
+
+type Def = ZodDef;
 
 const defOf = (s: z.ZodType): Def => (s as unknown as { _zod: { def: Def } })._zod.def;
 

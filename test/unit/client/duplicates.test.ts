@@ -6,7 +6,8 @@
 import assert from 'node:assert/strict';
 import { Agent } from 'undici';
 import { createPartnerClient, type ApiResponse, type TransportEvent } from '../../../src/core/client';
-import { startFaultServer, seededRandom, type FaultServer } from './helpers/faultServer';
+import { startFaultServer, type FaultServer } from './helpers/faultServer';
+import { seededRandom } from '../../../src/core/sandbox/realism';
 
 /** Runs `tasks` with at most `limit` in flight; resolves with every task's settled result. */
 async function pool<T>(count: number, limit: number, task: (i: number) => Promise<T>): Promise<PromiseSettledResult<T>[]> {

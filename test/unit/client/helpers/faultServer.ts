@@ -8,6 +8,7 @@
 import type { ServerResponse } from 'node:http';
 import { matchEndpoints } from '../../../../src/core/contract';
 import { startServer, json, drop, type TestServer, type RecordedRequest } from './server';
+import { seededRandom } from '../../../../src/core/sandbox/realism';
 
 export interface FaultKnobs {
   /** Share of requests answered 429/500/502/503/504 instead (before any write). */
@@ -42,17 +43,6 @@ export interface FaultServer {
   close(): Promise<void>;
 }
 
-/** Deterministic PRNG (mulberry32) so a failing run can be repeated. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const ERRORS = [429, 500, 502, 503, 504];
 const AFTER_WRITE_ERRORS = [500, 502, 504];
