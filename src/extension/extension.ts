@@ -22,10 +22,18 @@ import { RecordProvider } from './response/recordProvider';
 import { MainTree, setMainTree } from './tree/mainTree';
 import { registerSendCodeLens } from './send/codeLens';
 
-/** What `activate` returns: used by the host tests and the activation benchmark. */
-export interface ExtensionApi {
+/** What `activate` returns to any extension: only the activation time (used by the benchmark). */
+export interface PublicApi {
   /** Wall time spent inside `activate()`, in milliseconds. */
   readonly activationMs: number;
+}
+
+/**
+ * The services, returned only when the extension runs under a test runner (`ExtensionMode.Test`):
+ * they reach the key store, so handing them to every extension that calls `getExtension().exports`
+ * would expose the private keys.
+ */
+export interface ExtensionApi extends PublicApi {
   readonly environments: EnvironmentModel;
   readonly log: Logger;
   /** Payload diagnostics (Problems panel source "tpp"). */
@@ -37,7 +45,7 @@ export interface ExtensionApi {
 }
 
 /** Composition root: builds the services and pushes every disposable to `context.subscriptions`. */
-export function activate(context: vscode.ExtensionContext): ExtensionApi {
+export function activate(context: vscode.ExtensionContext): PublicApi | ExtensionApi {
   const started = performance.now();
   const log = new Logger();
   const active = new ActiveEnvironment(context.globalState);
@@ -93,6 +101,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
 
   const activationMs = performance.now() - started;
   log.info(`Activated in ${activationMs.toFixed(1)} ms (active environment: ${active.get()})`);
+  if (context.extensionMode !== vscode.ExtensionMode.Test) return { activationMs };
   return { activationMs, environments, log, diagnostics: payloads.controller, api, tree: mainTree };
 }
 

@@ -1,6 +1,7 @@
 import { CommandDef } from './registry';
 import { generateKeyPair } from './generateKeyPair';
-import { cancelKeyRotation, confirmKeyRotation } from './confirmKeyRotation';
+import { confirmKeyRotation } from './confirmKeyRotation';
+import { cancelKeyRotation } from './cancelKeyRotation';
 import { copyPublicKey } from './copyPublicKey';
 import { deleteKey } from './deleteKey';
 import { importPrivateKey } from './importPrivateKey';
@@ -12,21 +13,32 @@ import { setEligibilityToken } from './setEligibilityToken';
 import { verifyConnection } from './verifyConnection';
 import { newPayload } from './newPayload';
 import { refreshEnvironments } from './refreshEnvironments';
-import { selectEnvironment, useEnvironment } from './selectEnvironment';
+import { selectEnvironment } from './selectEnvironment';
+import { useEnvironment } from './useEnvironment';
 import { setPartnerId } from './setPartnerId';
 import { showLog } from './showLog';
 import { loadSampleData } from './loadSampleData';
 import { sendPayload } from './sendPayload';
 import { cancelRegistration } from './cancelRegistration';
 import { fileClaim } from './fileClaim';
-import { cancelMotorClubRegistration, updateMotorClubCustomer } from './motorClubCommands';
-import { addPart, createShop, recordTransaction, updateShop } from './payloadCommands';
+import { updateMotorClubCustomer } from './updateMotorClubCustomer';
+import { cancelMotorClubRegistration } from './cancelMotorClubRegistration';
+import { createShop } from './createShop';
+import { updateShop } from './updateShop';
+import { addPart } from './addPart';
+import { recordTransaction } from './recordTransaction';
 import { lookUpShop } from './lookUpShop';
 import { checkEligibility } from './checkEligibility';
 import { copyId } from './copyId';
-import { openRecord, refreshRecord } from './openRecord';
-import { clearRegistrationFilter, filterRegistrations, loadMoreRegistrations, refreshRegistrations } from './treeCommands';
-import { clearHistory, copyAsCurl, resendRequest } from './historyCommands';
+import { openRecord } from './openRecord';
+import { refreshRecord } from './refreshRecord';
+import { loadMoreRegistrations } from './loadMoreRegistrations';
+import { refreshRegistrations } from './refreshRegistrations';
+import { filterRegistrations } from './filterRegistrations';
+import { clearRegistrationFilter } from './clearRegistrationFilter';
+import { resendRequest } from './resendRequest';
+import { copyAsCurl } from './copyAsCurl';
+import { clearHistory } from './clearHistory';
 
 /** Every command of the extension; each id is also contributed in package.json. */
 export const COMMANDS: readonly CommandDef[] = [selectEnvironment, useEnvironment, refreshEnvironments, generateKeyPair, setPartnerId,

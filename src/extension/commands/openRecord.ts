@@ -1,5 +1,4 @@
 import * as vscode from 'vscode';
-import { RECORD_SCHEME } from '../response/recordProvider';
 import { CommandDef } from './registry';
 
 interface NodeLike {
@@ -35,17 +34,6 @@ export const openRecord: CommandDef = {
       uri = records.snapshot(env, 'node', { label: item?.label, description: item?.description, tooltip: typeof item?.tooltip === 'string' ? item.tooltip : undefined });
     }
     await records.open(uri);
-    return uri.toString();
-  },
-};
-
-/** `tpp.refreshRecord`: reads the active `tpp-record:` document from the server again. */
-export const refreshRecord: CommandDef = {
-  id: 'tpp.refreshRecord',
-  run(services, arg) {
-    const uri = arg instanceof vscode.Uri ? arg : vscode.window.activeTextEditor?.document.uri;
-    if (!uri || uri.scheme !== RECORD_SCHEME) throw new Error('Refresh Record works on a record opened from the Environments tree.');
-    services.records?.refresh(uri);
     return uri.toString();
   },
 };

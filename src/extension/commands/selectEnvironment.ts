@@ -12,6 +12,3 @@ export const selectEnvironment: CommandDef = {
     return id;
   },
 };
-
-/** `tpp.useEnvironment`: inline tree action, makes the clicked environment active. */
-export const useEnvironment: CommandDef = { id: 'tpp.useEnvironment', run: selectEnvironment.run };

@@ -2,41 +2,9 @@ import * as vscode from 'vscode';
 import { buildPath, ENDPOINTS } from '../../core/contract';
 import type { EndpointId } from '../../core/contract/types';
 import { ENVIRONMENTS, EnvironmentId } from '../../core/environments';
-import type { HistoryEntry } from '../../core/history/history';
-import { runRequest } from '../send/runRequest';
+import { entryOf, pickEntry } from './historyHelpers';
 import { apiOf, envOfArg } from './mainHelpers';
-import { CommandDef, UserCancelled } from './registry';
-
-function entryOf(services: Parameters<CommandDef['run']>[0], arg: unknown): HistoryEntry | undefined {
-  const e = (arg as { entry?: HistoryEntry } | undefined)?.entry;
-  if (e) return e;
-  if (typeof arg === 'string') return services.api?.historyEntry(arg);
-  return undefined;
-}
-
-async function pickEntry(services: Parameters<CommandDef['run']>[0], env: EnvironmentId, title: string): Promise<HistoryEntry> {
-  const items = apiOf(services)
-    .history(env)
-    .filter((e) => e.replay)
-    .map((e) => ({ label: `${e.method} ${e.path}`, description: `${e.status ?? e.error ?? ''} · ${e.time}`, e }));
-  const picked = await vscode.window.showQuickPick(items, { title, placeHolder: items.length ? 'Request' : 'No re-sendable request yet' });
-  if (!picked) throw new UserCancelled();
-  return picked.e;
-}
-
-/** `tpp.resendRequest`: sends a recorded request again (same endpoint, parameters, query and body) to its environment. */
-export const resendRequest: CommandDef = {
-  id: 'tpp.resendRequest',
-  async run(services, arg) {
-    const env0 = envOfArg(services, arg);
-    const entry = entryOf(services, arg) ?? (await pickEntry(services, env0, 'Resend Request'));
-    if (!entry.replay || !Object.hasOwn(ENDPOINTS, entry.replay.endpointId)) throw new Error('This request cannot be sent again (its body was too large to keep, or it is from another version).');
-    const env = (Object.hasOwn(ENVIRONMENTS, entry.env) ? entry.env : env0) as EnvironmentId;
-    const r = entry.replay;
-    const body = r.bodyJson !== undefined ? (JSON.parse(r.bodyJson) as unknown) : undefined;
-    return runRequest(services, env, r.endpointId as EndpointId, { params: r.params, query: r.query, body }, { title: `Resend ${entry.method} ${entry.path}` });
-  },
-};
+import { CommandDef } from './registry';
 
 /** Single-quotes a shell word. */
 const sh = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
@@ -83,13 +51,5 @@ export const copyAsCurl: CommandDef = {
     await vscode.env.clipboard.writeText(parts.join(' \\\n  '));
     void vscode.window.showInformationMessage(`Copied a curl command for ${def.method} ${def.path} with a fresh ${ENVIRONMENTS[env].label} token (valid ${services.jwt.lifetimeSeconds()} s). Treat it as a secret.`);
     return { method: def.method, url };
-  },
-};
-
-/** `tpp.clearHistory`: forgets the recorded requests of an environment. */
-export const clearHistory: CommandDef = {
-  id: 'tpp.clearHistory',
-  async run(services, arg) {
-    await apiOf(services).clearHistory(envOfArg(services, arg));
   },
 };

@@ -1,33 +1,7 @@
 import * as vscode from 'vscode';
 import { ENVIRONMENTS } from '../../core/environments';
-import type { RegistrationProduct } from '../tree/registrationPages';
 import { envOfArg, treeOf } from './mainHelpers';
 import { CommandDef, UserCancelled } from './registry';
-
-function productOf(arg: unknown, second: unknown): RegistrationProduct {
-  const p = (arg as { product?: unknown } | undefined)?.product ?? second;
-  return p === 'motor-club' ? 'motor-club' : 'tire-protection';
-}
-
-/** `tpp.loadMoreRegistrations` (the "Load more…" row): loads the next page. Resolves to the rows added. */
-export const loadMoreRegistrations: CommandDef = {
-  id: 'tpp.loadMoreRegistrations',
-  run(services, arg, product) {
-    const env = envOfArg(services, arg);
-    return vscode.window.withProgress({ location: { viewId: 'tpp.environments' } }, () => treeOf().loadMore(env, productOf(arg, product)));
-  },
-};
-
-/** `tpp.refreshRegistrations` (also Retry of an error row): reads the list again from page 1. */
-export const refreshRegistrations: CommandDef = {
-  id: 'tpp.refreshRegistrations',
-  run(services, arg, product) {
-    const env = envOfArg(services, arg);
-    const tree = treeOf();
-    tree.invalidate(env, typeof product === 'string' || (arg as { product?: unknown })?.product ? productOf(arg, product) : undefined);
-    tree.refresh();
-  },
-};
 
 /** Options that skip the prompts. */
 export interface FilterOptions {
@@ -52,13 +26,5 @@ export const filterRegistrations: CommandDef = {
       f = { invoiceNumber: invoiceNumber.trim(), storeNumber: storeNumber.trim() };
     }
     tree.setFilter(env, 'tire-protection', f);
-  },
-};
-
-/** `tpp.clearRegistrationFilter`. */
-export const clearRegistrationFilter: CommandDef = {
-  id: 'tpp.clearRegistrationFilter',
-  run(services, arg) {
-    treeOf().setFilter(envOfArg(services, arg), 'tire-protection', {});
   },
 };

@@ -1,0 +1,13 @@
+import * as vscode from 'vscode';
+import { envOfArg, treeOf } from './mainHelpers';
+import { CommandDef } from './registry';
+import { productOf } from './treeHelpers';
+
+/** `tpp.loadMoreRegistrations` (the "Load more…" row): loads the next page. Resolves to the rows added. */
+export const loadMoreRegistrations: CommandDef = {
+  id: 'tpp.loadMoreRegistrations',
+  run(services, arg, product) {
+    const env = envOfArg(services, arg);
+    return vscode.window.withProgress({ location: { viewId: 'tpp.environments' } }, () => treeOf().loadMore(env, productOf(arg, product)));
+  },
+};
