@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { EnvironmentId, isEnvironmentId } from '../../core/environments';
 import { maskSecrets } from '../../core/log/mask';
 import type { ApiClients } from '../services/apiClients';
+import { MemoryDocuments } from '../documents/memoryDocuments';
 
 /** URI scheme of the read-only JSON documents of tree nodes. */
 export const RECORD_SCHEME = 'tpp-record';
@@ -14,19 +15,13 @@ export const RECORD_SCHEME = 'tpp-record';
  * URIs: `tpp-record:/<env>/registration/<id>.json`, `tpp-record:/<env>/motor-club/<id>.json`,
  * `tpp-record:/<env>/snapshot/<n>-<name>.json`.
  */
-export class RecordProvider implements vscode.TextDocumentContentProvider, vscode.Disposable {
-  private readonly snapshots = new Map<string, string>();
-  private readonly emitter = new vscode.EventEmitter<vscode.Uri>();
-  private readonly registration: vscode.Disposable;
-  private seq = 0;
-  readonly onDidChange = this.emitter.event;
-
+export class RecordProvider extends MemoryDocuments {
   constructor(private readonly api: ApiClients) {
-    this.registration = vscode.workspace.registerTextDocumentContentProvider(RECORD_SCHEME, this);
+    super(RECORD_SCHEME, 100, '// Unknown record\n');
   }
 
-  async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
-    const snap = this.snapshots.get(uri.toString());
+  override async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
+    const snap = this.stored(uri);
     if (snap !== undefined) return snap;
     const [, env, kind, file] = uri.path.split('/');
     const id = decodeURIComponent((file ?? '').replace(/\.json$/, ''));
@@ -60,11 +55,7 @@ export class RecordProvider implements vscode.TextDocumentContentProvider, vscod
 
   /** Stores a snapshot document and returns its URI. */
   snapshot(env: EnvironmentId, name: string, value: unknown): vscode.Uri {
-    this.seq += 1;
-    const uri = vscode.Uri.from({ scheme: RECORD_SCHEME, path: `/${env}/snapshot/${this.seq}-${name.replace(/[^\w.-]+/g, '_')}.json` });
-    this.snapshots.set(uri.toString(), this.json(value));
-    while (this.snapshots.size > 100) this.snapshots.delete(this.snapshots.keys().next().value as string);
-    return uri;
+    return this.store(this.json(value), (seq) => `/${env}/snapshot/${seq}-${name.replace(/[^\w.-]+/g, '_')}.json`);
   }
 
   /** Opens a record document as JSON (read-only). */
@@ -77,12 +68,7 @@ export class RecordProvider implements vscode.TextDocumentContentProvider, vscod
 
   /** Reads a live document again (no effect on snapshots). */
   refresh(uri: vscode.Uri): void {
-    this.emitter.fire(uri);
-  }
-
-  dispose(): void {
-    this.registration.dispose();
-    this.emitter.dispose();
+    this.changed(uri);
   }
 }
 

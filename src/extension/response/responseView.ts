@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { MemoryDocuments } from '../documents/memoryDocuments';
 import { describeStatus } from '../../core/client';
 import { isApiError, isMalformedResponse } from '../send/errorKinds';
 import type { ApiResponse } from '../../core/client';
@@ -96,29 +97,14 @@ export function fromError(env: EnvironmentId, title: string, time: string, metho
  * Provider of `tpp-response:` documents: read-only Markdown text (never rendered as HTML by us, so a customer
  * name such as `<img src=x onerror=alert(1)>` stays those characters). Keeps the newest 50 responses.
  */
-export class ResponseView implements vscode.TextDocumentContentProvider, vscode.Disposable {
-  private readonly docs = new Map<string, string>();
-  private readonly emitter = new vscode.EventEmitter<vscode.Uri>();
-  private readonly registration: vscode.Disposable;
-  private seq = 0;
-  readonly onDidChange = this.emitter.event;
-
+export class ResponseView extends MemoryDocuments {
   constructor() {
-    this.registration = vscode.workspace.registerTextDocumentContentProvider(RESPONSE_SCHEME, this);
-  }
-
-  provideTextDocumentContent(uri: vscode.Uri): string {
-    return this.docs.get(uri.toString()) ?? '# Response no longer available\n\nOnly the newest 50 responses are kept; see the request history.\n';
+    super(RESPONSE_SCHEME, 50, '# Response no longer available\n\nOnly the newest 50 responses are kept; see the request history.\n');
   }
 
   /** Stores the document and returns its URI (does not open it). */
   add(doc: ResponseDocument): vscode.Uri {
-    this.seq += 1;
-    const status = doc.status ?? 'no-answer';
-    const uri = vscode.Uri.from({ scheme: RESPONSE_SCHEME, path: `/${doc.env}/${this.seq}-${status}.md` });
-    this.docs.set(uri.toString(), renderResponse(doc));
-    while (this.docs.size > 50) this.docs.delete(this.docs.keys().next().value as string);
-    return uri;
+    return this.store(renderResponse(doc), (seq) => `/${doc.env}/${seq}-${doc.status ?? 'no-answer'}.md`);
   }
 
   /** Stores and opens the document beside the editor (preserving focus); returns its URI. */
@@ -130,10 +116,5 @@ export class ResponseView implements vscode.TextDocumentContentProvider, vscode.
       await vscode.window.showTextDocument(d, { viewColumn: vscode.ViewColumn.Beside, preview: true, preserveFocus: true });
     }
     return uri;
-  }
-
-  dispose(): void {
-    this.registration.dispose();
-    this.emitter.dispose();
   }
 }
