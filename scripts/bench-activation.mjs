@@ -24,7 +24,8 @@ for (let i = 0; i < runs; i++) {
     process.exit(1);
   }
   samples.push(JSON.parse(readFileSync(out, 'utf8')));
-  console.log(`window load ${i + 1}: activate() ${samples.at(-1).activationMs.toFixed(2)} ms, require+activate ${samples.at(-1).loadAndActivateMs.toFixed(2)} ms`);
+  const s = samples.at(-1);
+  console.log(`window load ${i + 1}: activate() ${s.activationMs.toFixed(2)} ms, require+activate ${s.loadAndActivateMs.toFixed(2)} ms, dist/core.js loaded by activation: ${s.coreLoaded ? 'YES' : 'no'}`);
 }
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const act = median(samples.map((s) => s.activationMs));

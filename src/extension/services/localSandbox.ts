@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { EmbeddedSandbox, LocalSandboxInfo } from '../../core/sandbox/embedded';
+import { EmbeddedSandbox, type LocalSandboxInfo } from '../../core/sandbox/embedded';
 import type { SampleSummary } from '../../core/sandbox/seed';
 import type { SandboxHandle, SandboxOptions } from '../../core/sandbox/server';
 import { publicKeyPem } from '../../core/jwt/keys';
@@ -28,7 +28,9 @@ function loadServer(): { startSandbox(opts: SandboxOptions): Promise<SandboxHand
  */
 export class LocalSandbox implements vscode.Disposable {
   readonly partnerId: string;
-  private readonly embedded: EmbeddedSandbox;
+  /** Built on first use: EmbeddedSandbox lives in dist/core.js, which activation does not load. */
+  private instance: EmbeddedSandbox | undefined;
+  private readonly create: () => EmbeddedSandbox;
   private readonly subscription: vscode.Disposable;
 
   constructor(context: vscode.ExtensionContext, keys: KeyStore, log: Logger) {
@@ -38,9 +40,10 @@ export class LocalSandbox implements vscode.Disposable {
       void context.globalState.update(LOCAL_PARTNER_ID_STATE, id);
     }
     this.partnerId = id;
-    this.embedded = new EmbeddedSandbox({
+    const partnerId = id;
+    this.create = () => new EmbeddedSandbox({
       load: loadServer,
-      partnerId: id,
+      partnerId,
       dataDir: join(context.globalStorageUri.fsPath, 'sandbox'),
       publicKey: async () => {
         const rec = await keys.get('local');
@@ -50,13 +53,18 @@ export class LocalSandbox implements vscode.Disposable {
       log: (line) => log.info(`[Local sandbox] ${line}`),
     });
     this.subscription = keys.onDidChange((env) => {
-      if (env === 'local') this.embedded.syncKey().catch((err: unknown) => log.error('Local sandbox: cannot register the Local key', err));
+      // A sandbox that has not been built yet reads the key when it starts.
+      if (env === 'local' && this.instance) this.instance.syncKey().catch((err: unknown) => log.error('Local sandbox: cannot register the Local key', err));
     });
+  }
+
+  private get embedded(): EmbeddedSandbox {
+    return (this.instance ??= this.create());
   }
 
   /** The running sandbox's addresses, or undefined when it has not started yet. */
   get info(): LocalSandboxInfo | undefined {
-    return this.embedded.info;
+    return this.instance?.info;
   }
 
   /**
@@ -79,6 +87,6 @@ export class LocalSandbox implements vscode.Disposable {
 
   dispose(): void {
     this.subscription.dispose();
-    void this.embedded.stop();
+    void this.instance?.stop();
   }
 }
