@@ -72,7 +72,8 @@ export function activate(context: vscode.ExtensionContext): PublicApi | Extensio
   const mainTree = setMainTree(new MainTree(api, settings, () => environments.refresh(), log, keys.onDidChange));
   const services = { log, environments, jwt, jwtPreview, localSandbox, api, responses, records };
   const tree = new EnvironmentsProvider(environments, log);
-  const spec = vscode.Uri.joinPath(context.extensionUri, 'docs', 'partner-interface.md');
+  // A copy of the interface description ships in media/, so problem codes link to their spec section offline.
+  const spec = vscode.Uri.joinPath(context.extensionUri, 'media', 'partner-interface.md');
   const payloads = registerPayloadDiagnostics(log, existsSync(spec.fsPath) ? spec : undefined);
 
   context.subscriptions.push(

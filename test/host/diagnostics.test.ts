@@ -42,6 +42,10 @@ describe('payload diagnostics in the editor', () => {
     assert.deepEqual([shop.range.start, shop.range.end], [doc.positionAt(start), doc.positionAt(start + 33)]);
     assert.equal(shop.severity, vscode.DiagnosticSeverity.Error);
     assert.equal(codeOf(shop), 'max-length');
+    // The code links to the v2 Registration section of the shipped copy of the interface description.
+    const target = typeof shop.code === 'object' ? shop.code.target : undefined;
+    assert.ok(target && target.path.endsWith('/media/partner-interface.md'), String(target));
+    assert.equal(target.fragment, 'registration-v2');
     const missing = diags.find((d) => d.message === 'InvoiceNumber: required field is missing');
     assert.ok(missing);
     const brace = text.indexOf('{', text.indexOf('"Registrations"'));
