@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { EnvironmentId } from '../../core/environments';
 import { TreeNode } from './node';
-import { RegistrationRow } from './registrationPages';
+import { RegistrationRow, rowText } from './registrationPages';
 import { day } from './registrationNode';
 
 /**
@@ -16,11 +16,11 @@ export class MotorClubNode implements TreeNode {
   ) {}
 
   get id(): string {
-    return typeof this.row.record._id === 'string' ? this.row.record._id : '';
+    return rowText(this.row, '_id');
   }
 
   get invoiceNumber(): string {
-    return typeof this.row.record.invoiceNumber === 'string' ? this.row.record.invoiceNumber : '';
+    return rowText(this.row, 'invoiceNumber');
   }
 
   toTreeItem(): vscode.TreeItem {

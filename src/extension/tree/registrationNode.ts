@@ -5,7 +5,7 @@ import { ErrorNode } from './errorNode';
 import type { MainTree } from './mainTree';
 import { describeFailure } from './mainTree';
 import { TreeNode } from './node';
-import { RegistrationRow, RegistrationState } from './registrationPages';
+import { RegistrationRow, RegistrationState, rowText } from './registrationPages';
 
 /** Icon and colour per state. */
 const ICONS: Readonly<Record<RegistrationState, [string, string | undefined]>> = {
@@ -41,11 +41,11 @@ export class RegistrationNode implements TreeNode {
 
   /** The registration `_id`. */
   get id(): string {
-    return typeof this.row.record._id === 'string' ? this.row.record._id : '';
+    return rowText(this.row, '_id');
   }
 
   get invoiceNumber(): string {
-    return typeof this.row.record.invoiceNumber === 'string' ? this.row.record.invoiceNumber : '';
+    return rowText(this.row, 'invoiceNumber');
   }
 
   toTreeItem(): vscode.TreeItem {

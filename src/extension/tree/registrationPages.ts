@@ -28,6 +28,12 @@ export interface RegistrationRow {
   readonly state: RegistrationState;
 }
 
+/** A string property of a row's record (`_id`, `invoiceNumber`, …), or `''` when absent or not a string. */
+export function rowText(row: RegistrationRow, name: string): string {
+  const v = row.record[name];
+  return typeof v === 'string' ? v : '';
+}
+
 /** One loaded page. */
 export interface RegistrationPage {
   readonly page: number;
