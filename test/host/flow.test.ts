@@ -273,6 +273,19 @@ describe('tree errors: a node with the reason and Retry, never an empty list', f
     const items = await folderChildren();
     assert.equal(String(items[0]!.label), 'INV-R1');
   });
+
+  it("the view's Refresh (tpp.refreshEnvironments) reads the registrations again from the server", async () => {
+    const rows = async () => (await new RegistrationsFolderNode(api.tree, 'sandbox', 'tire-protection').children()).map((n) => String(n.toTreeItem().label));
+    assert.deepEqual(await rows(), ['INV-R1']);
+    server.removeAllListeners('request');
+    server.on('request', (_req: http.IncomingMessage, res: http.ServerResponse) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ results: [{ _id: 'r2', invoiceNumber: 'INV-R2', enrollDate: '2026-01-02' }], totalRecordCount: 1, page: 1, pageSize: 50, totalPages: 1 }));
+    });
+    assert.deepEqual(await rows(), ['INV-R1'], 'a redraw alone reuses the cached page');
+    await cmd('tpp.refreshEnvironments');
+    assert.deepEqual(await rows(), ['INV-R2']);
+  });
 });
 
 describe('shops, parts, transactions, motor club and the eligibility lookup on the Local sandbox (commands)', function () {

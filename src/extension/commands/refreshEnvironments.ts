@@ -1,9 +1,15 @@
+import { mainTree } from '../tree/mainTree';
 import { CommandDef } from './registry';
 
-/** `tpp.refreshEnvironments`: re-reads keys and settings and redraws the tree. */
+/**
+ * `tpp.refreshEnvironments` (the view's Refresh button): re-reads keys and settings, drops every cached
+ * page of registrations and motor-club registrations (they are read again from the servers when shown),
+ * and redraws the tree.
+ */
 export const refreshEnvironments: CommandDef = {
   id: 'tpp.refreshEnvironments',
   run({ environments }) {
+    mainTree()?.invalidate();
     environments.refresh();
   },
 };
