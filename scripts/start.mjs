@@ -30,7 +30,7 @@ const state = join(root, '.vscode-it', 'start');
 for (const d of ['user-data/User', 'extensions', 'xdg-data', 'xdg-config', 'tmp']) mkdirSync(join(state, d), { recursive: true });
 const settings = join(state, 'user-data/User/settings.json');
 if (!existsSync(settings))
-  writeFileSync(settings, JSON.stringify({ 'workbench.startupEditor': 'none', 'telemetry.telemetryLevel': 'off', 'update.mode': 'none', 'extensions.autoCheckUpdates': false, 'security.workspace.trust.enabled': false, 'chat.disableAIFeatures': true }, null, 1));
+  writeFileSync(settings, JSON.stringify({ 'workbench.startupEditor': 'none', 'telemetry.telemetryLevel': 'off', 'update.mode': 'none', 'extensions.autoCheckUpdates': false, 'security.workspace.trust.enabled': false, 'chat.disableAIFeatures': true, 'git.openRepositoryInParentFolders': 'never' }, null, 1));
 
 const authority = `127.0.0.1:${port}`;
 const remote = (p) => `vscode-remote://${authority}${p.split('/').map(encodeURIComponent).join('/')}`;
