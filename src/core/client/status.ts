@@ -1,9 +1,9 @@
 /**
- * The spec's status-code table (spec: Errors — "Status | Name | Meaning / resolution", plus its success and
- * redirect codes). Written once here; the client's errors, the contract helper and the UI read it.
+ * Status codes as a client sees them: the spec's table (spec: Errors; kept in the contract as
+ * STATUS_TABLE) with the kind, retryability, and a fallback for statuses the spec does not list.
  */
 import { STATUS_CODES } from 'node:http';
-import { RETRYABLE_STATUSES } from '../contract/errors';
+import { RETRYABLE_STATUSES, STATUS_TABLE as TABLE } from '../contract/errors';
 
 export { RETRYABLE_STATUSES };
 
@@ -23,35 +23,6 @@ export interface StatusInfo {
   /** True for 429 and 500/502/503/504: the spec puts retrying these on the client. */
   readonly retryable: boolean;
 }
-
-type Row = Omit<StatusInfo, 'status' | 'documented' | 'kind' | 'retryable'>;
-
-/** The spec's rows, verbatim. */
-const TABLE: Readonly<Record<number, Row>> = {
-  200: { name: 'OK', meaning: 'Content returned.' },
-  201: { name: 'Created', meaning: 'Created.' },
-  204: { name: 'No Content', meaning: 'Succeeded; no body.' },
-  301: { name: 'Moved Permanently', meaning: 'The new address is given in the response.' },
-  302: { name: 'Found', meaning: 'The new address is given in the response.' },
-  400: {
-    name: 'Bad Request',
-    meaning: 'Request not understood; invalid parameters; in version 2, a required field empty or malformed.',
-  },
-  401: { name: 'Unauthorized', meaning: 'Unauthenticated; invalid JWT.' },
-  403: { name: 'Forbidden', meaning: 'No access rights; check Partner ID, endpoint and method.' },
-  404: { name: 'Not Found', meaning: 'Resource not found (unknown registration, or shop lookup without result).' },
-  405: { name: 'Not Allowed', meaning: 'Method not allowed.' },
-  409: {
-    name: 'Conflict',
-    meaning:
-      'State conflict: cancelling a registration twice or when program terms forbid it; claim against an expired or cancelled registration; shop create with an existing uniqueId.',
-  },
-  429: { name: 'Too Many Requests', meaning: 'Rate limited; wait and retry.' },
-  500: { name: 'Internal Server Error', meaning: 'Retry later.' },
-  502: { name: 'Bad Gateway', meaning: 'Retry later.' },
-  503: { name: 'Service Unavailable', meaning: 'Retry later.' },
-  504: { name: 'Gateway Timeout', meaning: 'Retry later.' },
-};
 
 /** Redirect statuses the spec documents (followed only to the same origin). */
 export const REDIRECT_STATUSES: readonly number[] = [301, 302];

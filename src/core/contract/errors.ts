@@ -37,6 +37,36 @@ export const ErrorBody = z
   })
   .meta({ description: 'Error body (shape not shown by the spec; tolerant).' });
 
+/**
+ * The spec's status-code table (spec: Errors — "Status | Name | Meaning / resolution", plus its success and
+ * redirect codes), verbatim. Read by the client (describeStatus), the OpenAPI document and the UI.
+ */
+export const STATUS_TABLE: Readonly<Record<number, { readonly name: string; readonly meaning: string }>> = {
+  200: { name: 'OK', meaning: 'Content returned.' },
+  201: { name: 'Created', meaning: 'Created.' },
+  204: { name: 'No Content', meaning: 'Succeeded; no body.' },
+  301: { name: 'Moved Permanently', meaning: 'The new address is given in the response.' },
+  302: { name: 'Found', meaning: 'The new address is given in the response.' },
+  400: {
+    name: 'Bad Request',
+    meaning: 'Request not understood; invalid parameters; in version 2, a required field empty or malformed.',
+  },
+  401: { name: 'Unauthorized', meaning: 'Unauthenticated; invalid JWT.' },
+  403: { name: 'Forbidden', meaning: 'No access rights; check Partner ID, endpoint and method.' },
+  404: { name: 'Not Found', meaning: 'Resource not found (unknown registration, or shop lookup without result).' },
+  405: { name: 'Not Allowed', meaning: 'Method not allowed.' },
+  409: {
+    name: 'Conflict',
+    meaning:
+      'State conflict: cancelling a registration twice or when program terms forbid it; claim against an expired or cancelled registration; shop create with an existing uniqueId.',
+  },
+  429: { name: 'Too Many Requests', meaning: 'Rate limited; wait and retry.' },
+  500: { name: 'Internal Server Error', meaning: 'Retry later.' },
+  502: { name: 'Bad Gateway', meaning: 'Retry later.' },
+  503: { name: 'Service Unavailable', meaning: 'Retry later.' },
+  504: { name: 'Gateway Timeout', meaning: 'Retry later.' },
+};
+
 /** `error` names for each status of the spec's Errors table (used by the sandbox; 401 is fixed by the spec). */
 export const ERROR_NAMES: Readonly<Record<number, string>> = {
   400: 'bad_request',

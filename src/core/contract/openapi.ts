@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ENDPOINTS } from './endpoints';
-import { ErrorBody, ErrorIssue, UnauthorizedBody } from './errors';
+import { ErrorBody, ErrorIssue, STATUS_TABLE, UnauthorizedBody } from './errors';
 import { BaseKind, EndpointDef } from './types';
 import * as v2 from './v2';
 import * as v3 from './v3';
@@ -56,17 +56,6 @@ function toSchema(schema: z.ZodType): Json {
 function metaOf(schema: z.ZodType): Json {
   return { ...(z.globalRegistry.get(schema) ?? {}) };
 }
-
-const STATUS_TEXT: Record<number, string> = {
-  200: 'OK',
-  201: 'Created',
-  204: 'No Content',
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'Not Found',
-  409: 'Conflict',
-};
 
 /**
  * Builds the OpenAPI 3.1.0 document (a plain JSON-compatible object) for {@link ENDPOINTS}.
@@ -138,9 +127,9 @@ export function buildOpenApiDocument(version = '0.0.0'): Json {
         if (responses[status]) continue;
         responses[status] =
           schema === null
-            ? { description: STATUS_TEXT[Number(status)] ?? status }
+            ? { description: STATUS_TABLE[Number(status)]?.name ?? status }
             : {
-                description: STATUS_TEXT[Number(status)] ?? status,
+                description: STATUS_TABLE[Number(status)]?.name ?? status,
                 content: { 'application/json': { schema: ref(schema) } },
               };
       }
