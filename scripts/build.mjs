@@ -40,6 +40,8 @@ const builds = [
   { ...common, entryPoints: { cli: 'src/cli/main.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } },
   // The Local sandbox server (fastify): a separate bundle, loaded by the extension only on first use of Local.
   { ...common, entryPoints: { sandbox: 'src/core/sandbox/server.ts' }, outdir: 'dist' },
+  // The Local sandbox's own process (forked by the editor): a small entry that requires dist/sandbox.js on start.
+  { ...common, entryPoints: { 'sandbox-child': 'src/core/sandbox/child.ts' }, outdir: 'dist' },
   // Host and UI suites run inside the extension host: vscode and mocha stay external (mocha from node_modules).
   { ...common, minify: false, sourcemap: true, entryPoints: [...testFiles('test/host'), ...testFiles('test/ui'), ...testFiles('test/bench')],
     outdir: 'out/test', outbase: 'test', external: ['vscode', 'mocha'] },
@@ -54,5 +56,5 @@ if (watch) {
   rmSync('dist', { recursive: true, force: true });
   await Promise.all([buildExtensionWithLazyCore(extensionBuild, common), ...builds.map((b) => esbuild.build(b))]);
   const kb = (f) => `${(statSync(join('dist', f)).size / 1024).toFixed(1)} KB`;
-  console.log(`esbuild${production ? ' (production)' : ''}: dist/extension.js ${kb('extension.js')} (loaded at activation), dist/core.js ${kb('core.js')} (loaded on first use), dist/sandbox.js ${kb('sandbox.js')}, dist/cli.js ${kb('cli.js')}`);
+  console.log(`esbuild${production ? ' (production)' : ''}: dist/extension.js ${kb('extension.js')} (loaded at activation), dist/core.js ${kb('core.js')} (loaded on first use), dist/sandbox.js ${kb('sandbox.js')}, dist/sandbox-child.js ${kb('sandbox-child.js')}, dist/cli.js ${kb('cli.js')}`);
 }

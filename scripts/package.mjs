@@ -25,9 +25,12 @@ console.log(`${out}: ${entries.length} entries`);
 for (const e of entries) console.log(`  ${e.name.padEnd(48)} ${(e.size / 1024).toFixed(1).padStart(8)} KB`);
 const allowed = /^(\[Content_Types\]\.xml|extension\.vsixmanifest|extension\/(dist\/[\w-]+\.js|media\/.+|package\.json|readme\.md|changelog\.md|LICENSE(\.txt)?))$/i;
 const unexpected = entries.filter((e) => !allowed.test(e.name));
+// The Local sandbox runs as its own process from these two files: a .vsix without them breaks Local.
+const missing = ['extension/dist/extension.js', 'extension/dist/sandbox.js', 'extension/dist/sandbox-child.js'].filter((f) => !entries.some((e) => e.name === f));
+if (missing.length) unexpected.push(...missing.map((name) => ({ name: `(missing) ${name}` })));
 if (check) rmSync(out, { force: true });
 if (unexpected.length) {
-  console.error(`unexpected files in the .vsix: ${unexpected.map((e) => e.name).join(', ')}`);
+  console.error(`unexpected or missing files in the .vsix: ${unexpected.map((e) => e.name).join(', ')}`);
   process.exit(1);
 }
 console.log('package: only run-time files inside');

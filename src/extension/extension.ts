@@ -42,6 +42,8 @@ export interface ExtensionApi extends PublicApi {
   readonly api: ApiClients;
   /** Data of the registrations, motor-club and history folders of the Environments tree. */
   readonly tree: MainTree;
+  /** The Local sandbox's process (state, restarts). */
+  readonly localSandbox: LocalSandbox;
 }
 
 /** Composition root: builds the services and pushes every disposable to `context.subscriptions`. */
@@ -71,7 +73,7 @@ export function activate(context: vscode.ExtensionContext): PublicApi | Extensio
   const records = new RecordProvider(api);
   const mainTree = setMainTree(new MainTree(api, settings, () => environments.refresh(), log, keys.onDidChange));
   const services = { log, environments, jwt, jwtPreview, localSandbox, api, responses, records };
-  const tree = new EnvironmentsProvider(environments, log);
+  const tree = new EnvironmentsProvider(environments, log, localSandbox);
   // A copy of the interface description ships in media/, so problem codes link to their spec section offline.
   const spec = vscode.Uri.joinPath(context.extensionUri, 'media', 'partner-interface.md');
   const payloads = registerPayloadDiagnostics(log, existsSync(spec.fsPath) ? spec : undefined);
@@ -94,7 +96,7 @@ export function activate(context: vscode.ExtensionContext): PublicApi | Extensio
     registerSendCodeLens(environments),
     tree,
     vscode.window.createTreeView('tpp.environments', { treeDataProvider: tree, showCollapseAll: true }),
-    new EnvironmentStatusBar(environments),
+    new EnvironmentStatusBar(environments, localSandbox),
     trackSetupContext(environments),
     ...registerCommands(services, COMMANDS),
     ...payloads.disposables,
@@ -103,7 +105,7 @@ export function activate(context: vscode.ExtensionContext): PublicApi | Extensio
   const activationMs = performance.now() - started;
   log.info(`Activated in ${activationMs.toFixed(1)} ms (active environment: ${active.get()})`);
   if (context.extensionMode !== vscode.ExtensionMode.Test) return { activationMs };
-  return { activationMs, environments, log, diagnostics: payloads.controller, api, tree: mainTree };
+  return { activationMs, environments, log, diagnostics: payloads.controller, api, tree: mainTree, localSandbox };
 }
 
 export function deactivate(): void {

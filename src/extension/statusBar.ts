@@ -1,19 +1,25 @@
 import * as vscode from 'vscode';
 import { EnvironmentModel } from './services/environmentModel';
+import { describeSandboxProblem, type LocalSandbox } from './services/localSandbox';
 
 /**
  * Status-bar item "$(server-environment) TPP: <environment>" that opens the environment quick pick.
- * Production is shown on the warning background.
+ * Production is shown on the warning background; a crashed Local sandbox (while Local is active) on the error
+ * background, with the reason in the tooltip.
  */
 export class EnvironmentStatusBar implements vscode.Disposable {
   private readonly item: vscode.StatusBarItem;
   private readonly subscription: vscode.Disposable;
 
-  constructor(private readonly model: EnvironmentModel) {
+  constructor(
+    private readonly model: EnvironmentModel,
+    private readonly localSandbox?: LocalSandbox,
+  ) {
     this.item = vscode.window.createStatusBarItem('tpp.environment', vscode.StatusBarAlignment.Left, 50);
     this.item.name = 'Tire Protection Environment';
     this.item.command = 'tpp.selectEnvironment';
-    this.subscription = model.onDidChange(() => void this.update());
+    const update = () => void this.update();
+    this.subscription = vscode.Disposable.from(model.onDidChange(update), localSandbox?.onDidChangeState(update) ?? { dispose() {} });
     void this.update();
     this.item.show();
   }
@@ -21,10 +27,15 @@ export class EnvironmentStatusBar implements vscode.Disposable {
   private async update(): Promise<void> {
     const status = await this.model.status(this.model.active.get());
     const { label, guarded } = status.info;
-    this.item.text = `$(server-environment) TPP: ${label}`;
-    this.item.backgroundColor = guarded ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+    const problem = status.info.id === 'local' && this.localSandbox ? describeSandboxProblem(this.localSandbox.status) : undefined;
+    this.item.text = problem ? `$(error) TPP: ${label} (sandbox crashed)` : `$(server-environment) TPP: ${label}`;
+    this.item.backgroundColor = problem
+      ? new vscode.ThemeColor('statusBarItem.errorBackground')
+      : guarded
+        ? new vscode.ThemeColor('statusBarItem.warningBackground')
+        : undefined;
     const needs = status.gaps.length ? `\n\nStill needed: ${status.gaps.map(describeGap).join(', ')}.` : '';
-    this.item.tooltip = `Tire Protection: requests go to ${label}. Click to switch environment.${needs}`;
+    this.item.tooltip = `Tire Protection: requests go to ${label}. Click to switch environment.${needs}${problem ? `\n\n${problem}` : ''}`;
   }
 
   dispose(): void {

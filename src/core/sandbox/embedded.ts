@@ -1,10 +1,14 @@
-import type { SandboxHandle, SandboxOptions } from './server';
+import { fork, type ChildProcess } from 'node:child_process';
+import type { ChildMessage, ChildReady, ChildRequestCall, ChildStartOptions, ParentMessage } from './childProtocol';
 import type { SampleSummary } from './seed';
 
 /**
- * The Local sandbox as embedded in the editor: started lazily on first use (127.0.0.1, a free port), with the
- * Local environment's public key registered under a generated Partner ID, data kept under a directory, and
- * stopped on dispose. Free of `vscode` so that it is unit-tested; the extension wraps it in LocalSandbox.
+ * The Local sandbox as the editor runs it: in its own process (./child.ts), forked like a language server
+ * (`child_process.fork` with `process.execPath`, ELECTRON_RUN_AS_NODE=1), started lazily on first use (127.0.0.1,
+ * a free port, then the same port on restarts when it is free), with the Local environment's public key registered
+ * under a generated Partner ID and data kept under a directory. When the process dies, pending requests reject at
+ * once, the state becomes 'crashed' with the reason from its log, and the next use starts it again. Every request
+ * has a time limit. Free of `vscode` so that it is unit-tested; the extension wraps it in LocalSandbox.
  */
 
 /** Addresses and identity of the running Local sandbox. */
@@ -23,10 +27,25 @@ export interface LocalSandboxInfo {
   readonly companyName: string;
 }
 
+/** Life cycle of the sandbox process: not started (or stopped), starting, answering, or died unexpectedly. */
+export type SandboxState = 'stopped' | 'starting' | 'running' | 'crashed';
+
+/** The state with, when 'crashed', the reason (how it ended and the last error lines of its log). */
+export interface SandboxStatus {
+  readonly state: SandboxState;
+  readonly reason?: string;
+  /** Process id of the sandbox process while it is starting or running. */
+  readonly pid?: number;
+}
+
 /** Options of {@link EmbeddedSandbox}. */
 export interface EmbeddedSandboxOptions {
-  /** Loads the server module lazily (the extension loads dist/sandbox.js; tests load ./server). */
-  readonly load: () => { startSandbox(opts: SandboxOptions): Promise<SandboxHandle> };
+  /** Path of the child entry: dist/sandbox-child.js (tests: src/core/sandbox/child.ts with `execArgv`). */
+  readonly childModule: string;
+  /** Path of the server module the child loads (default: sandbox.js beside the child entry); read at each start. */
+  readonly serverModule?: string;
+  /** Node options of the child (default none: the editor's own, e.g. --inspect, are not inherited). */
+  readonly execArgv?: readonly string[];
   /** Partner ID of the Local environment. */
   readonly partnerId: string;
   /** Data directory; absent = in memory. */
@@ -35,72 +54,199 @@ export interface EmbeddedSandboxOptions {
   readonly publicKey: () => Promise<string | undefined>;
   /** The Local eligibility token, if set. */
   readonly eligibilityToken?: () => Promise<string | undefined>;
-  /** One line per request. */
+  /** The sandbox's log lines (one per request) and its standard error. */
   readonly log?: (line: string) => void;
+  /** Called on every state change. */
+  readonly onStateChange?: (status: SandboxStatus) => void;
+  /** Limit for the process to report ready, in ms (default 60,000). */
+  readonly startTimeoutMs?: number;
+  /** Limit of each request to the process, in ms (default 15,000; loading sample data: 10× that). */
+  readonly requestTimeoutMs?: number;
 }
 
 /** Name segment of the Local partner in v2 paths (/v2/partners/local). */
 export const LOCAL_COMPANY_NAME = 'local';
 
+/** Lines of the process's log kept to explain a crash. */
+const KEPT_LINES = 40;
+/** Stack frames, Node's version banner and source excerpts: not a reason. */
+const STACK_LINE = /^\s+at |^Node\.js v|^\s*\^+\s*$|^Require stack:|^- \/|^\s*[{}]\s*$|^\s+code: /;
+const ERROR_LINE = /error|fatal|fail|cannot|denied|abort|ENOSPC|EACCES|EROFS|out of memory|heap/i;
+
+interface Run {
+  readonly child: ChildProcess;
+  readonly ready: Promise<LocalSandboxInfo>;
+  readonly pending: Map<number, { reject(err: Error): void; resolve(v: unknown): void; timer: NodeJS.Timeout }>;
+  readonly lines: { text: string; error: boolean }[];
+  stopping: boolean;
+  info?: LocalSandboxInfo;
+}
+
 export class EmbeddedSandbox {
-  private starting: Promise<SandboxHandle> | undefined;
-  private handle: SandboxHandle | undefined;
+  private run: Run | undefined;
+  private current: SandboxStatus = { state: 'stopped' };
   private disposed = false;
+  private nextId = 1;
+  private lastPort = 0;
 
   constructor(private readonly opts: EmbeddedSandboxOptions) {}
 
-  /** The running sandbox's addresses, or undefined when it has not been started. */
+  /** The running sandbox's addresses, or undefined when it is not running. */
   get info(): LocalSandboxInfo | undefined {
-    return this.handle ? this.infoOf(this.handle) : undefined;
+    return this.run?.info;
   }
 
-  private infoOf(h: SandboxHandle): LocalSandboxInfo {
-    return {
-      origin: h.origin,
-      v3BaseUrl: h.v3BaseUrl,
-      v2BaseUrl: h.v2BaseUrl,
-      eligibilityBaseUrl: h.eligibilityBaseUrl,
-      partnerId: this.opts.partnerId,
-      companyName: LOCAL_COMPANY_NAME,
-    };
+  /** The process's state, with the reason when it crashed. */
+  get status(): SandboxStatus {
+    return this.current;
+  }
+
+  private setStatus(s: SandboxStatus): void {
+    this.current = s;
+    this.opts.onStateChange?.(s);
   }
 
   /**
-   * Starts the sandbox if needed (once, even when called concurrently) and registers the Local public key.
-   * Rejects when the sandbox cannot start (the next call tries again) or after {@link stop}.
+   * Starts the sandbox process if it is not running (once, even when called concurrently; again after a crash or a
+   * failed start) and registers the Local public key. Rejects when it cannot start (the reason is also the
+   * 'crashed' status) or after {@link stop}.
    */
   async ensureStarted(): Promise<LocalSandboxInfo> {
     if (this.disposed) throw new Error('The Local sandbox has been stopped');
-    if (!this.starting) {
-      this.starting = (async () => {
-        const { startSandbox } = this.opts.load();
-        const base = { host: '127.0.0.1', port: 0, log: this.opts.log, eligibilityToken: await this.opts.eligibilityToken?.() };
-        let h: SandboxHandle;
-        try {
-          h = await startSandbox({ ...base, dataDir: this.opts.dataDir });
-        } catch (err) {
-          // Another window's sandbox owns the data directory: run this one in memory.
-          if ((err as Error).name !== 'DataDirInUse') throw err;
-          this.opts.log?.(`${(err as Error).message}; this window's Local sandbox keeps its data in memory`);
-          h = await startSandbox(base);
-        }
-        if (this.disposed) {
-          await h.close();
-          throw new Error('The Local sandbox has been stopped');
-        }
-        this.handle = h;
-        try {
-          await this.syncKey();
-        } catch (err) {
-          this.opts.log?.(`Local key not registered: ${(err as Error).message}`);
-        }
-        return h;
-      })();
-      this.starting.catch(() => {
-        this.starting = undefined;
+    this.run ??= this.spawn();
+    return this.run.ready;
+  }
+
+  private spawn(): Run {
+    const child = fork(this.opts.childModule, this.opts.serverModule ? ['--server', this.opts.serverModule] : [], {
+      execPath: process.execPath,
+      execArgv: [...(this.opts.execArgv ?? [])],
+      env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+    });
+    let settle!: { resolve(i: LocalSandboxInfo): void; reject(e: Error): void };
+    const ready = new Promise<LocalSandboxInfo>((resolve, reject) => (settle = { resolve, reject }));
+    ready.catch(() => undefined); // a failed start is reported to the callers of ensureStarted
+    const run: Run = { child, ready, pending: new Map(), lines: [], stopping: false };
+    this.setStatus({ state: 'starting', pid: child.pid });
+
+    const remember = (text: string, error: boolean) => {
+      run.lines.push({ text, error: error || ERROR_LINE.test(text) });
+      if (run.lines.length > KEPT_LINES) run.lines.shift();
+      this.opts.log?.(error ? `stderr: ${text}` : text);
+    };
+    for (const [stream, error] of [[child.stdout, false], [child.stderr, true]] as const) {
+      stream?.setEncoding('utf8');
+      let rest = '';
+      stream?.on('data', (chunk: string) => {
+        const parts = (rest + chunk).split('\n');
+        rest = parts.pop() ?? '';
+        for (const p of parts) if (p.trim()) remember(p, error);
       });
     }
-    return this.infoOf(await this.starting);
+    const timer = setTimeout(() => {
+      remember(`did not report ready within ${this.startTimeout / 1000} s`, true);
+      child.kill('SIGKILL');
+    }, this.startTimeout);
+
+    child.on('message', (msg: ChildMessage) => {
+      if (msg.type === 'log') remember(msg.line, false);
+      else if (msg.type === 'ready') {
+        clearTimeout(timer);
+        void this.onReady(run, msg).then(settle.resolve, settle.reject);
+      } else if (msg.type === 'startFailed') {
+        for (const line of `${msg.error.name}: ${msg.error.message}`.split('\n')) remember(line, true);
+      } else if (msg.type === 'response') {
+        const p = run.pending.get(msg.id);
+        if (!p) return;
+        run.pending.delete(msg.id);
+        clearTimeout(p.timer);
+        if (msg.ok) p.resolve(msg.result);
+        else p.reject(Object.assign(new Error(msg.error.message), { name: msg.error.name }));
+      }
+    });
+    child.on('error', (err) => remember(`process error: ${err.message}`, true));
+    child.on('exit', (code, signal) => {
+      clearTimeout(timer);
+      const how = signal ? `killed by ${signal}` : `exited with code ${code}`;
+      const reason = this.explain(run, how);
+      const err = new Error(run.stopping ? 'The Local sandbox has been stopped' : `The Local sandbox stopped: ${reason}`);
+      for (const p of run.pending.values()) {
+        clearTimeout(p.timer);
+        p.reject(err);
+      }
+      run.pending.clear();
+      settle.reject(run.info || run.stopping ? err : new Error(`The Local sandbox could not start: ${reason}`));
+      if (this.run !== run) return;
+      this.run = undefined;
+      this.setStatus(run.stopping ? { state: 'stopped' } : { state: 'crashed', reason });
+    });
+    this.sendStart(run);
+    return run;
+  }
+
+  private get startTimeout(): number {
+    return this.opts.startTimeoutMs ?? 60_000;
+  }
+
+  /** How the process ended, then its last error lines (else its last line). */
+  private explain(run: Run, how: string): string {
+    const errors = [...new Set(run.lines.filter((l) => l.error && !STACK_LINE.test(l.text)).map((l) => l.text.trim()))].slice(-3);
+    const last = run.lines.at(-1)?.text.trim();
+    const detail = errors.length ? errors.join(' | ') : last ? `last log line: ${last}` : '';
+    return detail ? `${how}: ${detail}` : how;
+  }
+
+  private async onReady(run: Run, msg: ChildReady): Promise<LocalSandboxInfo> {
+    const { origin, v3BaseUrl, v2BaseUrl, eligibilityBaseUrl } = msg;
+    run.info = { origin, v3BaseUrl, v2BaseUrl, eligibilityBaseUrl, partnerId: this.opts.partnerId, companyName: LOCAL_COMPANY_NAME };
+    this.lastPort = Number(new URL(origin).port) || 0;
+    if (this.run === run) this.setStatus({ state: 'running', pid: run.child.pid });
+    try {
+      await this.syncKey();
+    } catch (err) {
+      this.opts.log?.(`Local key not registered: ${(err as Error).message}`);
+    }
+    return run.info;
+  }
+
+  /** Sends the start message, with the options read now (the token may have changed since the last run). */
+  private sendStart(run: Run): void {
+    const go = async () => {
+      const options: ChildStartOptions = { dataDir: this.opts.dataDir, port: this.lastPort, eligibilityToken: await this.opts.eligibilityToken?.() };
+      if (run.child.connected) run.child.send({ type: 'start', options } satisfies ParentMessage, (err) => err && this.opts.log?.(`cannot reach the Local sandbox: ${err.message}`));
+    };
+    go().catch((err: unknown) => {
+      this.opts.log?.(`cannot start the Local sandbox: ${(err as Error).message}`);
+      run.child.kill('SIGKILL');
+    });
+  }
+
+  /** Starts the sandbox if needed, then {@link call}. */
+  private async request<T>(call: ChildRequestCall): Promise<T> {
+    await this.ensureStarted();
+    const run = this.run;
+    if (!run?.info) throw new Error('The Local sandbox is not running');
+    return this.call<T>(run, call);
+  }
+
+  /** One request to the process of `run`; rejects on its error, its exit (at once) or after the time limit. */
+  private call<T>(run: Run, call: ChildRequestCall): Promise<T> {
+    if (!run.child.connected) return Promise.reject(new Error('The Local sandbox is not running'));
+    const id = this.nextId++;
+    const limit = (this.opts.requestTimeoutMs ?? 15_000) * (call.method === 'loadSampleData' ? 10 : 1);
+    return new Promise<T>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        run.pending.delete(id);
+        reject(new Error(`The Local sandbox did not answer ${call.method} within ${limit / 1000} s`));
+      }, limit);
+      run.pending.set(id, { resolve: resolve as (v: unknown) => void, reject, timer });
+      run.child.send({ type: 'request', id, ...call } as ParentMessage, (err) => {
+        if (!err || !run.pending.delete(id)) return;
+        clearTimeout(timer);
+        reject(new Error(`The Local sandbox is not reachable: ${err.message}`));
+      });
+    });
   }
 
   /**
@@ -108,19 +254,16 @@ export class EmbeddedSandbox {
    * rotated or deleted). No-op while the sandbox is not running. Rejects when the key is not a supported EC key.
    */
   async syncKey(): Promise<void> {
-    const h = this.handle;
-    if (!h) return;
+    const run = this.run;
+    if (!run?.info) return;
     const pem = await this.opts.publicKey();
-    if (pem) await h.registerPartner(this.opts.partnerId, pem, LOCAL_COMPANY_NAME);
-    h.setEligibilityToken(await this.opts.eligibilityToken?.());
+    if (pem) await this.call(run, { method: 'registerPartner', params: [this.opts.partnerId, pem, LOCAL_COMPANY_NAME] });
+    await this.call(run, { method: 'setEligibilityToken', params: [await this.opts.eligibilityToken?.()] });
   }
 
-  /**
-   * Registers `spkiPem` as the Local public key, starting the sandbox if needed. Rejects on a bad key.
-   */
+  /** Registers `spkiPem` as the Local public key, starting the sandbox if needed. Rejects on a bad key. */
   async registerPublicKey(spkiPem: string): Promise<void> {
-    await this.ensureStarted();
-    await (this.handle as SandboxHandle).registerPartner(this.opts.partnerId, spkiPem, LOCAL_COMPANY_NAME);
+    await this.request({ method: 'registerPartner', params: [this.opts.partnerId, spkiPem, LOCAL_COMPANY_NAME] });
   }
 
   /**
@@ -129,25 +272,24 @@ export class EmbeddedSandbox {
    */
   async loadSampleData(count?: number): Promise<SampleSummary> {
     await this.ensureStarted();
-    const h = this.handle as SandboxHandle;
     const pem = await this.opts.publicKey();
     if (!pem) throw new Error('The Local environment has no key pair yet: run "Tire Protection: Generate Key Pair…" first.');
-    await h.registerPartner(this.opts.partnerId, pem, LOCAL_COMPANY_NAME);
-    return h.loadSampleData(this.opts.partnerId, count);
+    await this.registerPublicKey(pem);
+    return this.request<SampleSummary>({ method: 'loadSampleData', params: [this.opts.partnerId, count] });
   }
 
-  /** Stops the sandbox (waits for it to close). Further calls of ensureStarted reject. */
+  /** Stops the process (disconnects, then SIGKILL after 5 s) and waits for it. Further ensureStarted calls reject. */
   async stop(): Promise<void> {
     this.disposed = true;
-    const starting = this.starting;
-    this.starting = undefined;
-    this.handle = undefined;
-    if (starting) {
-      try {
-        await (await starting).close();
-      } catch {
-        // it never started
-      }
-    }
+    const run = this.run;
+    if (!run) return;
+    run.stopping = true;
+    if (run.child.exitCode !== null || run.child.signalCode !== null) return;
+    const exited = new Promise<void>((resolve) => run.child.once('exit', () => resolve()));
+    if (run.child.connected) run.child.disconnect();
+    else run.child.kill('SIGTERM');
+    const kill = setTimeout(() => run.child.kill('SIGKILL'), 5000);
+    await exited;
+    clearTimeout(kill);
   }
 }

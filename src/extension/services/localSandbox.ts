@@ -1,30 +1,26 @@
 import * as vscode from 'vscode';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { EmbeddedSandbox, type LocalSandboxInfo } from '../../core/sandbox/embedded';
+import { EmbeddedSandbox, type LocalSandboxInfo, type SandboxState, type SandboxStatus } from '../../core/sandbox/embedded';
 import type { SampleSummary } from '../../core/sandbox/seed';
-import type { SandboxHandle, SandboxOptions } from '../../core/sandbox/server';
 import { publicKeyPem } from '../../core/jwt/keys';
 import { Logger } from '../log';
 import { KeyStore, signingKeyOf } from './keyStore';
+
+export type { SandboxState, SandboxStatus };
 
 /** globalState key of the generated Partner ID of the Local environment. */
 export const LOCAL_PARTNER_ID_STATE = 'tpp.local.partnerId';
 
 /**
- * Loads the sandbox server from dist/sandbox.js, a separate bundle, so that fastify is neither in
- * dist/extension.js nor loaded at activation. The path is computed so that esbuild leaves the require alone.
- */
-function loadServer(): { startSandbox(opts: SandboxOptions): Promise<SandboxHandle> } {
-  const file = join(__dirname, 'sandbox.js');
-  return require(file) as { startSandbox(opts: SandboxOptions): Promise<SandboxHandle> };
-}
-
-/**
- * The embedded Local sandbox of the Local environment. Nothing runs at activation: the server starts on first use
- * ({@link ensureStarted}), listens on 127.0.0.1 at a free port, keeps its data under the extension's global
- * storage, has the Local public key registered under a Partner ID generated once and kept in globalState, and
- * follows key changes of the Local environment. Disposing it stops the server.
+ * The Local sandbox of the Local environment, in its own process: dist/sandbox-child.js, forked like a language
+ * server (`process.execPath`, ELECTRON_RUN_AS_NODE=1), which loads the server (dist/sandbox.js, fastify) there, so
+ * that neither the server nor a failure of it is ever in the extension host. Nothing runs at activation: the process
+ * starts on first use ({@link ensureStarted}), listens on 127.0.0.1 at a free port, keeps its data under the
+ * extension's global storage (in memory when another window holds that directory), has the Local public key
+ * registered under a Partner ID generated once and kept in globalState, and follows key changes of the Local
+ * environment. When it dies, {@link status} is 'crashed' with the reason and the next use starts it again.
+ * Disposing it stops the process.
  */
 export class LocalSandbox implements vscode.Disposable {
   readonly partnerId: string;
@@ -32,6 +28,9 @@ export class LocalSandbox implements vscode.Disposable {
   private instance: EmbeddedSandbox | undefined;
   private readonly create: () => EmbeddedSandbox;
   private readonly subscription: vscode.Disposable;
+  private readonly stateEmitter = new vscode.EventEmitter<SandboxStatus>();
+  /** Fires when the process starts, runs, stops or crashes. */
+  readonly onDidChangeState = this.stateEmitter.event;
 
   constructor(context: vscode.ExtensionContext, keys: KeyStore, log: Logger) {
     let id = context.globalState.get<string>(LOCAL_PARTNER_ID_STATE);
@@ -42,7 +41,7 @@ export class LocalSandbox implements vscode.Disposable {
     this.partnerId = id;
     const partnerId = id;
     this.create = () => new EmbeddedSandbox({
-      load: loadServer,
+      childModule: join(__dirname, 'sandbox-child.js'),
       partnerId,
       dataDir: join(context.globalStorageUri.fsPath, 'sandbox'),
       publicKey: async () => {
@@ -51,6 +50,10 @@ export class LocalSandbox implements vscode.Disposable {
       },
       eligibilityToken: async () => (await keys.eligibilityToken('local')) ?? undefined,
       log: (line) => log.info(`[Local sandbox] ${line}`),
+      onStateChange: (s) => {
+        if (s.state === 'crashed') log.warn(`[Local sandbox] stopped unexpectedly (${s.reason}); it starts again on the next use of Local`);
+        this.stateEmitter.fire(s);
+      },
     });
     this.subscription = keys.onDidChange((env) => {
       // A sandbox that has not been built yet reads the key when it starts.
@@ -62,14 +65,19 @@ export class LocalSandbox implements vscode.Disposable {
     return (this.instance ??= this.create());
   }
 
-  /** The running sandbox's addresses, or undefined when it has not started yet. */
+  /** The running sandbox's addresses, or undefined when it is not running. */
   get info(): LocalSandboxInfo | undefined {
     return this.instance?.info;
   }
 
+  /** 'stopped' (not started yet), 'starting', 'running' or 'crashed' (with the reason from its log). */
+  get status(): SandboxStatus {
+    return this.instance?.status ?? { state: 'stopped' };
+  }
+
   /**
-   * Starts the Local sandbox if needed and returns its v3 base address (the Local JWT `aud`), Partner ID
-   * (the Local JWT `iss`) and other addresses. Rejects when it cannot start.
+   * Starts the Local sandbox if needed (again after a crash) and returns its v3 base address (the Local JWT `aud`),
+   * Partner ID (the Local JWT `iss`) and other addresses. Rejects when it cannot start.
    */
   ensureStarted(): Promise<LocalSandboxInfo> {
     return this.embedded.ensureStarted();
@@ -87,6 +95,12 @@ export class LocalSandbox implements vscode.Disposable {
 
   dispose(): void {
     this.subscription.dispose();
+    this.stateEmitter.dispose();
     void this.instance?.stop();
   }
+}
+
+/** One line for the Local row and the status bar: undefined while nothing is wrong. */
+export function describeSandboxProblem(status: SandboxStatus): string | undefined {
+  return status.state === 'crashed' ? `Local sandbox crashed: ${status.reason ?? 'no reason logged'}. It starts again on the next use of Local.` : undefined;
 }

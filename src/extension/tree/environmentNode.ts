@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { EnvironmentStatus } from '../services/environmentModel';
+import { describeSandboxProblem, type SandboxStatus } from '../services/localSandbox';
 import { TreeNode } from './node';
 import { DetailNode } from './detailNode';
 import { KeyNode } from './keyNode';
@@ -7,20 +8,27 @@ import { mainFolders } from './mainTree';
 
 /**
  * An environment row: "Local", "Sandbox", "Production". Description marks the default and the active
- * one; Production's icon is in the warning colour. contextValue is `environment[.remote][.active]`.
+ * one; Production's icon is in the warning colour; Local shows a crashed sandbox process (error icon, reason in the
+ * tooltip and in a "Local sandbox" child row). contextValue is `environment[.remote][.active]`.
  */
 export class EnvironmentNode implements TreeNode {
-  constructor(readonly status: EnvironmentStatus) {}
+  /** `sandbox`: the Local sandbox process's state (Local only). */
+  constructor(
+    readonly status: EnvironmentStatus,
+    private readonly sandbox?: SandboxStatus,
+  ) {}
 
   toTreeItem(): vscode.TreeItem {
     const { info, active, isDefault, gaps } = this.status;
     const item = new vscode.TreeItem(info.label, vscode.TreeItemCollapsibleState.Collapsed);
     item.id = `environment:${info.id}`;
-    const tags = [isDefault ? 'default' : '', active ? 'active' : '', gaps.length ? 'needs setup' : ''].filter(Boolean);
+    const problem = this.sandbox && describeSandboxProblem(this.sandbox);
+    const tags = [isDefault ? 'default' : '', active ? 'active' : '', gaps.length ? 'needs setup' : '', problem ? 'sandbox crashed' : ''].filter(Boolean);
     item.description = tags.join(' · ');
     item.tooltip = new vscode.MarkdownString(`**${info.label}**${active ? ' (active)' : ''}\n\n${info.description}`);
+    if (problem) item.tooltip.appendText(`\n\n${problem}`);
     const color = info.guarded ? new vscode.ThemeColor('list.warningForeground') : active ? new vscode.ThemeColor('charts.green') : undefined;
-    item.iconPath = new vscode.ThemeIcon(active ? 'pass-filled' : info.remote ? 'cloud' : 'vm', color);
+    item.iconPath = problem ? new vscode.ThemeIcon('error', new vscode.ThemeColor('list.errorForeground')) : new vscode.ThemeIcon(active ? 'pass-filled' : info.remote ? 'cloud' : 'vm', color);
     item.contextValue = ['environment', info.remote ? 'remote' : '', active ? 'active' : ''].filter(Boolean).join('.');
     return item;
   }
@@ -60,8 +68,20 @@ export class EnvironmentNode implements TreeNode {
       );
     } else {
       nodes.push(new DetailNode(`${info.id}:partner`, 'Partner ID', 'generated on first use', 'account'));
+      if (this.sandbox) nodes.push(sandboxRow(info.id, this.sandbox));
     }
     nodes.push(...mainFolders(this.status));
     return nodes;
   }
+}
+
+/** The "Local sandbox" row: its process state, with the reason when it crashed. */
+function sandboxRow(env: string, s: SandboxStatus): DetailNode {
+  const text: Record<SandboxStatus['state'], string> = {
+    stopped: 'not started (starts on first use)',
+    starting: 'starting…',
+    running: `running${s.pid ? ` (process ${s.pid})` : ''}`,
+    crashed: `crashed — ${s.reason ?? 'no reason logged'}; starts again on the next use`,
+  };
+  return new DetailNode(`${env}:sandbox`, 'Local sandbox', text[s.state], s.state === 'crashed' ? 'warning' : 'server-process');
 }

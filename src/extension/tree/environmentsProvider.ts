@@ -4,6 +4,7 @@ import { EnvironmentNode } from './environmentNode';
 import { ErrorNode } from './errorNode';
 import { TreeNode } from './node';
 import { Logger } from '../log';
+import type { LocalSandbox } from '../services/localSandbox';
 
 /**
  * Data of the "Environments" view: Local, Sandbox, Production (Local first), each with its setup
@@ -17,8 +18,10 @@ export class EnvironmentsProvider implements vscode.TreeDataProvider<TreeNode>, 
   constructor(
     private readonly model: EnvironmentModel,
     private readonly log: Logger,
+    private readonly localSandbox?: LocalSandbox,
   ) {
-    this.subscription = model.onDidChange(() => this.emitter.fire(undefined));
+    const fire = () => this.emitter.fire(undefined);
+    this.subscription = vscode.Disposable.from(model.onDidChange(fire), localSandbox?.onDidChangeState(fire) ?? { dispose() {} });
   }
 
   getTreeItem(node: TreeNode): vscode.TreeItem {
@@ -27,7 +30,7 @@ export class EnvironmentsProvider implements vscode.TreeDataProvider<TreeNode>, 
 
   async getChildren(node?: TreeNode): Promise<TreeNode[]> {
     try {
-      if (!node) return (await this.model.all()).map((s) => new EnvironmentNode(s));
+      if (!node) return (await this.model.all()).map((s) => new EnvironmentNode(s, s.info.id === 'local' ? this.localSandbox?.status : undefined));
       return (await node.children?.()) ?? [];
     } catch (err) {
       this.log.error('Could not load tree items', err);

@@ -4,10 +4,10 @@ import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFi
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import * as server from '../../../src/core/sandbox/server';
 import { startSandbox } from '../../../src/core/sandbox/server';
 import { EmbeddedSandbox } from '../../../src/core/sandbox/embedded';
 import { DurableLog } from '../../../src/core/sandbox/persistence';
+import { childOptions } from './childOptions';
 import { Client, claim, newKey, startWith, tpRegistration, track } from './helpers';
 
 /** Persistence: every acknowledged write survives kill -9 and a restart; a torn journal line is ignored. */
@@ -124,7 +124,7 @@ describe('Local sandbox: durability', function () {
     const { sb, clients } = await startWith({ dataDir: dir });
     await assert.rejects(startSandbox({ dataDir: dir }), (err: Error) => err.name === 'DataDirInUse' && /in use by process \d+/.test(err.message));
     const lines: string[] = [];
-    const e = new EmbeddedSandbox({ load: () => server, partnerId: 'P1001', dataDir: dir, publicKey: async () => (clients[0] as Client).key.spkiPem, log: (l) => lines.push(l) });
+    const e = new EmbeddedSandbox({ ...childOptions(), partnerId: 'P1001', dataDir: dir, publicKey: async () => (clients[0] as Client).key.spkiPem, log: (l) => lines.push(l) });
     try {
       const info = await e.ensureStarted();
       assert.ok(lines.some((l) => /keeps its data in memory/.test(l)));

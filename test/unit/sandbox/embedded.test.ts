@@ -2,12 +2,17 @@ import { strict as assert } from 'node:assert';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { EmbeddedSandbox } from '../../../src/core/sandbox/embedded';
-import * as server from '../../../src/core/sandbox/server';
-import { Client, newKey, TestKey } from './helpers';
+import { EmbeddedSandbox, type EmbeddedSandboxOptions, type SandboxStatus } from '../../../src/core/sandbox/embedded';
+import { childOptions } from './childOptions';
+import { Client, newKey, TestKey, tpRegistration } from './helpers';
 
-/** The embedded Local sandbox: lazy start, key registration under the Local Partner ID, persistence, stop. */
-describe('Local sandbox: embedded (Local environment)', () => {
+/**
+ * The Local sandbox as the editor runs it: its own child process (src/core/sandbox/child.ts), started lazily and
+ * once, with the Local key registered under the Local Partner ID, data kept in the data directory, a 'crashed'
+ * state with the reason when the process dies, a restart on the next use, and no request that can hang.
+ */
+describe('Local sandbox: child process (Local environment)', function () {
+  this.timeout(60_000);
   let dir: string;
   const made: EmbeddedSandbox[] = [];
   beforeEach(() => {
@@ -18,43 +23,59 @@ describe('Local sandbox: embedded (Local environment)', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  function make(key: () => TestKey | undefined, loads: { n: number }) {
-    return remember(new EmbeddedSandbox({
-      load: () => {
-        loads.n++;
-        return server;
-      },
+  function make(key: () => TestKey | undefined, extra: Partial<EmbeddedSandboxOptions> = {}, states: SandboxStatus[] = []): EmbeddedSandbox {
+    const e = new EmbeddedSandbox({
+      ...childOptions(),
       partnerId: 'local-test1',
       dataDir: dir,
       publicKey: async () => key()?.spkiPem,
-    }));
-  }
-  function remember(e: EmbeddedSandbox): EmbeddedSandbox {
+      onStateChange: (s) => states.push(s),
+      ...extra,
+    });
     made.push(e);
     return e;
   }
+  const alive = (pid: number) => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  async function until(what: () => boolean, ms = 10_000): Promise<void> {
+    const end = Date.now() + ms;
+    while (!what()) {
+      if (Date.now() > end) throw new Error('timed out');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
 
-  it('starts lazily and once, on 127.0.0.1 at a free port, with the Local key registered', async () => {
-    const loads = { n: 0 };
+  it('starts lazily and once, in another process, on 127.0.0.1 at a free port, with the Local key registered', async () => {
     const k = newKey('ES256');
-    const e = make(() => k, loads);
-    assert.equal(loads.n, 0, 'nothing loaded before first use');
+    const states: SandboxStatus[] = [];
+    const e = make(() => k, {}, states);
+    assert.deepEqual(e.status, { state: 'stopped' }, 'nothing started before first use');
     assert.equal(e.info, undefined);
     const [i1, i2] = await Promise.all([e.ensureStarted(), e.ensureStarted()]);
-    assert.equal(loads.n, 1);
     assert.deepEqual(i1, i2);
+    assert.deepEqual(states.map((s) => s.state), ['starting', 'running'], 'one process for both calls');
+    const pid = e.status.pid as number;
+    assert.ok(pid > 0 && pid !== process.pid && alive(pid), 'the server runs in a child process');
     assert.match(i1.v3BaseUrl, /^http:\/\/127\.0\.0\.1:\d+\/api\/v3$/);
     assert.equal(i1.partnerId, 'local-test1');
     const c = new Client(i1 as never, 'local-test1', k);
     assert.deepEqual((await c.call('GET', '/verify-token')).json, { partner_id: 'local-test1', name: 'local' });
     assert.equal((await c.call('GET', `/v2/partners/${i1.companyName}?rec=registrations`)).status, 200);
     await e.stop();
+    assert.equal(e.status.state, 'stopped');
+    assert.ok(!alive(pid), 'stop ends the process');
     await assert.rejects(e.ensureStarted(), /stopped/);
   });
 
   it('follows key changes (syncKey) and keeps data in the data directory across restarts', async () => {
     const ref: { k?: TestKey } = {};
-    const e = make(() => ref.k, { n: 0 });
+    const e = make(() => ref.k);
     const info = await e.ensureStarted();
     await assert.rejects(e.loadSampleData(), /no key pair/);
     const k = newKey('ES384');
@@ -67,29 +88,86 @@ describe('Local sandbox: embedded (Local environment)', () => {
     const k2 = newKey('ES256');
     await e.registerPublicKey(k2.spkiPem);
     assert.equal((await c.call('GET', '/verify-token')).status, 401, 'the old key no longer works');
+    await assert.rejects(e.registerPublicKey('not a key'), (err: Error) => !/stopped|did not answer/.test(err.message), 'a bad key is the server\'s error');
     await e.stop();
 
-    const again = make(() => k2, { n: 0 });
+    const again = make(() => k2);
     const info2 = await again.ensureStarted();
     const c2 = new Client(info2 as never, 'local-test1', k2);
     const list = await c2.call('GET', '/tire-protection/registrations?pageSize=1');
     assert.equal(list.json.totalRecordCount, s.registrations, 'data survived the restart');
-    await again.stop();
   });
 
-  it('a failed start is retried on the next use', async () => {
+  it('after SIGKILL: crashed with the reason, then restarted on the next use (same port, same data)', async () => {
+    const k = newKey('ES256');
+    const states: SandboxStatus[] = [];
+    const e = make(() => k, {}, states);
+    const info = await e.ensureStarted();
+    const c = new Client(info as never, 'local-test1', k);
+    assert.equal((await c.call('POST', '/tire-protection/registrations', tpRegistration('KILL-1'))).status, 201);
+    const pid = e.status.pid as number;
+    process.kill(pid, 'SIGKILL');
+    await until(() => e.status.state === 'crashed');
+    assert.match(e.status.reason ?? '', /killed by SIGKILL/);
+    assert.equal(e.info, undefined);
+    const info2 = await e.ensureStarted();
+    assert.equal(e.status.state, 'running');
+    assert.notEqual(e.status.pid, pid, 'a new process');
+    assert.equal(info2.origin, info.origin, 'the previous port, so the Local JWT aud does not change');
+    assert.equal((await c.call('GET', '/verify-token')).status, 200, 'the key is registered again');
+    assert.equal((await c.call('GET', '/tire-protection/registrations?invoiceNumber=KILL-1')).json.totalRecordCount, 1, 'the acknowledged create survived');
+    assert.deepEqual(states.map((s) => s.state), ['starting', 'running', 'crashed', 'starting', 'running']);
+  });
+
+  it('a failed start is crashed with its error, and retried on the next use', async () => {
     let fail = true;
-    const e = remember(new EmbeddedSandbox({
-      load: () => {
-        if (fail) throw new Error('boom');
-        return server;
+    const good = childOptions().serverModule;
+    const e = new EmbeddedSandbox({
+      ...childOptions(),
+      get serverModule() {
+        return fail ? join(dir, 'missing-server.js') : good;
       },
       partnerId: 'local-x',
       publicKey: async () => undefined,
-    }));
-    await assert.rejects(e.ensureStarted(), /boom/);
+    });
+    made.push(e);
+    await assert.rejects(e.ensureStarted(), /could not start: exited with code 1: .*Cannot find module/);
+    assert.equal(e.status.state, 'crashed');
     fail = false;
     assert.match((await e.ensureStarted()).origin, /^http:\/\/127\.0\.0\.1:/);
-    await e.stop();
+  });
+
+  describe('no hang', () => {
+    const fake = (mode: string) => ({ childModule: join(__dirname, 'fixtures/fake-child.ts'), serverModule: mode });
+
+    it('a request the process never answers rejects after the time limit', async () => {
+      const e = make(() => undefined, { ...fake('silent'), requestTimeoutMs: 300 });
+      await e.ensureStarted();
+      const t0 = Date.now();
+      await assert.rejects(e.registerPublicKey(newKey().spkiPem), /did not answer registerPartner within 0.3 s/);
+      assert.ok(Date.now() - t0 < 3000);
+    });
+
+    it('a pending request rejects at once when the process dies, with the last error line as the reason', async () => {
+      const e = make(() => undefined, { ...fake('silent'), requestTimeoutMs: 60_000 });
+      await e.ensureStarted();
+      const pending = e.registerPublicKey(newKey().spkiPem);
+      const t0 = Date.now();
+      process.kill(e.status.pid as number, 'SIGKILL');
+      await assert.rejects(pending, /stopped: killed by SIGKILL/);
+      assert.ok(Date.now() - t0 < 2000, `rejected after ${Date.now() - t0} ms`);
+
+      const d = make(() => undefined, fake('dies'));
+      await d.ensureStarted();
+      await assert.rejects(d.registerPublicKey(newKey().spkiPem), /exited with code 1: Error: ENOSPC: no space left on device/);
+      assert.equal(d.status.state, 'crashed');
+      assert.match(d.status.reason ?? '', /^exited with code 1: Error: ENOSPC/);
+    });
+
+    it('a process that never reports ready is killed after the start limit', async () => {
+      const e = make(() => undefined, { ...fake('mute'), startTimeoutMs: 500 });
+      await assert.rejects(e.ensureStarted(), /could not start: .*did not report ready within 0.5 s/);
+      assert.equal(e.status.state, 'crashed');
+    });
   });
 });

@@ -1,0 +1,59 @@
+/**
+ * Messages between the editor and the Local sandbox's child process (src/core/sandbox/child.ts) over the Node IPC
+ * channel of `child_process.fork`. The parent sends one `start`, then any number of `request`s; the child answers
+ * `ready` (or `startFailed`), one `response` per request (same `id`), and `log` lines at any time. The child exits
+ * when the parent disconnects.
+ */
+
+/** What the child needs to start the sandbox (sent over IPC, not argv: the eligibility token is a secret). */
+export interface ChildStartOptions {
+  /** Data directory; absent = in memory. Another process holding it ('DataDirInUse') = in memory, with a log line. */
+  readonly dataDir?: string;
+  /** TCP port on 127.0.0.1 to listen on; 0 or absent = a free port. A port in use falls back to a free one. */
+  readonly port?: number;
+  /** The Local eligibility token (`apikey` of the retired lookup), if set. */
+  readonly eligibilityToken?: string;
+}
+
+/** A method of the running sandbox callable from the parent, with its parameters (see SandboxHandle). */
+export type ChildRequestCall =
+  | { readonly method: 'registerPartner'; readonly params: readonly [id: string, spkiPem: string, name: string] }
+  | { readonly method: 'setEligibilityToken'; readonly params: readonly [token: string | undefined] }
+  | { readonly method: 'loadSampleData'; readonly params: readonly [partnerId: string, count: number | undefined] };
+
+/** Parent → child. */
+export type ParentMessage =
+  | { readonly type: 'start'; readonly options: ChildStartOptions }
+  | ({ readonly type: 'request'; readonly id: number } & ChildRequestCall);
+
+/** An error crossing the process boundary: its `name` (e.g. 'DataDirInUse') and message. */
+export interface ChildError {
+  readonly name: string;
+  readonly message: string;
+}
+
+/** The running sandbox's addresses (spec {sandbox_url} = v3BaseUrl). */
+export interface ChildReady {
+  readonly type: 'ready';
+  /** e.g. http://127.0.0.1:43117 */
+  readonly origin: string;
+  readonly v3BaseUrl: string;
+  readonly v2BaseUrl: string;
+  readonly eligibilityBaseUrl: string;
+  /** True when the data directory was asked for but is held by another process, so data is kept in memory. */
+  readonly inMemory: boolean;
+}
+
+/** Child → parent. */
+export type ChildMessage =
+  | ChildReady
+  | { readonly type: 'startFailed'; readonly error: ChildError }
+  | { readonly type: 'log'; readonly line: string }
+  | { readonly type: 'response'; readonly id: number; readonly ok: true; readonly result?: unknown }
+  | { readonly type: 'response'; readonly id: number; readonly ok: false; readonly error: ChildError };
+
+/** `err` as a {@link ChildError} (anything thrown becomes an Error-like name and message). */
+export function childErrorOf(err: unknown): ChildError {
+  if (err instanceof Error) return { name: err.name, message: err.message };
+  return { name: 'Error', message: String(err) };
+}
