@@ -1,0 +1,125 @@
+// The load-generating side of the sandbox benchmark: starts each server in its own process, sends requests over
+// loopback with keep-alive connections (undici), a freshly minted token on each, and reports req/s, p50, p99 and the
+// server's memory.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { openSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { Pool } from 'undici';
+
+/** A server under test: its process, origin and what it reported at start. */
+export interface Server {
+  readonly name: string;
+  readonly child: ChildProcess;
+  readonly origin: string;
+  readonly stored: number;
+  readonly startSeconds: number;
+  readonly seedSeconds: number;
+  readonly stderrFile: string;
+}
+
+/**
+ * Starts `script` (under tsx) in its own process and waits for its ready line (JSON with origin, stored,
+ * seedSeconds). Its stderr goes to `<dir>/<name>.stderr.log`. Rejects when it exits first or after `timeoutMs`.
+ */
+export async function startServer(name: string, script: string, args: string[], dir: string, timeoutMs: number): Promise<Server> {
+  const stderrFile = join(dir, `${name.replace(/\W+/g, '-')}.stderr.log`);
+  const t0 = performance.now();
+  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { stdio: ['ignore', 'pipe', openSync(stderrFile, 'w')] });
+  const ready = await new Promise<{ origin: string; stored: number; seedSeconds: number }>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${name}: not ready within ${timeoutMs / 1000} s`));
+    }, timeoutMs);
+    createInterface({ input: child.stdout as NodeJS.ReadableStream }).once('line', (line) => {
+      clearTimeout(timer);
+      resolve(JSON.parse(line) as { origin: string; stored: number; seedSeconds: number });
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${name} exited (${code}) before it was ready: ${readFileSync(stderrFile, 'utf8').trim().split('\n').slice(-3).join(' | ')}`));
+    });
+  });
+  child.removeAllListeners('exit');
+  return { name, child, stderrFile, startSeconds: (performance.now() - t0) / 1000, ...ready };
+}
+
+/** Stops a server (SIGTERM, then SIGKILL after 10 s) and waits for its exit. */
+export async function stopServer(s: Server): Promise<void> {
+  if (s.child.exitCode !== null || s.child.signalCode !== null) return;
+  const exited = new Promise((r) => s.child.once('exit', r));
+  s.child.kill('SIGTERM');
+  const t = setTimeout(() => s.child.kill('SIGKILL'), 10_000);
+  await exited;
+  clearTimeout(t);
+}
+
+/** Resident memory of a process now and at its peak, in MiB (Linux /proc; undefined elsewhere). */
+export function rssOf(pid: number | undefined): { rss: number; peak: number } | undefined {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (k: string) => Number(new RegExp(`^${k}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? NaN);
+    return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
+  } catch {
+    return undefined;
+  }
+}
+
+/** One request of a measured loop. */
+export interface Req {
+  readonly method: 'GET' | 'POST';
+  readonly path: string;
+  readonly body?: string;
+  readonly headers: Record<string, string>;
+}
+
+/** Throughput and latency of one loop. */
+export interface Figure {
+  readonly count: number;
+  readonly rps: number;
+  readonly p50: number;
+  readonly p99: number;
+  /** Answers with another status than expected (each is printed once per loop as a warning). */
+  readonly unexpected: number;
+}
+
+export function pool(origin: string, connections: number): Pool {
+  return new Pool(origin, { connections, pipelining: 1, keepAliveTimeout: 30_000 });
+}
+
+function pct(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+}
+
+/**
+ * Sends at most `count` requests made by `make` (which mints the token) over `concurrency` connections, and stops
+ * early after `seconds`. Latency includes minting the token (what a client pays for each request).
+ */
+export async function measure(p: Pool, opts: { count: number; seconds: number; concurrency: number; expect: number }, make: (i: number) => Req): Promise<Figure> {
+  const lat: number[] = [];
+  let next = 0;
+  let unexpected = 0;
+  let firstBad: string | undefined;
+  const t0 = performance.now();
+  const end = t0 + opts.seconds * 1000;
+  await Promise.all(
+    Array.from({ length: opts.concurrency }, async () => {
+      while (next < opts.count && performance.now() < end) {
+        const i = next++;
+        const s = performance.now();
+        const r = make(i);
+        const res = await p.request({ method: r.method, path: r.path, body: r.body, headers: r.headers });
+        const text = await res.body.text();
+        lat.push(performance.now() - s);
+        if (res.statusCode !== opts.expect) {
+          unexpected++;
+          firstBad ??= `${r.method} ${r.path} -> ${res.statusCode} ${text.slice(0, 200)}`;
+        }
+      }
+    }),
+  );
+  const secs = (performance.now() - t0) / 1000;
+  if (firstBad) process.stderr.write(`  WARNING: ${unexpected} unexpected answers, e.g. ${firstBad}\n`);
+  lat.sort((a, b) => a - b);
+  return { count: lat.length, rps: lat.length / secs, p50: pct(lat, 50), p99: pct(lat, 99), unexpected };
+}

@@ -1,0 +1,69 @@
+// One server of the sandbox benchmark, in its own process: the Local sandbox from dist/sandbox.js (the bundle the
+// CLI and the editor run), started with startSandbox as `tpp sandbox --data-dir <dir> --partner <id>=<pem>
+// --seed-count <n>` starts it. Prints one JSON line {origin, pid, stored, seedSeconds} on stdout when ready; SIGTERM
+// stops it. Per-request log lines go to stderr (a file, like a terminal would) unless --quiet.
+//   node --import tsx scripts/bench-sandbox/serve-sandbox.ts --partner ID --pem FILE --key FILE --stored N
+//        [--data-dir DIR] [--database URL] [--quiet]
+// (--key: the partner's private key, only to count what is stored through the API after seeding.)
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { mint, privateKeyOf } from './token';
+
+const { values } = parseArgs({
+  options: {
+    partner: { type: 'string' },
+    pem: { type: 'string' },
+    key: { type: 'string' },
+    stored: { type: 'string', default: '0' },
+    'data-dir': { type: 'string' },
+    database: { type: 'string' },
+    quiet: { type: 'boolean', default: false },
+  },
+});
+
+interface Handle {
+  origin: string;
+  v3BaseUrl: string;
+  loadSampleData(partnerId: string, count?: number): unknown;
+  close(): Promise<void>;
+}
+
+async function main(): Promise<void> {
+  const server = require(join(__dirname, '../../dist/sandbox.js')) as { startSandbox(o: Record<string, unknown>): Promise<Handle> };
+  const partner = values.partner as string;
+  const stored = Number(values.stored);
+  const log = values.quiet ? undefined : (line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`);
+  const t0 = performance.now();
+  // seedCount is the bulk loader of `tpp sandbox --seed-count`; a server without it ignores the option, and the
+  // rest is loaded through loadSampleData below.
+  const h = await server.startSandbox({
+    host: '127.0.0.1',
+    port: 0,
+    dataDir: values['data-dir'],
+    database: values.database,
+    partners: [{ id: partner, spkiPem: readFileSync(values.pem as string, 'utf8'), name: partner.toLowerCase() }],
+    seedCount: stored,
+    log,
+  });
+  const have = await countOf(h, partner);
+  if (have < stored) await h.loadSampleData(partner, stored - have);
+  const seedSeconds = (performance.now() - t0) / 1000;
+  process.stdout.write(`${JSON.stringify({ origin: h.origin, pid: process.pid, stored: await countOf(h, partner), seedSeconds })}\n`);
+  const stop = () => void h.close().then(() => process.exit(0));
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+}
+
+/** Registrations stored for `partner`, asked through the API (whatever the storage). */
+async function countOf(h: Handle, partner: string): Promise<number> {
+  const token = mint(privateKeyOf(readFileSync(values.key as string, 'utf8')), partner, h.v3BaseUrl);
+  const res = await fetch(`${h.v3BaseUrl}/tire-protection/registrations?pageSize=1`, { headers: { authorization: `Bearer ${token}` } });
+  if (res.status !== 200) throw new Error(`counting the stored registrations: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { totalRecordCount: number }).totalRecordCount;
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`${(err as Error)?.stack ?? String(err)}\n`);
+  process.exit(1);
+});
