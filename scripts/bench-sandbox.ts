@@ -27,12 +27,13 @@ function body(i: number, prefix: string): Record<string, unknown> {
 
 async function serverMain(): Promise<void> {
   const { startSandbox } = require('../src/core/sandbox/server') as typeof import('../src/core/sandbox/server');
+  const { createRegistration } = require('../src/core/sandbox/ops/registrations') as typeof import('../src/core/sandbox/ops/registrations');
   const { stored, spkiPem } = workerData as { stored: number; spkiPem: string };
   const sb = await startSandbox({ partners: [{ id: PARTNER, spkiPem }] });
   const ids: string[] = [];
   const t0 = performance.now();
   for (let i = 0; i < stored; i++) {
-    const id = sb.operations.createRegistration(PARTNER, 'tire-protection', body(i, 'PRE'));
+    const id = await createRegistration(sb.context, PARTNER, 'tire-protection', body(i, 'PRE'));
     if (i % Math.max(1, Math.floor(stored / 2000)) === 0) ids.push(id);
   }
   process.stderr.write(`  (stored ${stored} registrations in ${((performance.now() - t0) / 1000).toFixed(2)} s)\n`);

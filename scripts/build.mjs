@@ -2,7 +2,8 @@
 //   node scripts/build.mjs [--production] [--watch]
 // production: minified, no source maps; otherwise: source maps, not minified.
 import * as esbuild from 'esbuild';
-import { readdirSync, statSync, rmSync, readFileSync } from 'node:fs';
+import { copyFileSync, readdirSync, statSync, rmSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { buildExtensionWithLazyCore } from './lazy-core.mjs';
 
@@ -33,26 +34,36 @@ const common = {
   // Prefer ES module entries: jsonc-parser's UMD main requires './impl/*' dynamically, which cannot be bundled.
   mainFields: ['module', 'main'],
   logLevel: 'warning',
+  // pg's optional native binding is never used.
+  external: ['pg-native'],
 };
 
-const extensionBuild = { ...common, entryPoints: { extension: 'src/extension/extension.ts' }, outdir: 'dist', external: ['vscode'] };
+/** PGlite reads its WebAssembly and file-system bundle at run time: they ship next to the bundles in dist/. */
+function copyPgliteAssets() {
+  const dir = join(createRequire(import.meta.url).resolve('@electric-sql/pglite'), '..');
+  for (const f of ['pglite.wasm', 'pglite.data', 'initdb.wasm']) copyFileSync(join(dir, f), join('dist', f));
+}
+
+const extensionBuild = { ...common, entryPoints: { extension: 'src/extension/extension.ts' }, outdir: 'dist', external: ['vscode', 'pg-native'] };
 const builds = [
   { ...common, entryPoints: { cli: 'src/cli/main.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } },
   // The Local sandbox server (fastify): a separate bundle, loaded by the extension only on first use of Local.
   { ...common, entryPoints: { sandbox: 'src/core/sandbox/server.ts' }, outdir: 'dist' },
   // Host and UI suites run inside the extension host: vscode and mocha stay external (mocha from node_modules).
   { ...common, minify: false, sourcemap: true, entryPoints: [...testFiles('test/host'), ...testFiles('test/ui'), ...testFiles('test/bench')],
-    outdir: 'out/test', outbase: 'test', external: ['vscode', 'mocha'] },
+    outdir: 'out/test', outbase: 'test', external: ['vscode', 'mocha', 'pg-native'] },
 ];
 
 rmSync('out/test', { recursive: true, force: true });
 if (watch) {
   // Watch mode bundles the extension whole (no lazy dist/core.js): simpler, and load time does not matter there.
   for (const b of [extensionBuild, ...builds]) await (await esbuild.context(b)).watch();
+  copyPgliteAssets();
   console.log('esbuild: watching');
 } else {
   rmSync('dist', { recursive: true, force: true });
   await Promise.all([buildExtensionWithLazyCore(extensionBuild, common), ...builds.map((b) => esbuild.build(b))]);
+  copyPgliteAssets();
   const kb = (f) => `${(statSync(join('dist', f)).size / 1024).toFixed(1)} KB`;
   console.log(`esbuild${production ? ' (production)' : ''}: dist/extension.js ${kb('extension.js')} (loaded at activation), dist/core.js ${kb('core.js')} (loaded on first use), dist/sandbox.js ${kb('sandbox.js')}, dist/cli.js ${kb('cli.js')}`);
 }
