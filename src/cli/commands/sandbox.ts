@@ -123,7 +123,6 @@ export async function runSandboxCommand(args: string[], io: CliIo, stop?: AbortS
       dataDir: values['data-dir'],
       database: values.database,
       partners,
-      seedCount,
       eligibilityToken: values['eligibility-token'],
       rateLimitPerSecond: rate,
       faults: faultRate || slowRate ? { errorRate: faultRate, slowRate, slowMs } : undefined,
@@ -134,16 +133,25 @@ export async function runSandboxCommand(args: string[], io: CliIo, stop?: AbortS
     io.stderr.write(`tpp sandbox: cannot start: ${(err as Error).message}\n`);
     return 2;
   }
+  // Sample data is loaded before the base address is printed: a client that waits for that line sees it all.
+  const seeded: string[] = [];
+  try {
+    for (const p of partners) {
+      if (!values.seed && !seedCount) continue;
+      const t0 = performance.now();
+      const s = await sb.loadSampleData(p.id, seedCount || undefined);
+      seeded.push(`Sample data for ${p.id}: ${s.registrations} registrations, ${s.claims} claims, ${s.cancellations} cancellations, ${s.shops} shops, ${s.motorClub} motor-club registrations (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
+    }
+  } catch (err) {
+    io.stderr.write(`tpp sandbox: cannot load the sample data: ${(err as Error).message}\n`);
+    await sb.close();
+    return 2;
+  }
   io.stdout.write(`${sb.v3BaseUrl}\n`);
   const where = values.database ? `data in the PostgreSQL server ${redactUrl(values.database)}` : values['data-dir'] ? `data in ${values['data-dir']}` : 'in memory';
   io.stderr.write(`Local sandbox: v3 ${sb.v3BaseUrl}, v2 ${sb.v2BaseUrl}/v2/partners/<name>, eligibility ${sb.eligibilityBaseUrl}; ${where}\n`);
-  for (const p of partners) {
-    io.stderr.write(`Partner ${p.id}: v2 path /v2/partners/${p.name ?? p.id}, v3 aud ${sb.v3BaseUrl}, v2 aud ${sb.v2BaseUrl}${seedCount ? `; ${seedCount} sample registrations loaded` : ''}\n`);
-    if (values.seed) {
-      const s = await sb.loadSampleData(p.id);
-      io.stderr.write(`Sample data for ${p.id}: ${s.registrations} registrations, ${s.claims} claims, ${s.cancellations} cancellations, ${s.shops} shops, ${s.motorClub} motor-club registrations\n`);
-    }
-  }
+  for (const p of partners) io.stderr.write(`Partner ${p.id}: v2 path /v2/partners/${p.name ?? p.id}, v3 aud ${sb.v3BaseUrl}, v2 aud ${sb.v2BaseUrl}\n`);
+  for (const line of seeded) io.stderr.write(`${line}\n`);
   const why = await waitForStop(stop);
   io.stderr.write(`Stopping (${why})\n`);
   await sb.close();

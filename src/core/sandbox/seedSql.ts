@@ -34,7 +34,7 @@ export async function seedRegistrations(c: OpsContext, partner: string, count: n
               json_build_object('product_id', 'tire-protection', 'invoiceNumber', inv, 'enrollDate', to_char(enroll, 'YYYY-MM-DD'),
                 'customer', json_build_object('name', fn || ' ' || ln, 'email', lower(fn || '.' || ln || g || '@example.com')),
                 'vehicle', json_build_object('year', 2012 + h % 13, 'make', vm ->> 0, 'model', vm ->> 1),
-                'tires', (SELECT json_agg(json_build_object('make', t ->> 0, 'model', t ->> 1, 'size', t ->> 2, 'retailPrice', (t ->> 3)::numeric)) FROM generate_series(1, tires)))
+                'tires', (SELECT json_agg(q.tire) FROM (SELECT json_build_object('make', t ->> 0, 'model', t ->> 1, 'size', t ->> 2, 'retailPrice', (t ->> 3)::numeric) AS tire FROM generate_series(1, tires)) q))
        FROM (
          SELECT g, h, inv, enroll, tires, fn, ln, t, vm,
                 CASE WHEN active AND h2 % 100 < 35 THEN 1 + h2 % 2 ELSE 0 END AS claimed,
@@ -60,8 +60,8 @@ export async function seedRegistrations(c: OpsContext, partner: string, count: n
          'serviceInvoiceDate', to_char(least(left(enroll_date, 10)::date + 90, $5::date), 'YYYY-MM-DD'), 'vehicleMileage', 5000 + position % 60000,
          'damageReason', ($6::text[])[1 + position % cardinality($6::text[])], 'damageDescription', 'Not repairable; replaced with the same model',
          'authorizedAmount', round((body -> 'tires' -> 0 ->> 'retailPrice')::numeric * tire_claim_count, 2),
-         'tires', (SELECT json_agg(json_build_object('original', o, 'replacement', o)) FROM generate_series(1, tire_claim_count),
-                   LATERAL (SELECT json_build_object('make', body -> 'tires' -> 0 ->> 'make', 'model', body -> 'tires' -> 0 ->> 'model', 'size', body -> 'tires' -> 0 ->> 'size') AS o) oo))
+         'tires', (SELECT json_agg(q.tire) FROM (SELECT json_build_object('original', o, 'replacement', o) AS tire FROM generate_series(1, tire_claim_count),
+                   LATERAL (SELECT json_build_object('make', body -> 'tires' -> 0 ->> 'make', 'model', body -> 'tires' -> 0 ->> 'model', 'size', body -> 'tires' -> 0 ->> 'size') AS o) oo) q))
        FROM tpp.registrations WHERE partner = $1 AND position > $2 AND position <= $3 AND tire_claim_count > 0`,
       [...range, now, today, lists.reasons],
     );

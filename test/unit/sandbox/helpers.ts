@@ -103,6 +103,18 @@ export async function request(method: string, url: string, headers: Record<strin
   return { status: res.status, headers: res.headers, text, json };
 }
 
+/**
+ * The first embedded database of a process compiles PGlite's WebAssembly and runs initdb (seconds on a busy
+ * machine); later ones load the process's migrated template in well under a second. Pay that once, before the
+ * tests, with its own generous timeout, so that no test's own timeout has to cover it.
+ */
+if (typeof before === 'function') {
+  before(async function () {
+    this.timeout(180_000);
+    await (await startSandbox({})).close();
+  });
+}
+
 /** Sandboxes started by {@link startWith} and not yet closed: closed at the end of the run even when a test failed. */
 const open = new Set<SandboxHandle>();
 if (typeof after === 'function') {
