@@ -221,7 +221,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
     let subject: string;
     if (e.base === 'eligibility') {
       if (!checkEligibilityToken(req.headers.authorization, eligibilityToken)) {
-        log?.(`401 ${req.method} ${req.url.split('?')[0] ?? ''}: eligibility token missing or wrong`);
+        log?.(`401 ${req.method} ${req.url.split('?')[0] ?? ''} — eligibility token missing or wrong`);
         return reply.code(401).type('application/json').send(JSON.stringify(UNAUTHORIZED_BODY));
       }
       subject = '(eligibility)';
@@ -231,7 +231,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
         subject = await verifyPartnerToken(req.headers.authorization, audience, lookupKey, Math.floor(now() / 1000), tokenCache);
       } catch (err) {
         if (!(err instanceof TokenRejected)) throw err;
-        log?.(`401 ${req.method} ${req.url.split('?')[0] ?? ''}: ${err.message}`);
+        log?.(`401 ${req.method} ${req.url.split('?')[0] ?? ''} — ${err.message}`);
         return reply.code(401).type('application/json').send(JSON.stringify(UNAUTHORIZED_BODY));
       }
       state.partner = await partnerOf(subject);
