@@ -22,8 +22,11 @@ function testFiles(dir) {
 }
 
 const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
+const IMPORT_META_URL = "var __tppImportMetaUrl = require('url').pathToFileURL(__filename).href;";
 const common = {
-  define: { __TPP_VERSION__: JSON.stringify(pkg.version) },
+  // PGlite's module build locates its files with import.meta.url, which a CommonJS bundle lacks: give it the bundle's.
+  define: { __TPP_VERSION__: JSON.stringify(pkg.version), 'import.meta.url': '__tppImportMetaUrl' },
+  banner: { js: IMPORT_META_URL },
   bundle: true,
   platform: 'node',
   target: 'node20',
@@ -46,7 +49,7 @@ function copyPgliteAssets() {
 
 const extensionBuild = { ...common, entryPoints: { extension: 'src/extension/extension.ts' }, outdir: 'dist', external: ['vscode', 'pg-native'] };
 const builds = [
-  { ...common, entryPoints: { cli: 'src/cli/main.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } },
+  { ...common, entryPoints: { cli: 'src/cli/main.ts' }, outdir: 'dist', banner: { js: `#!/usr/bin/env node\n${IMPORT_META_URL}` } },
   // The Local sandbox server (fastify): a separate bundle, loaded by the extension only on first use of Local.
   { ...common, entryPoints: { sandbox: 'src/core/sandbox/server.ts' }, outdir: 'dist' },
   // Host and UI suites run inside the extension host: vscode and mocha stay external (mocha from node_modules).
