@@ -15,7 +15,10 @@ export const MESSAGES = {
   empty: 'required field is empty',
   string: 'expected a string',
   maxLength: (n: number) => `at most ${n} characters`,
+  /** Version 2 int: "Numbers may be sent as strings and are converted" (spec: Version 2 records). */
   int: 'integer expected (a whole number, or a string of digits such as "4")',
+  /** Version 3 integer: a JSON number only (the strings rule is version 2's). */
+  integer: 'integer expected (a whole JSON number such as 4)',
   number: 'number expected',
   money: 'money with at most 2 decimals (a number such as 12.5, or a matching string such as "12.50")',
   datetime: 'ISO 8601 date or timestamp with Z or an offset (e.g. 2024-03-15 or 2024-03-15T14:30:00Z)',
@@ -24,6 +27,7 @@ export const MESSAGES = {
   vehicleYear: 'four-digit year (e.g. "2021")',
   object: 'expected an object',
   array: 'expected an array',
+  stringOrStrings: 'a string or an array of strings',
 } as const;
 
 /**
@@ -88,42 +92,73 @@ export function isIsoDateOrTimestamp(s: string): boolean {
 // field is empty or malformed, the response is 400"; v3 applies the same rule in this toolkit).
 // ---------------------------------------------------------------------------------------------
 
-/** A string, optionally of at most `max` characters; `nonEmpty` rejects '' with "required field is empty". */
+/**
+ * Length of `s` in characters as the spec's string(n) counts them: Unicode code points of the NFC form, so
+ * an accented letter is one character whether it is sent precomposed (é) or as e + combining accent, and an
+ * emoji of one code point (😀) is one character, not two UTF-16 units. Spec: Version 2 records, "string(n) =
+ * string of at most n characters". Cheap for the usual string: at most `s.length`, counted only when needed.
+ */
+export function charLength(s: string): number {
+  return [...s.normalize('NFC')].length;
+}
+
+/** True when `s` has at most `max` characters ({@link charLength}); no counting when its UTF-16 length fits. */
+export function fitsLength(s: string, max: number): boolean {
+  return s.length <= max || charLength(s) <= max;
+}
+
+/**
+ * A string, optionally of at most `max` characters (counted by {@link charLength}: code points, NFC);
+ * `nonEmpty` rejects '' with "required field is empty". The message of a too long string is
+ * "at most n characters, got m". JSON Schema: `maxLength` n.
+ */
 export function str(opts: { max?: number; nonEmpty?: boolean } = {}) {
   let s = z.string({ error: errorFor(MESSAGES.string) });
   if (opts.nonEmpty) s = s.min(1, { error: MESSAGES.empty, abort: true });
-  if (opts.max !== undefined) s = s.max(opts.max, { error: MESSAGES.maxLength(opts.max) });
+  const max = opts.max;
+  if (max !== undefined) {
+    s = s
+      .refine((v) => fitsLength(v, max), {
+        error: (iss) => `${MESSAGES.maxLength(max)}${typeof iss.input === 'string' ? `, got ${charLength(iss.input)}` : ''}`,
+      })
+      .meta({ maxLength: max });
+  }
   return s;
 }
 
 /**
- * Integer: a whole number, or a string of digits ("4") converted to a number. '' is NOT converted to 0
- * (it fails as "required field is empty"). Output: number.
+ * Version 2 int: a whole number, or a string of digits ("4") converted to a number ("Numbers may be sent as
+ * strings and are converted"). A required int's '' fails as "required field is empty" (never 0); an optional
+ * int's '' means omitted ("Blank if omitted") and becomes undefined. Output: number (or undefined).
  */
 export function int(opts: PrimitiveOptions = {}) {
+  const required = opts.required ?? true;
+  const branches = [
+    z.number().int({ error: MESSAGES.int }),
+    z.string().regex(INT_STRING_RE, { error: errorFor(MESSAGES.int, required) }),
+    ...(required ? [] : [z.literal('')]),
+  ] as const;
   return z
-    .union(
-      [
-        z.number().int({ error: MESSAGES.int }),
-        z.string().regex(INT_STRING_RE, { error: errorFor(MESSAGES.int, opts.required ?? true) }),
-      ],
-      { error: errorFor(MESSAGES.int, opts.required ?? true) },
-    )
-    .transform((v) => (typeof v === 'number' ? v : Number(v)));
+    .union(branches, { error: errorFor(MESSAGES.int, required) })
+    .transform((v) => (v === '' ? undefined : typeof v === 'number' ? v : Number(v)));
 }
 
 /**
- * Money: a number with at most 2 decimals, or a string matching /^-?\d+(\.\d{1,2})?$/ ("12.50").
- * Output: number (units of the currency, 2 decimals). Spec: "money (number with 2 decimals, or a matching string)".
+ * Version 2 money: a number with at most 2 decimals, or a string matching /^-?\d+(\.\d{1,2})?$/ ("12.50").
+ * An optional money field's '' means omitted (undefined). Output: number (units of the currency, 2 decimals).
+ * Spec: "money (number with 2 decimals, or a matching string)".
  */
 export function money(opts: PrimitiveOptions = {}) {
+  const required = opts.required ?? true;
+  const branches = [
+    z.number(),
+    z.string().regex(MONEY_STRING_RE, { error: errorFor(MESSAGES.money, required) }),
+    ...(required ? [] : [z.literal('')]),
+  ] as const;
   return z
-    .union(
-      [z.number(), z.string().regex(MONEY_STRING_RE, { error: errorFor(MESSAGES.money, opts.required ?? true) })],
-      { error: errorFor(MESSAGES.money, opts.required ?? true) },
-    )
+    .union(branches, { error: errorFor(MESSAGES.money, required) })
     .refine((v) => typeof v === 'string' || hasAtMostTwoDecimals(v), { error: MESSAGES.money })
-    .transform((v) => (typeof v === 'number' ? v : Number(v)));
+    .transform((v) => (v === '' ? undefined : typeof v === 'number' ? v : Number(v)));
 }
 
 /** ISO 8601 date or timestamp with Z or an offset (string, unchanged). */
@@ -140,9 +175,9 @@ export function num() {
   return z.number({ error: errorFor(MESSAGES.number) });
 }
 
-/** A JSON integer (version 3 integer fields). */
+/** A JSON integer (version 3 integer fields; strings are not converted there). */
 export function integer() {
-  return z.number({ error: errorFor(MESSAGES.int) }).int({ error: MESSAGES.int });
+  return z.number({ error: errorFor(MESSAGES.integer) }).int({ error: MESSAGES.integer });
 }
 
 /** A JSON boolean. */
@@ -150,7 +185,7 @@ export function bool() {
   return z.boolean({ error: errorFor(MESSAGES.boolean) });
 }
 
-/** An e-mail address. */
+/** An e-mail address (only where the spec types the field "email string": the earlier revision's customer). */
 export function email() {
   return z.email({ error: errorFor(MESSAGES.email) });
 }

@@ -1,5 +1,6 @@
 import { getNodeValue, parseTree, printParseErrorCode, type ParseError } from 'jsonc-parser'; // ESM build: esbuild cannot bundle the UMD 'main' (dynamic requires)
 import type { z } from 'zod';
+import { charLength } from '../contract/primitives';
 import { localizedIssues } from './fastAccept';
 import { LineIndex } from './lineIndex';
 import { pathKey, strictLocator, treeLocator, type Locate, type Located } from './locate';
@@ -35,6 +36,9 @@ export const RULES = {
   enum: 'enum',
   type: 'type',
 } as const;
+
+/** Spec section of the JSON rules ("Bodies of POST and PATCH are JSON with Content-Type: application/json"). */
+export const JSON_SECTION = 'Endpoints';
 
 /** A finding of a semantic check, before it is located in the text. */
 export interface Finding {
@@ -195,7 +199,7 @@ export function validateText(text: string, target: ValidationTarget, options: Va
   const push = (p: Omit<Problem, 'range'>) => problems.push({ ...p, range: { start: lines.positionAt(p.start), end: lines.positionAt(p.end) } });
 
   if (text.trim() === '') {
-    push({ severity: 'error', code: RULES.emptyFile, message: 'The file is empty: a payload is a JSON object, e.g. {}', start: 0, end: text.length, path: [] });
+    push({ severity: 'error', code: RULES.emptyFile, message: 'The file is empty: a payload is a JSON object, e.g. {}', start: 0, end: text.length, path: [], section: JSON_SECTION });
     return problems;
   }
 
@@ -214,13 +218,13 @@ export function validateText(text: string, target: ValidationTarget, options: Va
       if (e.offset === lastOffset) continue; // one error per place (a trailing comma gives two)
       lastOffset = e.offset;
       const name = printParseErrorCode(e.error);
-      push({ severity: 'error', code: RULES.syntax, message: `JSON syntax: ${SYNTAX_MESSAGES[name] ?? name}`, start: e.offset, end: e.offset + Math.max(e.length, 1), path: [] });
+      push({ severity: 'error', code: RULES.syntax, message: `JSON syntax: ${SYNTAX_MESSAGES[name] ?? name}`, start: e.offset, end: e.offset + Math.max(e.length, 1), path: [], section: JSON_SECTION });
     }
     if (errors.length === 0) {
       // jsonc-parser accepted what JSON.parse refused (rare): report JSON.parse's own words.
       const at = /position (\d+)/.exec(String(err))?.[1];
       const o = at ? Number(at) : 0;
-      push({ severity: 'error', code: RULES.syntax, message: `JSON syntax: ${err instanceof Error ? err.message : String(err)}`, start: o, end: Math.min(o + 1, text.length), path: [] });
+      push({ severity: 'error', code: RULES.syntax, message: `JSON syntax: ${err instanceof Error ? err.message : String(err)}`, start: o, end: Math.min(o + 1, text.length), path: [], section: JSON_SECTION });
     }
     if (!root) return problems;
   }
@@ -228,7 +232,7 @@ export function validateText(text: string, target: ValidationTarget, options: Va
   if (!isRecord(value)) {
     const loc = locate([[]]).get('[]');
     const what = Array.isArray(value) ? 'an array' : value === null ? 'null' : `a ${typeof value}`;
-    push({ severity: 'error', code: RULES.notObject, message: `The top level must be a JSON object, not ${what}`, start: loc?.start ?? 0, end: loc?.end ?? text.length, path: [] });
+    push({ severity: 'error', code: RULES.notObject, message: `The top level must be a JSON object, not ${what}`, start: loc?.start ?? 0, end: loc?.end ?? text.length, path: [], section: JSON_SECTION });
     return problems;
   }
   const root = value;
@@ -260,7 +264,7 @@ export function validateText(text: string, target: ValidationTarget, options: Va
       if (seen.has(dedupe)) continue;
       seen.add(dedupe);
       let message = text.startsWith(`${field}:`) ? text : `${field}: ${text}`;
-      if (issue.code === 'too_big' && issue.origin === 'string' && typeof found.value === 'string') message += `, got ${found.value.length}`;
+      if (issue.code === 'too_big' && issue.origin === 'string' && typeof found.value === 'string') message += `, got ${charLength(found.value)}`;
       let fix: Draft['fix'];
       if (code === RULES.money) {
         const formatted = formatMoney(found.value);

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { MESSAGES, PAYLOAD_KINDS, SCHEMA_URI_PREFIX, kindFromSchemaUri, schemaUri, v2FieldInfo, type PayloadKind, type PayloadKindDef } from '../contract';
+import { MESSAGES, PAYLOAD_KINDS, SERVICE_TYPE_MESSAGE, YES_NO_MESSAGE, SCHEMA_URI_PREFIX, kindFromSchemaUri, schemaUri, v2FieldInfo, type PayloadKind, type PayloadKindDef } from '../contract';
 import { RULES, validateText, type Finding, type IssueLike, type SemanticCheck, type ValidateOptions, type ValidationTarget } from './engine';
 import { LineIndex } from './lineIndex';
 import { findUnknownProperties, nearest, schemaAt } from './schemaWalk';
@@ -44,6 +44,7 @@ export const CONTRACT_RULES = {
   empty: 'empty',
   maxLength: 'max-length',
   int: 'int',
+  integer: 'integer',
   number: 'number',
   money: RULES.money,
   datetime: 'datetime',
@@ -58,6 +59,10 @@ const BY_MESSAGE = new Map<string, string>([
   [MESSAGES.empty, CONTRACT_RULES.empty],
   [MESSAGES.string, RULES.type],
   [MESSAGES.int, CONTRACT_RULES.int],
+  [MESSAGES.integer, CONTRACT_RULES.integer],
+  [YES_NO_MESSAGE, RULES.enum],
+  [SERVICE_TYPE_MESSAGE, RULES.enum],
+  [MESSAGES.stringOrStrings, RULES.type],
   [MESSAGES.number, CONTRACT_RULES.number],
   [MESSAGES.money, CONTRACT_RULES.money],
   [MESSAGES.datetime, CONTRACT_RULES.datetime],

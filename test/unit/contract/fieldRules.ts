@@ -27,6 +27,10 @@ export interface FieldKind {
   readonly values?: readonly string[];
   /** v2 VehicleYear: a string of four digits. */
   readonly fourDigitString?: boolean;
+  /** The enumerated values are matched in any letter case (CommercialVehicle; docs/contract.md). */
+  readonly anyCase?: boolean;
+  /** Req Y (an optional v2 number's '' means omitted; a required one's is "required field is empty"). */
+  readonly required?: boolean;
 }
 
 /** Interprets a row's Type (and Notes). */
@@ -42,14 +46,15 @@ export function kindOf(row: SpecRow): FieldKind {
   else if (t.startsWith('4-digit number')) base = { kind: 'year' };
   else if (t.startsWith('number')) base = { kind: 'number' };
   else if (t.startsWith('boolean')) base = { kind: 'boolean' };
-  else if (t.startsWith('email') || row.field === 'email') base = { kind: 'email' }; // contract: e-mail fields are e-mail addresses
+  else if (t.startsWith('email')) base = { kind: 'email' }; // only "email string" is an address; a shop's email is typed string
   else if (t.startsWith('array')) base = { kind: 'array' };
   else if (t.includes('object')) base = { kind: 'object' };
   else if (t.startsWith('string') || t.startsWith('phone string') || t.startsWith('as in')) base = { kind: 'string' };
   else throw new Error(`Unknown type '${row.type}' of ${row.field}`);
+  base = { ...base, required: row.req === 'Y' };
   const n = row.notes;
   if (/^Four-digit year/.test(n)) return { ...base, fourDigitString: true };
-  if (/^Yes or No/.test(n)) return { ...base, values: ['Yes', 'No'] };
+  if (/^Yes or No/.test(n)) return { ...base, values: ['Yes', 'No'], anyCase: true };
   if (/^REPLACE .* or REPAIR/.test(n)) return { ...base, values: ['REPLACE', 'REPAIR'] };
   return base;
 }
@@ -91,18 +96,28 @@ export interface ValueCase {
 
 /** More valid values of a request field (all must pass). */
 export function validVariants(k: FieldKind): ValueCase[] {
-  if (k.values) return k.values.map((v) => ({ label: `enum value ${v}`, value: v }));
+  if (k.values)
+    return [
+      ...k.values.map((v) => ({ label: `enum value ${v}`, value: v })),
+      ...(k.anyCase ? k.values.map((v) => ({ label: `enum value ${v} in lower case (read as ${v})`, value: v.toLowerCase(), output: v })) : []),
+    ];
   if (k.fourDigitString) return [{ label: 'four digits', value: '1999' }];
   switch (k.kind) {
     case 'string':
       return k.max
-        ? [{ label: `exactly ${k.max} characters`, value: 'x'.repeat(k.max) }]
+        ? [
+            { label: `exactly ${k.max} characters`, value: 'x'.repeat(k.max) },
+            { label: `exactly ${k.max} emoji (2 UTF-16 units each, 1 character)`, value: '😀'.repeat(k.max) },
+            { label: `exactly ${k.max} accented letters (precomposed)`, value: 'é'.repeat(k.max) },
+            { label: `exactly ${k.max} accented letters (e + combining accent, NFC one character)`, value: 'e\u0301'.repeat(k.max) },
+          ]
         : [{ label: 'a long string', value: 'x'.repeat(500) }];
     case 'int':
       return [
         { label: 'number', value: 4, output: 4 },
         { label: 'number sent as string "4"', value: '4', output: 4 },
         { label: 'zero', value: 0, output: 0 },
+        ...(k.required ? [] : [{ label: 'empty string (optional: omitted)', value: '', output: undefined }]),
       ];
     case 'money':
       return [
@@ -145,12 +160,13 @@ export function validVariants(k: FieldKind): ValueCase[] {
 /** Invalid values of a request field, each with the kind of violation. */
 export function invalidVariants(k: FieldKind): ValueCase[] {
   const out: ValueCase[] = [];
-  if (k.values) out.push({ label: 'wrong enum value', value: `${k.values[0]}X` }, { label: 'lower case', value: k.values[0]?.toLowerCase() });
+  if (k.values) out.push({ label: 'wrong enum value', value: `${k.values[0]}X` });
+  if (k.values && !k.anyCase) out.push({ label: 'lower case', value: k.values[0]?.toLowerCase() });
   if (k.fourDigitString) out.push({ label: 'two-digit year', value: '21' }, { label: 'letters', value: 'abcd' });
   switch (k.kind) {
     case 'string':
       out.push({ label: 'wrong type (number)', value: 12345 }, { label: 'wrong type (object)', value: {} });
-      if (k.max) out.push({ label: `too long (${k.max + 1} characters)`, value: 'x'.repeat(k.max + 1) });
+      if (k.max) out.push({ label: `too long (${k.max + 1} characters)`, value: 'x'.repeat(k.max + 1) }, { label: `too long (${k.max + 1} emoji characters)`, value: '😀'.repeat(k.max + 1) });
       break;
     case 'int':
       out.push(
@@ -158,7 +174,7 @@ export function invalidVariants(k: FieldKind): ValueCase[] {
         { label: 'not a number string', value: 'four' },
         { label: 'decimal', value: 2.5 },
         { label: 'decimal string', value: '2.5' },
-        { label: 'empty string (not converted to 0)', value: '' },
+        ...(k.required ? [{ label: 'empty string (not converted to 0)', value: '' }] : []),
       );
       break;
     case 'money':
@@ -168,7 +184,7 @@ export function invalidVariants(k: FieldKind): ValueCase[] {
         { label: 'float artefact 0.1+0.2', value: 0.1 + 0.2 },
         { label: 'wrong type (boolean)', value: true },
         { label: 'not a number string', value: '12,50' },
-        { label: 'empty string', value: '' },
+        ...(k.required ? [{ label: 'empty string', value: '' }] : []),
       );
       break;
     case 'datetime':
