@@ -20,6 +20,7 @@ export const SEMANTIC_RULES = {
   emailFormat: 'email-format',
   commercialVehicleCase: 'commercial-vehicle-case',
   sandboxTireLimit: 'sandbox-tire-limit',
+  emptyValue: 'empty-value',
   deprecated: 'deprecated',
 } as const;
 
@@ -136,7 +137,7 @@ function commercialVehicle(v: unknown, path: JsonPath, out: Finding[]): void {
   if (typeof v !== 'string' || v === '' || (COMMERCIAL_VEHICLE_VALUES as readonly string[]).includes(v)) return;
   const canonical = COMMERCIAL_VEHICLE_VALUES.find((c) => c.toLowerCase() === v.toLowerCase());
   if (canonical)
-    out.push({ path, severity: 'warning', code: SEMANTIC_RULES.commercialVehicleCase, message: `CommercialVehicle: the spec writes ${canonical}; "${v}" is accepted and read as ${canonical}`, section: 'Registration (v2)' });
+    out.push({ path, severity: 'warning', code: SEMANTIC_RULES.commercialVehicleCase, message: `CommercialVehicle: the spec writes ${canonical}; "${v}" is accepted and read as ${canonical}`, section: 'Registration (v2)', replaceWith: canonical });
 }
 
 const emailSchema = email();
@@ -145,6 +146,34 @@ function emailFormat(v: unknown, path: JsonPath, out: Finding[]): void {
   if (typeof v !== 'string' || v === '' || emailSchema.safeParse(v).success) return;
   out.push({ path, severity: 'warning', code: SEMANTIC_RULES.emailFormat, message: `${String(path[0])}${path.length > 1 ? `[${String(path[1])}]` : ''}: "${v}" does not look like an e-mail address (name@example.com)`, section: 'Shop' });
 }
+
+/** Required strings of the earlier-revision registration (spec: its field tables; `*` = every array item). */
+const REGISTRATION_REQUIRED_STRINGS: readonly (readonly string[])[] = [
+  ['product_id'],
+  ['invoiceNumber'],
+  ['customer', 'name'],
+  ...['line1', 'city', 'state', 'zip'].map((f) => ['customer', 'address', f]),
+  ...['make', 'model', 'size'].map((f) => ['tires', '*', f]),
+  ['vehicle', 'make'],
+  ['vehicle', 'model'],
+];
+
+/** '' in a required version 3 string: accepted (the 400 for it is stated for version 2 only), but likely a gap. */
+const emptyRequired: SemanticCheck = (root) => {
+  const out: Finding[] = [];
+  const walk = (v: unknown, rest: readonly string[], path: JsonPath): void => {
+    if (rest.length === 0) {
+      if (v === '') out.push({ path, severity: 'warning', code: SEMANTIC_RULES.emptyValue, message: `${nameOf(path)}: required field is empty (accepted: the spec makes an empty required field a 400 in version 2 only)`, section: 'Registration, earlier revision (paths without product prefix)' });
+      return;
+    }
+    const [head, ...tail] = rest as [string, ...string[]];
+    if (head === '*') {
+      if (Array.isArray(v)) v.forEach((x, i) => walk(x, tail, [...path, i]));
+    } else if (isObj(v)) walk(v[head], tail, [...path, head]);
+  };
+  for (const p of REGISTRATION_REQUIRED_STRINGS) walk(root, p, []);
+  return out;
+};
 
 /** A check over the items of a v2 array property. */
 const v2Records =
@@ -201,7 +230,7 @@ export const SEMANTIC_CHECKS: Partial<Record<PayloadKind, readonly SemanticCheck
   'v2-claims': [v2Records('Claims', 'ClaimDate', 'claim', 'Claim (v2)', (r, base, _now, out) => tireLimit(r, 'TireClaimCount', base, 'Claim (v2)', out))],
   'v2-sales': [v2Records('Sales', 'SaleDate', 'sale', 'Sale (v2)')],
   'v2-cancellations': [v2Records('Cancellations', 'CancelDate', 'cancellation', 'Cancellation (v2, deprecated)', (r, base, _now, out) => tireLimit(r, 'TireCancelCount', base, 'Cancellation (v2, deprecated)', out))],
-  registration: [v3Registration('Registration, earlier revision (paths without product prefix)', true)],
+  registration: [v3Registration('Registration, earlier revision (paths without product prefix)', true), emptyRequired],
   'tire-protection-registration': [v3Registration('Tire-protection registration', true)],
   'motor-club-registration': [v3Registration('Motor-club registration', false)],
   'tire-protection-claim': [v3Dated('serviceInvoiceDate', 'repair', 'Claim (tire protection)')],

@@ -137,6 +137,23 @@ describe('payload diagnostics: broken variants give exactly the expected codes a
     ]);
   });
 
+  it('plausibility warnings the spec does not back: CommercialVehicle case (with a fix), far-past dates, empty v3 required strings, shop-update e-mails', () => {
+    const v2 = variant('v2-registrations', (b) => {
+      b.Registrations[0].CommercialVehicle = 'yes';
+      b.Registrations[0].PlanEnrollDate = '2015-12-31';
+      b.Registrations[0].CurrentMileage = '';
+    });
+    const ps = check(v2, [
+      { code: 'commercial-vehicle-case', at: '"yes"', severity: 'warning', message: 'CommercialVehicle: the spec writes Yes; "yes" is accepted and read as Yes' },
+      { code: 'past-date', at: '"2015-12-31"', severity: 'warning' },
+    ]);
+    const fixed = apply(v2, ps.find((p) => p.code === 'commercial-vehicle-case')!.fix!.edits);
+    assert.match(fixed, /"CommercialVehicle": "Yes"/);
+    check(variant('registration', (b) => (b.customer.name = '')), [{ code: 'empty-value', at: '""', severity: 'warning' }]);
+    check(variant('shop-update', (b) => (b.email = ['a@b.co', 'front desk'])), [{ code: 'email-format', at: '"front desk"', severity: 'warning' }]);
+    check(variant('v2-registrations', (b) => (b.Registrations[0].PlanEnrollDate = '2016-01-16')), []);
+  });
+
   it('v2-claims: lower-case ServiceType gets a quick fix; empty required string; int', () => {
     const text = variant('v2-claims', (b) => {
       b.Claims[0].ServiceType = 'replace';
