@@ -21,7 +21,10 @@ export const MESSAGES = {
   integer: 'integer expected (a whole JSON number such as 4)',
   number: 'number expected',
   money: 'money with at most 2 decimals (a number such as 12.5, or a matching string such as "12.50")',
+  /** Version 2 datetime: "ISO 8601, UTC preferred or with a designated UTC offset". */
   datetime: 'ISO 8601 date or timestamp with Z or an offset (e.g. 2024-03-15 or 2024-03-15T14:30:00Z)',
+  /** Version 3 dates: "Dates are ISO 8601 strings" (a zone is not required there). */
+  isoDate: 'ISO 8601 date or timestamp (e.g. 2024-03-15 or 2024-03-15T14:30:00Z)',
   boolean: 'expected true or false',
   email: 'e-mail address expected (name@example.com)',
   vehicleYear: 'four-digit year (e.g. "2021")',
@@ -68,11 +71,18 @@ export const ISO_DATE_OR_TIMESTAMP_RE =
   /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:[Zz]|[+-](\d{2}):?(\d{2})))?$/;
 
 /**
+ * Version 3 dates ("Dates are ISO 8601 strings"): the same shapes, but a timestamp may have no zone (it is still
+ * ISO 8601; the diagnostics warn about it, code date-without-zone).
+ */
+export const ISO_8601_RE =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:[Zz]|[+-](\d{2}):?(\d{2}))?)?$/;
+
+/**
  * True when `s` is an ISO 8601 date alone, or a timestamp with Z or an offset, naming a real calendar day
  * and time (2024-02-30 and 25:00 are rejected). Spec: Data type formats (v2); v3 "Dates are ISO 8601 strings".
  */
-export function isIsoDateOrTimestamp(s: string): boolean {
-  const m = ISO_DATE_OR_TIMESTAMP_RE.exec(s);
+export function isIsoDateOrTimestamp(s: string, zone: 'required' | 'optional' = 'required'): boolean {
+  const m = (zone === 'required' ? ISO_DATE_OR_TIMESTAMP_RE : ISO_8601_RE).exec(s);
   if (!m) return false;
   const [, y, mo, d, h, mi, se, oh, om] = m;
   const year = Number(y);
@@ -161,13 +171,19 @@ export function money(opts: PrimitiveOptions = {}) {
     .transform((v) => (v === '' ? undefined : typeof v === 'number' ? v : Number(v)));
 }
 
-/** ISO 8601 date or timestamp with Z or an offset (string, unchanged). */
-export function isoDate(opts: PrimitiveOptions = {}) {
+/**
+ * ISO 8601 date or timestamp (string, unchanged). Version 2 (`zone` 'required', the default): a timestamp
+ * needs Z or an offset, and a required field's '' is "required field is empty". Version 3 (`zone`
+ * 'optional'): a timestamp without a zone is accepted, and '' is simply not a date.
+ */
+export function isoDate(opts: PrimitiveOptions & { zone?: 'required' | 'optional' } = {}) {
+  const v3 = opts.zone === 'optional';
+  const message = v3 ? MESSAGES.isoDate : MESSAGES.datetime;
   return z
-    .string({ error: errorFor(MESSAGES.datetime) })
-    .min(1, { error: (opts.required ?? true) ? MESSAGES.empty : MESSAGES.datetime, abort: true })
-    .regex(ISO_DATE_OR_TIMESTAMP_RE, { error: MESSAGES.datetime, abort: true })
-    .refine(isIsoDateOrTimestamp, { error: MESSAGES.datetime });
+    .string({ error: errorFor(message) })
+    .min(1, { error: (opts.required ?? true) && !v3 ? MESSAGES.empty : message, abort: true })
+    .regex(v3 ? ISO_8601_RE : ISO_DATE_OR_TIMESTAMP_RE, { error: message, abort: true })
+    .refine((s) => isIsoDateOrTimestamp(s, v3 ? 'optional' : 'required'), { error: message });
 }
 
 /** A JSON number (version 3 number fields; strings are not converted there). */

@@ -154,9 +154,10 @@ export const V2RegistrationShape = {
       .refine((v) => v === '' || COMMERCIAL_VEHICLE_RE.test(v), {
         error: (iss) => (typeof iss.input === 'string' && !fitsLength(iss.input, 5) ? `${MESSAGES.maxLength(5)}, got ${charLength(iss.input)}` : YES_NO_MESSAGE),
       })
+      // On the input side (before the transform): the editor's completion offers Yes and No.
+      .meta({ default: 'No', examples: [...COMMERCIAL_VEHICLE_VALUES], maxLength: 5 })
       .transform((v) => (v === '' ? undefined : v.toLowerCase() === 'yes' ? 'Yes' : 'No'))
-      .optional()
-      .meta({ default: 'No', examples: [...COMMERCIAL_VEHICLE_VALUES] }),
+      .optional(),
     { type: 'string', max: 5, req: '', notes: 'Yes or No; default No. Reads return a string such as false.' },
   ),
 };

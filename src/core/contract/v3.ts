@@ -18,6 +18,8 @@ import { MESSAGES, bool, email, errorFor, integer, isoDate, num, readInt, str } 
 // Small builders
 // ---------------------------------------------------------------------------------------------
 
+/** A version 3 date: "Dates are ISO 8601 strings" (no zone required). */
+const date3 = () => isoDate({ zone: 'optional' });
 /**
  * Required string. '' is accepted: the spec makes an empty required field a 400 only in version 2 ("in version
  * 2, a required field empty or malformed"); the diagnostics warn about it (code empty-value).
@@ -88,7 +90,7 @@ export const Vehicle = obj({
 export const Registration = obj({
   product_id: rs('Program product identifier (required).'),
   invoiceNumber: rs('Invoice number; registrations are unique by invoice number (required).'),
-  enrollDate: req(isoDate(), 'Enrolment date, ISO 8601 (required).'),
+  enrollDate: req(date3(), 'Enrolment date, ISO 8601 (required).'),
   customer: req(Customer, 'Customer (required).'),
   tires: req(arr(Tire).min(1, { error: 'at least one tire' }), 'Tires sold with the plan (required, at least one).'),
   vehicle: opt(Vehicle, 'Vehicle.'),
@@ -124,7 +126,7 @@ export const TireProtectionTire = obj({
 export const TireProtectionRegistration = obj({
   product_id: os('Program product identifier.'),
   invoiceNumber: os('Invoice number; unique per registration (a store number may disambiguate).'),
-  enrollDate: opt(isoDate(), 'Enrolment date, ISO 8601.'),
+  enrollDate: opt(date3(), 'Enrolment date, ISO 8601.'),
   customer: opt(TireProtectionCustomer, 'Customer (name, email).'),
   vehicle: opt(TireProtectionVehicle, 'Vehicle (year, make, model).'),
   tires: opt(arr(TireProtectionTire), 'Tires (make, model, size, retailPrice).'),
@@ -150,7 +152,7 @@ export const ClaimTire = obj({
 /** Claim against a tire-protection registration (POST /tire-protection/registrations/:id/claims). */
 export const TireProtectionClaim = obj({
   serviceInvoiceNumber: os('Invoice number of the service.'),
-  serviceInvoiceDate: opt(isoDate(), 'Date of the service invoice, ISO 8601.'),
+  serviceInvoiceDate: opt(date3(), 'Date of the service invoice, ISO 8601.'),
   vehicleMileage: opt(num(), 'Vehicle mileage at the service (number).'),
   damageReason: os('Reason of the damage.'),
   damageDescription: os('Description of the damage.'),
@@ -184,7 +186,7 @@ export const Shop = obj({
   placeId: os("The mapping provider's place identifier of the shop."),
   uniqueId: os('Unique per shop; a second create with the same uniqueId answers 409.'),
   legalName: os('Legal name of the business.'),
-  startDate: opt(isoDate(), 'Start date, ISO 8601.'),
+  startDate: opt(date3(), 'Start date, ISO 8601.'),
   dba: os('Doing-business-as name.'),
   groupName: os('Group name.'),
   phone: os('Phone number, international format (e.g. +1 555 010 0199).'),
@@ -201,8 +203,8 @@ export const Shop = obj({
 /** Shop update body (PATCH /tire-protection/shops/:uniqueId). The e-mail field name is not shown: `email`. */
 export const ShopUpdate = obj({
   product_id: os('Program product identifier.'),
-  endDate: opt(isoDate(), 'End date, ISO 8601.'),
-  startDate: opt(isoDate(), 'Start date, ISO 8601.'),
+  endDate: opt(date3(), 'End date, ISO 8601.'),
+  startDate: opt(date3(), 'Start date, ISO 8601.'),
   email: opt(
     z.union([str(), arr(str())], { error: errorFor(MESSAGES.stringOrStrings) }),
     'More e-mail addresses for the shop: one address or an array (field name not shown by the spec; this toolkit uses email, as in the create body).',
@@ -244,7 +246,7 @@ export const Part = obj({
   make: os('Tire make (brand).'),
   model: os('Tire model.'),
   size: os('Tire size, e.g. 225/65R17.'),
-  date: opt(isoDate(), 'Date of the sale, ISO 8601.'),
+  date: opt(date3(), 'Date of the sale, ISO 8601.'),
   quantity: opt(integer(), 'Quantity (integer).'),
   cost: opt(num(), 'Cost (number).'),
 }).meta({ description: 'Part sold to a shop.' });
@@ -260,7 +262,7 @@ export const Transaction = obj({
   model: os('Tire model.'),
   size: os('Tire size, e.g. 225/65R17.'),
   treadDepth: opt(num(), 'Tread depth (number).'),
-  date: opt(isoDate(), 'Date of the transaction, ISO 8601.'),
+  date: opt(date3(), 'Date of the transaction, ISO 8601.'),
   unitPrice: opt(num(), 'Unit price (number).'),
   quantity: opt(integer(), 'Quantity (integer).'),
   isTrailer: opt(bool(), 'Whether the tire is a trailer tire.'),
@@ -294,7 +296,7 @@ export const MotorClubCustomer = obj({
 export const MotorClubRegistration = obj({
   product_id: os('Program product identifier.'),
   invoiceNumber: os('Invoice number.'),
-  enrollDate: opt(isoDate(), 'Enrolment date, ISO 8601.'),
+  enrollDate: opt(date3(), 'Enrolment date, ISO 8601.'),
   customer: opt(MotorClubCustomer, 'Customer: name, phone, email, address.'),
 }).meta({ description: 'Motor-club registration: a registration that carries only consumer information.' });
 
@@ -309,7 +311,7 @@ export const MotorClubCustomerUpdate = obj({
 
 /** Cancellation body {cancelledOn} of every v3 registration PATCH (required, ISO 8601). */
 export const CancellationBody = obj({
-  cancelledOn: req(isoDate(), 'Date of the cancellation, ISO 8601 (required).'),
+  cancelledOn: req(date3(), 'Date of the cancellation, ISO 8601 (required).'),
 }).meta({ description: 'Cancels a registration. A registration can be cancelled only once (a second cancellation answers 409).' });
 
 /** Response of creates that return an id string (registrations, motor-club registrations). */

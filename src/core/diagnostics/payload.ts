@@ -66,6 +66,7 @@ const BY_MESSAGE = new Map<string, string>([
   [MESSAGES.number, CONTRACT_RULES.number],
   [MESSAGES.money, CONTRACT_RULES.money],
   [MESSAGES.datetime, CONTRACT_RULES.datetime],
+  [MESSAGES.isoDate, CONTRACT_RULES.datetime],
   [MESSAGES.boolean, CONTRACT_RULES.boolean],
   [MESSAGES.email, CONTRACT_RULES.email],
   [MESSAGES.vehicleYear, CONTRACT_RULES.yearFormat],

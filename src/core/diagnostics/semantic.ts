@@ -21,6 +21,7 @@ export const SEMANTIC_RULES = {
   commercialVehicleCase: 'commercial-vehicle-case',
   sandboxTireLimit: 'sandbox-tire-limit',
   emptyValue: 'empty-value',
+  dateWithoutZone: 'date-without-zone',
   deprecated: 'deprecated',
 } as const;
 
@@ -122,6 +123,21 @@ function dateCheck(v: unknown, w: DateWindow, path: () => JsonPath, what: string
   }
 }
 
+const ZONELESS_RE = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?$/;
+
+/** A version 3 timestamp without Z or an offset: ISO 8601 (accepted), but the time zone is left to the server. */
+function zoneCheck(v: unknown, path: JsonPath, section: string, out: Finding[]): void {
+  if (typeof v !== 'string' || !ZONELESS_RE.test(v)) return;
+  out.push({ path, severity: 'warning', code: SEMANTIC_RULES.dateWithoutZone, message: `${nameOf(path)}: ${v} has no time zone; add Z (UTC) or an offset so the server cannot read it in another zone`, section, replaceWith: `${v}Z` });
+}
+
+/** Version 3 date fields of the root checked for a missing time zone. */
+const v3Zones = (section: string, ...fields: string[]): SemanticCheck => (root) => {
+  const out: Finding[] = [];
+  for (const f of fields) zoneCheck(root[f], [f], section, out);
+  return out;
+};
+
 /** A vehicle year outside 1900..next year (v2 VehicleYear is a string, v3 vehicle.year a number). */
 function vehicleYear(v: unknown, now: Date, path: () => JsonPath, section: string, out: Finding[]): void {
   const year = typeof v === 'number' && Number.isInteger(v) ? v : typeof v === 'string' && /^\d{4}$/.test(v) ? Number(v) : undefined;
@@ -207,6 +223,7 @@ const v2Duplicates: SemanticCheck = (root) => {
 const v3Registration = (section: string, vehicle: boolean): SemanticCheck => (root, { now }) => {
   const out: Finding[] = [];
   dateCheck(root.enrollDate, windowOf(now), () => ['enrollDate'], 'enrolment', section, out);
+  zoneCheck(root.enrollDate, ['enrollDate'], section, out);
   if (vehicle && isObj(root.vehicle)) vehicleYear(root.vehicle.year, now, () => ['vehicle', 'year'], section, out);
   return out;
 };
@@ -214,6 +231,7 @@ const v3Registration = (section: string, vehicle: boolean): SemanticCheck => (ro
 const v3Dated = (field: string, what: string, section: string, future = true): SemanticCheck => (root, { now }) => {
   const out: Finding[] = [];
   dateCheck(root[field], windowOf(now), () => [field], what, section, out, future);
+  zoneCheck(root[field], [field], section, out);
   return out;
 };
 
@@ -236,7 +254,7 @@ export const SEMANTIC_CHECKS: Partial<Record<PayloadKind, readonly SemanticCheck
   'tire-protection-claim': [v3Dated('serviceInvoiceDate', 'repair', 'Claim (tire protection)')],
   transaction: [v3Dated('date', 'sale', 'Transaction (manufacturer to dealer)')],
   part: [v3Dated('date', 'sale', 'Part (sold to a shop)')],
-  shop: [shopEmails],
-  'shop-update': [shopEmails],
+  shop: [shopEmails, v3Zones('Shop', 'startDate')],
+  'shop-update': [shopEmails, v3Zones('Shop', 'startDate', 'endDate')],
   cancellation: [v3Dated('cancelledOn', 'cancellation', 'States and transitions', false)],
 };

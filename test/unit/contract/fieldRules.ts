@@ -31,6 +31,8 @@ export interface FieldKind {
   readonly anyCase?: boolean;
   /** Req Y (an optional v2 number's '' means omitted; a required one's is "required field is empty"). */
   readonly required?: boolean;
+  /** A version 3 date ("ISO 8601 string"): a timestamp needs no zone there (v2 datetime: "UTC ... or offset"). */
+  readonly anyZone?: boolean;
 }
 
 /** Interprets a row's Type (and Notes). */
@@ -39,7 +41,8 @@ export function kindOf(row: SpecRow): FieldKind {
   let base: FieldKind;
   const sized = /^string\((\d+)\)/.exec(t);
   if (sized) base = { kind: 'string', max: Number(sized[1]) };
-  else if (t.startsWith('iso 8601') || t.startsWith('datetime')) base = { kind: 'datetime' };
+  else if (t.startsWith('iso 8601')) base = { kind: 'datetime', anyZone: true };
+  else if (t.startsWith('datetime')) base = { kind: 'datetime' };
   else if (t === 'int' || t.startsWith('int,') || t.startsWith('int ')) base = { kind: 'int' };
   else if (t.startsWith('money')) base = { kind: 'money' };
   else if (t.startsWith('integer')) base = { kind: 'integer' };
@@ -135,6 +138,7 @@ export function validVariants(k: FieldKind): ValueCase[] {
         { label: 'timestamp with milliseconds and Z', value: '2024-03-15T14:30:00.123Z' },
         { label: 'timestamp with offset', value: '2024-03-15T09:30:00-05:00' },
         { label: 'leap day', value: '2024-02-29' },
+        ...(k.anyZone ? [{ label: 'timestamp without a zone (still ISO 8601)', value: '2024-03-15T14:30:00' }] : []),
       ];
     case 'number':
       return [
@@ -192,7 +196,7 @@ export function invalidVariants(k: FieldKind): ValueCase[] {
         { label: 'bad date (month 13)', value: '2024-13-01' },
         { label: 'bad date (Feb 30)', value: '2024-02-30' },
         { label: 'bad date (US format)', value: '03/15/2024' },
-        { label: 'timestamp without Z or offset', value: '2024-03-15T14:30:00' },
+        ...(k.anyZone ? [] : [{ label: 'timestamp without Z or offset', value: '2024-03-15T14:30:00' }]),
         { label: 'bad time (25:00)', value: '2024-03-15T25:00:00Z' },
         { label: 'wrong type (number)', value: 20240315 },
         { label: 'empty string', value: '' },

@@ -152,6 +152,11 @@ describe('payload diagnostics: broken variants give exactly the expected codes a
     check(variant('registration', (b) => (b.customer.name = '')), [{ code: 'empty-value', at: '""', severity: 'warning' }]);
     check(variant('shop-update', (b) => (b.email = ['a@b.co', 'front desk'])), [{ code: 'email-format', at: '"front desk"', severity: 'warning' }]);
     check(variant('v2-registrations', (b) => (b.Registrations[0].PlanEnrollDate = '2016-01-16')), []);
+    // Version 3: a timestamp without a zone is ISO 8601 (a warning with a fix); version 2 asks for Z or an offset.
+    const v3 = variant('tire-protection-registration', (b) => (b.enrollDate = '2025-01-15T14:30:00'));
+    const [zoneless] = check(v3, [{ code: 'date-without-zone', at: '"2025-01-15T14:30:00"', severity: 'warning' }]);
+    assert.match(apply(v3, zoneless!.fix!.edits), /"enrollDate": "2025-01-15T14:30:00Z"/);
+    check(variant('v2-sales', (b) => (b.Sales[0].SaleDate = '2025-01-15T14:30:00')), [{ code: 'datetime', at: '"2025-01-15T14:30:00"', severity: 'error' }]);
   });
 
   it('v2-claims: lower-case ServiceType gets a quick fix; empty required string; int', () => {
