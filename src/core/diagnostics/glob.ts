@@ -1,10 +1,16 @@
+import { realpathSync } from 'node:fs';
 import { resolve, sep } from 'node:path';
-import { globSync } from 'tinyglobby';
+
+// The CommonJS entry on purpose: the bundles are CommonJS, and the ES module build of tinyglobby's fdir calls
+// createRequire(import.meta.url), which is undefined there (dist/cli.js crashed at start). A require() makes
+// esbuild pick the packages' "require" exports.
+const { globSync } = require('tinyglobby') as typeof import('tinyglobby');
 
 /**
  * Glob expansion for `tpp validate` (Node 20 has no fs.glob), by `tinyglobby` (picomatch syntax: `*`, `?`,
  * `**`, `{a,b}`, `[abc]`, `/`-separated). Directories named node_modules or starting with '.' are not
- * entered; symbolic links are followed, and a link cycle ends the walk instead of looping (issue 14).
+ * entered; symbolic links are followed, a link cycle ends the walk instead of looping (issue 14), and a file
+ * reached through several links is listed once.
  */
 
 /** True when `pattern` contains glob syntax. */
@@ -32,5 +38,20 @@ export function expandGlob(pattern: string, cwd: string): string[] {
     ignore: ['**/node_modules/**'],
   });
   const prefix = baseParts.length ? `${base.replace(/\/$/, '')}/` : '';
-  return matched.map((rel) => `${prefix}${rel}`).sort();
+  // One path per file: a file reached again through a symbolic link (a cycle) keeps its first, shortest path.
+  const root = resolve(cwd, base);
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const rel of matched.sort((a, b) => a.length - b.length || (a < b ? -1 : 1))) {
+    let real: string;
+    try {
+      real = realpathSync(resolve(root, rel));
+    } catch {
+      continue;
+    }
+    if (seen.has(real)) continue;
+    seen.add(real);
+    out.push(`${prefix}${rel}`);
+  }
+  return out.sort();
 }

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../../../src/cli/cli';
@@ -123,6 +124,21 @@ describe('tpp validate', () => {
     assert.equal(r.code, 1, r.stderr);
     const out = JSON.parse(r.stdout) as ValidateJsonProblem[];
     assert.ok(out.length > 0 && out.every((p) => p.code === 'required'), `${out.length} problems`);
+  });
+
+  it('the bundled CLI (dist/cli.js) starts and expands a glob across a symbolic-link cycle', function () {
+    const cli = join(__dirname, '../../../dist/cli.js');
+    if (!existsSync(cli)) {
+      console.log(`      skipped: ${cli} is not built (npm run build; npm test builds before the unit tier)`);
+      this.skip();
+    }
+    mkdirSync(join(dir, 'linked'), { recursive: true });
+    writeFileSync(join(dir, 'linked/good.json'), good);
+    symlinkSync(join(dir, 'linked'), join(dir, 'linked/loop'), 'dir');
+    const r = spawnSync(process.execPath, [cli, 'validate', '--format', 'json', 'linked/**/*.json'], { cwd: dir, encoding: 'utf8', timeout: 30000 });
+    assert.equal(r.status, 0, r.stderr);
+    assert.deepEqual(JSON.parse(r.stdout), []);
+    assert.match(r.stderr, /^1 file checked: 0 errors, 0 warnings/);
   });
 
   it('exits 2 on usage errors', async () => {
