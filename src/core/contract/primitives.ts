@@ -102,23 +102,27 @@ export function isIsoDateOrTimestamp(s: string, zone: 'required' | 'optional' = 
 // field is empty or malformed, the response is 400"; v3 applies the same rule in this toolkit).
 // ---------------------------------------------------------------------------------------------
 
+const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
+
 /**
- * Length of `s` in characters as the spec's string(n) counts them: Unicode code points of the NFC form, so
- * an accented letter is one character whether it is sent precomposed (é) or as e + combining accent, and an
- * emoji of one code point (😀) is one character, not two UTF-16 units. Spec: Version 2 records, "string(n) =
- * string of at most n characters". Cheap for the usual string: at most `s.length`, counted only when needed.
+ * Length of `s` in characters as the spec's string(n) counts them ("string of at most n characters"): what a
+ * reader sees as one character (a Unicode extended grapheme cluster). An accented letter is one character
+ * whether it is sent precomposed (é) or as e + combining accent, and an emoji is one character also when it is
+ * two UTF-16 units (😀) or several code points (👍🏽, 🇫🇷). Never more than the code points or UTF-16 units.
  */
 export function charLength(s: string): number {
-  return [...s.normalize('NFC')].length;
+  let n = 0;
+  for (const _ of graphemes.segment(s)) n++;
+  return n;
 }
 
-/** True when `s` has at most `max` characters ({@link charLength}); no counting when its UTF-16 length fits. */
+/** True when `s` has at most `max` characters ({@link charLength}); nothing is counted when its UTF-16 length fits. */
 export function fitsLength(s: string, max: number): boolean {
   return s.length <= max || charLength(s) <= max;
 }
 
 /**
- * A string, optionally of at most `max` characters (counted by {@link charLength}: code points, NFC);
+ * A string, optionally of at most `max` characters (counted by {@link charLength}: grapheme clusters);
  * `nonEmpty` rejects '' with "required field is empty". The message of a too long string is
  * "at most n characters, got m". JSON Schema: `maxLength` n.
  */

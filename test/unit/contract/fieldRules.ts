@@ -112,7 +112,8 @@ export function validVariants(k: FieldKind): ValueCase[] {
             { label: `exactly ${k.max} characters`, value: 'x'.repeat(k.max) },
             { label: `exactly ${k.max} emoji (2 UTF-16 units each, 1 character)`, value: '😀'.repeat(k.max) },
             { label: `exactly ${k.max} accented letters (precomposed)`, value: 'é'.repeat(k.max) },
-            { label: `exactly ${k.max} accented letters (e + combining accent, NFC one character)`, value: 'e\u0301'.repeat(k.max) },
+            { label: `exactly ${k.max} accented letters (e + combining accent: one character)`, value: 'e\u0301'.repeat(k.max) },
+            { label: `exactly ${k.max} emoji of several code points (👍🏽, a flag)`, value: '👍🏽🇫🇷'.repeat(k.max / 2) + (k.max % 2 ? '👍🏽' : '') },
           ]
         : [{ label: 'a long string', value: 'x'.repeat(500) }];
     case 'int':

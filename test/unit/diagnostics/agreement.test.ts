@@ -31,7 +31,7 @@ const RUNS = Number(process.env.TPP_AGREEMENT_RUNS ?? 30);
 const PARTNER = 'agree';
 
 /** Characters of different UTF-16 and code point sizes: each counts as one character of a string(n). */
-const CHARS = ['x', 'é', 'e\u0301', '😀', 'Ω', ' '];
+const CHARS = ['x', 'é', 'e\u0301', '😀', '👍🏽', '🇫🇷', 'Ω', ' '];
 /** A string of n-1, n or n+1 characters, from one repeated or mixed characters. */
 const around = (n: number) =>
   fc.oneof(
