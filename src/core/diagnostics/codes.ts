@@ -54,6 +54,7 @@ export const DIAGNOSTIC_CODES: Readonly<Record<string, DiagnosticCode>> = {
   [SEMANTIC_RULES.emailFormat]: plausible,
   [SEMANTIC_RULES.commercialVehicleCase]: plausible,
   [SEMANTIC_RULES.sandboxTireLimit]: plausible,
+  [SEMANTIC_RULES.tireCount]: plausible,
   [SEMANTIC_RULES.emptyValue]: plausible,
   [SEMANTIC_RULES.dateWithoutZone]: plausible,
   [CONTRACT_RULES.unknownKind]: { severity: 'error', basis: 'tool' },

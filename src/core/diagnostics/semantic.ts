@@ -20,6 +20,7 @@ export const SEMANTIC_RULES = {
   emailFormat: 'email-format',
   commercialVehicleCase: 'commercial-vehicle-case',
   sandboxTireLimit: 'sandbox-tire-limit',
+  tireCount: 'tire-count',
   emptyValue: 'empty-value',
   dateWithoutZone: 'date-without-zone',
   deprecated: 'deprecated',
@@ -65,10 +66,17 @@ function tireDots(r: Obj, base: JsonPath, out: Finding[]): void {
   }
 }
 
-/** A tire count above {@link MAX_TIRE_COUNT}: the Local sandbox refuses it (400), the spec states no maximum. */
-function tireLimit(r: Obj, field: string, base: JsonPath, section: string, out: Finding[]): void {
+/**
+ * A tire count below 1 (the spec states no minimum, but a record of no tires is almost certainly a mistake), or
+ * above {@link MAX_TIRE_COUNT}: the Local sandbox refuses that (400); the spec states no maximum.
+ */
+function tireLimit(r: Obj, field: string, base: JsonPath, section: string, out: Finding[], sandboxLimit = true): void {
   const n = whole(r[field]);
-  if (n === undefined || n <= MAX_TIRE_COUNT) return;
+  if (n === undefined || (n >= 1 && (n <= MAX_TIRE_COUNT || !sandboxLimit))) return;
+  if (n < 1) {
+    out.push({ path: [...base, field], severity: 'warning', code: SEMANTIC_RULES.tireCount, message: `${field}: ${n} tires; a count below 1 is unlikely (the spec states no minimum)`, section });
+    return;
+  }
   out.push({ path: [...base, field], severity: 'warning', code: SEMANTIC_RULES.sandboxTireLimit, message: `${field}: ${n} tires is more than the Local sandbox accepts (${MAX_TIRE_COUNT}); the Local sandbox refuses it with 400 (the spec states no maximum)`, section });
 }
 
@@ -246,7 +254,7 @@ const shopEmails: SemanticCheck = (root) => {
 export const SEMANTIC_CHECKS: Partial<Record<PayloadKind, readonly SemanticCheck[]>> = {
   'v2-registrations': [v2Registrations, v2Duplicates],
   'v2-claims': [v2Records('Claims', 'ClaimDate', 'claim', 'Claim (v2)', (r, base, _now, out) => tireLimit(r, 'TireClaimCount', base, 'Claim (v2)', out))],
-  'v2-sales': [v2Records('Sales', 'SaleDate', 'sale', 'Sale (v2)')],
+  'v2-sales': [v2Records('Sales', 'SaleDate', 'sale', 'Sale (v2)', (r, base, _now, out) => tireLimit(r, 'TireCount', base, 'Sale (v2)', out, false))],
   'v2-cancellations': [v2Records('Cancellations', 'CancelDate', 'cancellation', 'Cancellation (v2, deprecated)', (r, base, _now, out) => tireLimit(r, 'TireCancelCount', base, 'Cancellation (v2, deprecated)', out))],
   registration: [v3Registration('Registration, earlier revision (paths without product prefix)', true), emptyRequired],
   'tire-protection-registration': [v3Registration('Tire-protection registration', true)],
