@@ -98,8 +98,9 @@ export function isIsoDateOrTimestamp(s: string, zone: 'required' | 'optional' = 
 }
 
 // ---------------------------------------------------------------------------------------------
-// Request primitives (payloads as sent). Required strings must not be empty (v2: "If a required
-// field is empty or malformed, the response is 400"; v3 applies the same rule in this toolkit).
+// Request primitives (payloads as sent). Required v2 strings must not be empty (v2: "If a required
+// field is empty or malformed, the response is 400"); the spec states that for version 2 only, so a
+// required v3 string may be '' (the diagnostics warn: empty-value).
 // ---------------------------------------------------------------------------------------------
 
 const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
