@@ -123,7 +123,7 @@ function deprecatedCheck(def: PayloadKindDef): SemanticCheck {
       path: root.$schema !== undefined ? ['$schema'] : [],
       severity: 'warning',
       code: SEMANTIC_RULES.deprecated,
-      message: `$schema: ${def.title.replace(/\s*\(deprecated\)$/i, '')} are deprecated and unsupported by the administrator (spec: Versioning)`,
+      message: `$schema: ${def.title.replace(/\s*\(deprecated\)$/i, '')} are deprecated and unsupported by the administrator`,
       section: 'Versioning',
     };
   };
