@@ -21,6 +21,8 @@ import { Client, newKey, track } from '../sandbox/helpers';
  * The one documented exception: a tire count above MAX_TIRE_COUNT is a warning that the Local sandbox answers
  * with 400; generated counts stay at or below it, and the warning itself is checked without the sandbox.
  * Only the sandbox's HTTP behaviour is used (no store internals), and invoice numbers are unique per run.
+ * Not covered: `cancellation` (a cancelledOn before the enrolment or after the program term answers 409 by the
+ * spec's state rules, whatever the payload's diagnostics) and the deprecated `v2-cancellations`.
  */
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- bodies are edited freely
@@ -202,6 +204,16 @@ describe('editor, CLI and Local sandbox agree on payloads at each rule boundary 
       base: async () => ({ ...template('transaction'), date: today() }),
       mutations: [at(['quantity'], v3Integer), at(['unitPrice'], v3Number), at(['treadDepth'], v3Number), at(['date'], dates), at(['isTrailer'], fc.constantFrom(true, 'yes', 0))],
       send: v3Post('/tire-protection/transactions'),
+    },
+    {
+      kind: 'motor-club-customer',
+      base: async (id) => {
+        const r = await client.call('POST', '/motor-club/registrations', { ...stripMeta(template('motor-club-registration')), invoiceNumber: id, enrollDate: today() });
+        assert.equal(r.status, 201, r.text);
+        return { ...template('motor-club-customer'), $registrationId: String(r.json.id), $invoiceNumber: undefined };
+      },
+      mutations: [at(['customer', 'email'], customerEmail), at(['customer', 'name'], around(40)), at(['customer', 'address', 'zip'], fc.constantFrom('12345', '', 12345)), drop(['customer'])],
+      send: async (b) => (await client.call('PATCH', `/motor-club/registrations/${encodeURIComponent(b.$registrationId)}`, stripMeta(b))).status,
     },
     {
       kind: 'tire-protection-claim',
