@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { withCommonAnswers } from './answers';
 import { ErrorBody, UnauthorizedBody } from './errors';
 import { errorFor, str } from './primitives';
 import { EndpointDef, EndpointId, QueryParamDef } from './types';
@@ -250,7 +251,7 @@ const table: Record<EndpointId, Omit<EndpointDef, 'id' | 'pathParams'>> = {
     path: '/tire-protection/shops/:uniqueId',
     query: {},
     body: ShopUpdate,
-    responses: { 204: null, 400: ErrorBody, ...unauthorized },
+    responses: { 204: null, 400: ErrorBody, ...unauthorized, 404: ErrorBody },
     apiVersion: 3,
     product: 'tire-protection',
     summary: 'Update a shop (end date, start date, more e-mail addresses).',
@@ -261,7 +262,7 @@ const table: Record<EndpointId, Omit<EndpointDef, 'id' | 'pathParams'>> = {
     path: '/tire-protection/shops/:uniqueId/parts',
     query: {},
     body: Part,
-    responses: { 204: null, 400: ErrorBody, ...unauthorized },
+    responses: { 204: null, 400: ErrorBody, ...unauthorized, 404: ErrorBody },
     apiVersion: 3,
     product: 'tire-protection',
     summary: 'Report a part sold to a shop.',
@@ -372,7 +373,7 @@ const table: Record<EndpointId, Omit<EndpointDef, 'id' | 'pathParams'>> = {
       shopid: { schema: str({ nonEmpty: true }), description: 'Shop ID.', aliases: ['ShopID'] },
       invoicenumber: { schema: str({ nonEmpty: true }), description: 'Invoice number.', aliases: ['InvoiceNumber'] },
     },
-    responses: { 200: V2GetResponse, 400: ErrorBody, ...unauthorized },
+    responses: { 200: V2GetResponse, 400: ErrorBody, ...unauthorized, 403: ErrorBody },
     apiVersion: 2,
     product: 'records',
     summary: 'Read version 2 records of the chosen kind.',
@@ -383,7 +384,7 @@ const table: Record<EndpointId, Omit<EndpointDef, 'id' | 'pathParams'>> = {
     path: '/v2/partners/:company_name',
     query: {},
     body: V2PostBody,
-    responses: { ...created(V2PostResponse), 204: null, 400: ErrorBody, ...unauthorized },
+    responses: { ...created(V2PostResponse), 204: null, 400: ErrorBody, ...unauthorized, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody },
     apiVersion: 2,
     product: 'records',
     summary: 'Create version 2 records: Registrations, Claims, Sales or Cancellations (deprecated).',
@@ -402,7 +403,7 @@ const table: Record<EndpointId, Omit<EndpointDef, 'id' | 'pathParams'>> = {
         description: 'Two-letter state abbreviation, with licensePlate.',
       },
     },
-    responses: { 200: EligibilityResponse },
+    responses: { 200: EligibilityResponse, 400: ErrorBody },
     apiVersion: 1,
     product: 'eligibility',
     deprecated: true,
@@ -416,10 +417,13 @@ export function pathParamsOf(path: string): string[] {
   return [...path.matchAll(/:([A-Za-z_][A-Za-z0-9_]*)/g)].map((m) => m[1] as string);
 }
 
-/** Every endpoint of the spec, by stable id. */
+/**
+ * Every endpoint of the spec, by stable id. `responses` holds the statuses of the endpoint's spec row plus the
+ * answers every call can give (see answers.ts: 401, 405, 429, 5xx; with a body also 400, 413, 415).
+ */
 export const ENDPOINTS: Readonly<Record<EndpointId, EndpointDef>> = Object.freeze(
   Object.fromEntries(
-    Object.entries(table).map(([id, def]) => [id, Object.freeze({ id, pathParams: pathParamsOf(def.path), ...def })]),
+    Object.entries(table).map(([id, def]) => [id, Object.freeze({ id, pathParams: pathParamsOf(def.path), ...def, responses: withCommonAnswers(def) })]),
   ) as unknown as Record<EndpointId, EndpointDef>,
 );
 

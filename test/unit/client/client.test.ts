@@ -121,6 +121,13 @@ describe('partner client (spec: Endpoints, Errors)', () => {
     assert.match(describeStatus(409).meaning, /cancelling a registration twice/);
     assert.equal(describeStatus(405).name, 'Not Allowed');
     assert.equal(describeStatus(418).documented, false);
+    // 413 and 415 are not in the spec's table; the Local sandbox answers them and the view explains them.
+    for (const s of [413, 415]) {
+      const d = describeStatus(s);
+      assert.equal(d.documented, false);
+      assert.match(d.meaning, /Not in the spec's Errors table/);
+      assert.notEqual(d.meaning, describeStatus(418).meaning);
+    }
     assert.deepEqual(documentedStatuses(), [200, 201, 204, 301, 302, 400, 401, 403, 404, 405, 409, 429, 500, 502, 503, 504]);
   });
 
