@@ -115,6 +115,9 @@ export async function openPglite(dataDir?: string): Promise<SandboxDb> {
       pgliteWasmModule: a.pglite,
       initdbWasmModule: a.initdb,
       fsBundle: new Blob([a.bundle]),
+      // 32 MB of shared buffers instead of 128: the operating system caches the data files anyway, and the process
+      // stays near 250 MB with a million registrations.
+      startParams: [...PGlite.defaultStartParams, '-c', 'shared_buffers=32MB'],
     });
   } catch (err) {
     await release?.();
