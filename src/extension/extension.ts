@@ -42,6 +42,8 @@ export interface ExtensionApi extends PublicApi {
   readonly api: ApiClients;
   /** Data of the registrations, motor-club and history folders of the Environments tree. */
   readonly tree: MainTree;
+  /** The Environments view's data provider: tests walk the tree through the extension's own node instances. */
+  readonly view: EnvironmentsProvider;
 }
 
 /** Composition root: builds the services and pushes every disposable to `context.subscriptions`. */
@@ -103,7 +105,7 @@ export function activate(context: vscode.ExtensionContext): PublicApi | Extensio
   const activationMs = performance.now() - started;
   log.info(`Activated in ${activationMs.toFixed(1)} ms (active environment: ${active.get()})`);
   if (context.extensionMode !== vscode.ExtensionMode.Test) return { activationMs };
-  return { activationMs, environments, log, diagnostics: payloads.controller, api, tree: mainTree };
+  return { activationMs, environments, log, diagnostics: payloads.controller, api, tree: mainTree, view: tree };
 }
 
 export function deactivate(): void {

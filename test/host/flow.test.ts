@@ -10,7 +10,7 @@ import type { ExtensionApi } from '../../src/extension/extension';
 import type { RequestOutcome } from '../../src/extension/send/runRequest';
 import { activateExtension } from '../shared/extension';
 import { until } from '../shared/driver';
-import { RegistrationsFolderNode } from '../../src/extension/tree/registrationsFolderNode';
+import type { TreeNode } from '../../src/extension/tree/node';
 
 const cmd = <T = unknown>(id: string, ...args: unknown[]) => vscode.commands.executeCommand<T>(id, ...args);
 const folder = () => vscode.workspace.workspaceFolders![0]!.uri;
@@ -20,6 +20,23 @@ async function writeJson(name: string, value: unknown): Promise<vscode.Uri> {
   const uri = vscode.Uri.joinPath(folder(), name);
   await vscode.workspace.fs.writeFile(uri, Buffer.from(JSON.stringify(value, null, 2) + '\n'));
   return uri;
+}
+
+/**
+ * The registrations folder of an environment, found through the extension's own tree provider (a node class
+ * imported here would be this bundle's copy, and its errors would not be the extension's classes).
+ */
+async function registrationsFolder(api: ExtensionApi, env: string, product: 'tire-protection' | 'motor-club'): Promise<TreeNode> {
+  const envNode = (await api.view.getChildren()).find((n) => n.toTreeItem().id === `environment:${env}`);
+  assert.ok(envNode, `no ${env} row`);
+  const folder = (await api.view.getChildren(envNode)).find((n) => n.toTreeItem().id === `${env}:folder:${product}`);
+  assert.ok(folder, `no ${product} folder under ${env}`);
+  return folder;
+}
+
+/** The rows of a registrations folder, as the view asks for them. */
+async function folderRows(api: ExtensionApi, env: string, product: 'tire-protection' | 'motor-club'): Promise<TreeNode[]> {
+  return api.view.getChildren(await registrationsFolder(api, env, product));
 }
 
 async function readJson(name: string): Promise<Record<string, unknown>> {
@@ -165,14 +182,13 @@ describe('main flow on the Local sandbox (commands)', function () {
     await vscode.workspace.getConfiguration('tpp.registrations').update('pageSize', 1, vscode.ConfigurationTarget.Global);
     try {
       await cmd('tpp.clearRegistrationFilter', 'local');
-      const folderNode = new RegistrationsFolderNode(api.tree, 'local', 'tire-protection');
-      const first = (await folderNode.children()).map((n) => n.toTreeItem());
+      const first = (await folderRows(api, 'local', 'tire-protection')).map((n) => n.toTreeItem());
       assert.equal(first.length, 2, JSON.stringify(first.map((i) => i.label)));
       assert.equal(first[1]!.label, 'Load more…');
       assert.match(String(first[1]!.description), /^1 of \d+ shown$/);
       assert.equal(first[1]!.command?.command, 'tpp.loadMoreRegistrations');
       assert.equal(await cmd('tpp.loadMoreRegistrations', 'local', 'tire-protection'), 1);
-      const second = (await folderNode.children()).map((n) => n.toTreeItem());
+      const second = (await folderRows(api, 'local', 'tire-protection')).map((n) => n.toTreeItem());
       assert.equal(second.filter((i) => i.contextValue?.startsWith('registration.')).length, 2);
       assert.notEqual(second[0]!.id, second[1]!.id);
     } finally {
@@ -222,7 +238,7 @@ describe('tree errors: a node with the reason and Retry, never an empty list', f
 
   async function folderChildren(): Promise<vscode.TreeItem[]> {
     api.tree.invalidate('sandbox');
-    const nodes = await new RegistrationsFolderNode(api.tree, 'sandbox', 'tire-protection').children();
+    const nodes = await folderRows(api, 'sandbox', 'tire-protection');
     return nodes.map((n) => n.toTreeItem());
   }
 
@@ -239,7 +255,7 @@ describe('tree errors: a node with the reason and Retry, never an empty list', f
     assert.equal(item!.contextValue, 'error');
     // A redraw shows the kept error without sending the failing request again.
     const before = requests;
-    const again = await new RegistrationsFolderNode(api.tree, 'sandbox', 'tire-protection').children();
+    const again = await folderRows(api, 'sandbox', 'tire-protection');
     assert.match(String(again[0]!.toTreeItem().label), /^503/);
     assert.equal(requests, before);
   });
@@ -275,7 +291,7 @@ describe('tree errors: a node with the reason and Retry, never an empty list', f
   });
 
   it("the view's Refresh (tpp.refreshEnvironments) reads the registrations again from the server", async () => {
-    const rows = async () => (await new RegistrationsFolderNode(api.tree, 'sandbox', 'tire-protection').children()).map((n) => String(n.toTreeItem().label));
+    const rows = async () => (await folderRows(api, 'sandbox', 'tire-protection')).map((n) => String(n.toTreeItem().label));
     assert.deepEqual(await rows(), ['INV-R1']);
     server.removeAllListeners('request');
     server.on('request', (_req: http.IncomingMessage, res: http.ServerResponse) => {
@@ -346,7 +362,7 @@ describe('shops, parts, transactions, motor club and the eligibility lookup on t
     assert.equal(payload.$registrationId, id);
     await setDoc(doc, { ...payload, customer: { ...payload.customer, name: 'Renamed Customer' } });
     assert.equal((await cmd<RequestOutcome>('tpp.sendPayload', doc.uri, 'local')).status, 204);
-    const read = await api.api.send('local', 'getMotorClubRegistration', { params: { id } });
+    const read = await api.api.send('local', 'getMotorClubRegistration', { id }, undefined);
     assert.equal((read.response.body as { customer: { name: string } }).customer.name, 'Renamed Customer');
     const cancelled = await cmd<RequestOutcome>('tpp.cancelMotorClubRegistration', { kind: 'motorClub', env: 'local', id }, { cancelledOn: new Date().toISOString() });
     assert.equal(cancelled.status, 204, cancelled.message);

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { PartnerApiError } from '../../core/client';
+import { ApiError } from '../../core/client';
 import { ENVIRONMENTS } from '../../core/environments';
 import { LOCAL_NOT_AVAILABLE } from '../jwt/jwtService';
 import { showInspection } from './inspectJwt';
@@ -38,7 +38,7 @@ export const verifyConnection: CommandDef = {
     const { iss } = await jwt.target(env); // fails early, with the missing piece named, when the environment cannot sign
     try {
       const { response } = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: `Verifying the ${label} connection…` }, () =>
-        api.send<{ partner_id?: unknown; name?: unknown }>(env, 'verifyToken'),
+        api.send(env, 'verifyToken', {}, undefined),
       );
       const body = response.body ?? {};
       const partnerId = typeof body.partner_id === 'string' ? body.partner_id : String(body.partner_id ?? '');
@@ -47,7 +47,7 @@ export const verifyConnection: CommandDef = {
       void vscode.window.showInformationMessage(`${label} accepts the token: partner_id ${partnerId || '(none)'}, name ${name || '(none)'}.${mismatch}`);
       return { status: response.status, partnerId, name } satisfies VerifyResult;
     } catch (err) {
-      if (!(err instanceof PartnerApiError)) throw err;
+      if (!(err instanceof ApiError)) throw err;
       const sent = jwt.lastMintedToken(env);
       if (err.status === 401 && sent) {
         const { inspection } = await showInspection(

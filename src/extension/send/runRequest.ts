@@ -1,11 +1,13 @@
 import * as vscode from 'vscode';
-import { CallOptions, isAbortError } from '../../core/client';
+import { ApiError, ClientConfigError, isAbortError } from '../../core/client';
+import { KeyError } from '../../core/jwt/keys';
+import { MintError } from '../../core/jwt/mint';
+import { NotReadyError } from '../jwt/jwtService';
 import type { SentRequest } from '../services/apiClients';
-import { isApiError } from './errorKinds';
 import { ENDPOINTS } from '../../core/contract';
 import type { EndpointId } from '../../core/contract/types';
 import { ENVIRONMENTS, EnvironmentId } from '../../core/environments';
-import { UserCancelled } from '../commands/registry';
+import { UserCancelled } from '../services/userCancelled';
 import { fromError, fromResponse } from '../response/responseView';
 import { Services } from '../services/services';
 import { confirmDataChange } from './productionGuard';
@@ -19,6 +21,14 @@ export interface RequestOutcome {
   readonly responseUri?: string;
   /** The message shown to the user. */
   readonly message: string;
+}
+
+/** Path parameters, query and body of a request whose endpoint is chosen at run time (a routed payload, a resend). */
+export interface RequestSpec {
+  readonly params?: Readonly<Record<string, string | number>>;
+  readonly query?: Readonly<Record<string, string | number | boolean | undefined>>;
+  /** Already checked against the contract (routePayload, or the history of a request that was sent). */
+  readonly body?: unknown;
 }
 
 /** Options of {@link runRequest}. */
@@ -49,11 +59,11 @@ export const PROGRESS_NOTIFICATION_DELAY_MS = 1000;
  * Sends a request with a spinner in the status bar and, when it takes longer than a second (retries, a slow
  * server), a progress notification with Cancel. Rejects with the client's error (an AbortError when cancelled).
  */
-export async function sendWithProgress(services: Services, env: EnvironmentId, endpointId: EndpointId, call: CallOptions, title: string): Promise<SentRequest> {
+export async function sendWithProgress(services: Services, env: EnvironmentId, endpointId: EndpointId, call: RequestSpec, title: string): Promise<SentRequest> {
   const api = services.api;
   if (!api) throw new Error('Requests are not available in this editor.');
   const controller = new AbortController();
-  const task = api.send(env, endpointId, { ...call, signal: controller.signal });
+  const task = api.send(env, endpointId, call.params ?? {}, call.body, { query: call.query, signal: controller.signal });
   const settled = task.then(
     () => undefined,
     () => undefined,
@@ -80,7 +90,7 @@ export async function sendWithProgress(services: Services, env: EnvironmentId, e
  * @throws UserCancelled when the user dismissed the Production confirmation; errors that prevent sending at all
  *   (no key, no address) as they are, so the command registry shows them.
  */
-export async function runRequest(services: Services, env: EnvironmentId, endpointId: EndpointId, call: CallOptions, opts: RunOptions): Promise<RequestOutcome> {
+export async function runRequest(services: Services, env: EnvironmentId, endpointId: EndpointId, call: RequestSpec, opts: RunOptions): Promise<RequestOutcome> {
   const { api, responses } = services;
   if (!api || !responses) throw new Error('Requests are not available in this editor.');
   const def = ENDPOINTS[endpointId];
@@ -98,10 +108,11 @@ export async function runRequest(services: Services, env: EnvironmentId, endpoin
   } catch (err) {
     if (isAbortError(err)) throw new UserCancelled();
     if (err instanceof UserCancelled) throw err;
-    if (err instanceof Error && (err.name === 'NotReadyError' || err.name === 'ClientConfigError' || err.name === 'KeyError' || err.name === 'MintError')) throw err;
+    // Nothing was sent: the environment is not set up. Shown by the command registry, not as an answer.
+    if (err instanceof NotReadyError || err instanceof ClientConfigError || err instanceof KeyError || err instanceof MintError) throw err;
     const uri = await responses.show(fromError(env, opts.title, time, def.method, def.path, err), opts.reveal !== 'never');
     let message: string;
-    if (isApiError(err)) {
+    if (err instanceof ApiError) {
       const said = serverMessage(err.body);
       message = `${label} refused "${opts.title}": ${err.status} ${err.statusName} — ${said ?? err.meaning}`;
     } else message = `${label}: ${opts.title} failed — ${err instanceof Error ? err.message : String(err)}`;
@@ -109,6 +120,7 @@ export async function runRequest(services: Services, env: EnvironmentId, endpoin
     void vscode.window.showErrorMessage(message, 'Show Response').then((c) => {
       if (c) void vscode.window.showTextDocument(uri, { preview: true });
     });
-    return { ok: false, status: isApiError(err) ? err.status : undefined, body: isApiError(err) ? err.body : undefined, responseUri: uri.toString(), message };
+    const api = err instanceof ApiError ? err : undefined;
+    return { ok: false, status: api?.status, body: api?.body, responseUri: uri.toString(), message };
   }
 }

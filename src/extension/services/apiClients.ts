@@ -1,11 +1,6 @@
 import * as vscode from 'vscode';
-import {
-  ApiResponse,
-  CallOptions,
-  createPartnerClient,
-  isAbortError,
-} from '../../core/client';
-import { isApiError, isMalformedResponse, isNetworkError, isPolicyError } from '../send/errorKinds';
+import { ApiError, ApiResponse, CallOptions, createPartnerClient, isAbortError, MalformedResponseError, NetworkError, PolicyError } from '../../core/client';
+import type { BodyOf, ParamsOf, ResponseOf } from '../../core/contract/endpointTypes';
 import { ENDPOINTS } from '../../core/contract';
 import type { BaseKind, EndpointId } from '../../core/contract/types';
 import { ENVIRONMENTS, EnvironmentId } from '../../core/environments';
@@ -159,15 +154,21 @@ export class ApiClients implements vscode.Disposable {
    * path parameters are filled from the environment when not given. `quiet` leaves the request out of the
    * history (the tree's per-row metadata reads, which would push everything else out of the 200 kept).
    *
-   * @throws the client's errors (PartnerApiError for a non-success status, PartnerNetworkError, MalformedResponseError,
-   *   RequestPolicyError, CallAbortedError on cancellation, ClientConfigError), NotReadyError when the environment
+   * @throws the client's errors (ApiError for a non-success status, NetworkError, MalformedResponseError,
+   *   PolicyError, CancelledError on cancellation, ClientConfigError), NotReadyError when the environment
    *   lacks a key, Partner ID or address.
    */
-  async send<T = unknown>(env: EnvironmentId, endpointId: EndpointId, options: CallOptions & { quiet?: boolean } = {}): Promise<SentRequest<T>> {
+  async send<E extends EndpointId>(
+    env: EnvironmentId,
+    endpointId: E,
+    pathParams: ParamsOf<E>,
+    body: BodyOf<E>,
+    options: CallOptions<E> & { quiet?: boolean } = {},
+  ): Promise<SentRequest<ResponseOf<E>>> {
     const def = ENDPOINTS[endpointId];
     const label = ENVIRONMENTS[env].label;
     const target = await this.target(env);
-    const params: Record<string, string | number> = { ...(options.params ?? {}) };
+    const params: Record<string, string | number> = { ...(pathParams as Readonly<Record<string, string | number>>) };
     if (def.pathParams.includes('company_name') && !params.company_name) {
       if (!target.companyName) throw new NotReadyError(`${label} has no version 2 company name: set tpp.${env}.v2CompanyName (or $companyName in the file).`);
       params.company_name = target.companyName;
@@ -196,26 +197,25 @@ export class ApiClients implements vscode.Disposable {
       onEvent: (e) => this.log.info(`[${label}] ${e.type} ${e.method} ${e.url}${e.type === 'retry' ? ` (attempt ${e.attempt}, waiting ${e.delayMs} ms: ${e.reason})` : ''}`),
     });
     const { quiet, ...callOptions } = options;
-    const fullOptions: CallOptions = { ...callOptions, params };
     const time = new Date().toISOString();
     const started = performance.now();
     const replay = {
       endpointId,
       ...(Object.keys(params).length ? { params } : {}),
       ...(options.query ? { query: options.query } : {}),
-      ...(options.body !== undefined ? { bodyJson: storableBody(options.body) } : {}),
+      ...(body !== undefined ? { bodyJson: storableBody(body) } : {}),
     };
     try {
-      const response = await client.call<T>(endpointId, fullOptions);
+      const response = await client.call(endpointId, params as ParamsOf<E>, body, callOptions);
       const entry = this.record({ env, time, method: response.method, url: response.url, status: response.status, durationMs: response.durationMs, attempts: response.attempts, replay }, quiet);
       if (isDataChanging(endpointId)) this.dataEmitter.fire(env);
       return { response, entry };
     } catch (err) {
       const e = (err ?? {}) as { url?: unknown; durationMs?: unknown; attempts?: unknown; name?: string };
       const url = typeof e.url === 'string' ? e.url : `${target.baseUrls[def.base] ?? ''}${def.path}`;
-      const status = isApiError(err) || isMalformedResponse(err) ? err.status : undefined;
+      const status = err instanceof ApiError || err instanceof MalformedResponseError ? err.status : undefined;
       const error =
-        status !== undefined ? undefined : isAbortError(err) ? 'cancelled' : isNetworkError(err) ? err.code : isPolicyError(err) ? err.reason : (e.name ?? 'error');
+        status !== undefined ? undefined : isAbortError(err) ? 'cancelled' : err instanceof NetworkError ? err.code : err instanceof PolicyError ? err.reason : (e.name ?? 'error');
       this.record({
         env,
         time,

@@ -1,6 +1,5 @@
 import * as vscode from 'vscode';
-import { isApiError, isMalformedResponse, isNetworkError, isPolicyError } from '../send/errorKinds';
-import { ENVIRONMENTS, EnvironmentId } from '../../core/environments';
+import { EnvironmentId } from '../../core/environments';
 import type { ApiClients } from '../services/apiClients';
 import type { EnvironmentStatus } from '../services/environmentModel';
 import type { EnvironmentSettings } from '../services/environmentSettings';
@@ -23,31 +22,6 @@ interface ListState {
   loading?: Promise<RegistrationPage[]>;
   /** The last failure, kept until Retry/refresh: a redraw must not send the failing request again. */
   error?: { readonly err: unknown };
-}
-
-/**
- * A reason for the tree, from any error of a list call: 401 (token rejected), unreachable, 5xx, other statuses,
- * a body that breaks the contract, or the setup gap (no key, no Partner ID, no address).
- */
-export function describeFailure(err: unknown, env: EnvironmentId): string {
-  const label = ENVIRONMENTS[env].label;
-  if (isApiError(err)) {
-    if (err.status === 401) return `401 Unauthorized: ${label} rejected the token — check the Partner ID and that the public key is registered`;
-    if (err.status >= 500) return `${err.status} ${err.statusName}: ${label} failed${err.retriesExhausted ? ` (after ${err.attempts} attempts)` : ''} — retry later`;
-    return `${err.status} ${err.statusName}: ${err.meaning}`;
-  }
-  if (isNetworkError(err)) {
-    let where = err.url;
-    try {
-      where = new URL(err.url).origin;
-    } catch {
-      // keep the URL
-    }
-    return `${label} is unreachable at ${where}: ${err.timedOut ? 'timed out' : err.code}`;
-  }
-  if (isMalformedResponse(err)) return `${label} answered ${err.status} with a body that breaks the contract`;
-  if (isPolicyError(err)) return `Not sent: ${err.message}`;
-  return err instanceof Error ? err.message : String(err);
 }
 
 /**
@@ -150,7 +124,7 @@ export class MainTree implements vscode.Disposable {
 
   private loadPage(env: EnvironmentId, product: RegistrationProduct, page: number): Promise<RegistrationPage> {
     const s = this.state(env, product);
-    return loadRegistrationPage((id, o) => this.api.send(env, id, o).then((r) => r.response), {
+    return loadRegistrationPage((id, params, o) => this.api.send(env, id, params, undefined, o).then((r) => r.response), {
       product,
       page,
       pageSize: this.settings.requests().pageSize,
@@ -173,7 +147,7 @@ export class MainTree implements vscode.Disposable {
     const k = `${env}:${id}`;
     let p = this.registrations.get(k);
     if (!p) {
-      p = this.api.send(env, 'getTireProtectionRegistration', { params: { id } }).then((r) => (r.response.body ?? {}) as Record<string, unknown>);
+      p = this.api.send(env, 'getTireProtectionRegistration', { id }, undefined).then((r) => (r.response.body ?? {}) as Record<string, unknown>);
       // A failure stays cached (shown with Retry) until invalidate(), like the pages.
       p.catch(() => undefined);
       this.registrations.set(k, p);

@@ -3,7 +3,7 @@ import { EnvironmentId } from '../../core/environments';
 import { ClaimNode } from './claimNode';
 import { ErrorNode } from './errorNode';
 import type { MainTree } from './mainTree';
-import { describeFailure } from './mainTree';
+import { describeFailure } from './describeFailure';
 import { TreeNode } from './node';
 import { RegistrationRow, RegistrationState, rowText } from './registrationPages';
 

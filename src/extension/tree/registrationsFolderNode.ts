@@ -3,7 +3,7 @@ import { EnvironmentId } from '../../core/environments';
 import { ErrorNode } from './errorNode';
 import { LoadMoreNode } from './loadMoreNode';
 import type { MainTree } from './mainTree';
-import { describeFailure } from './mainTree';
+import { describeFailure } from './describeFailure';
 import { MotorClubNode } from './motorClubNode';
 import { TreeNode } from './node';
 import { hasMorePages, RegistrationProduct } from './registrationPages';
