@@ -8,7 +8,7 @@ import { createPartnerClient } from '../src/core/client';
 import { generateKeyMaterial, publicKeyPem } from '../src/core/jwt/keys';
 import { TokenMinter } from '../src/core/jwt/mint';
 import { startSandbox } from '../src/core/sandbox/server';
-import { loadRegistrationPage, type ListCall } from '../src/extension/tree/registrationPages';
+import { loadRegistrationPage, type ListCall } from '../src/extension/services/registrationPages';
 
 const PARTNER = 'BENCH-TREE';
 const TARGET_MS = 300;

@@ -68,7 +68,7 @@ describe('main flow on the Local sandbox (commands)', function () {
   });
 
   it('refuses to send a payload file with error diagnostics, and sends nothing', async () => {
-    const before = api.api.history('local').length;
+    const before = api.history.list('local').length;
     const bad = await writeJson('flow-bad.tire-protection-registration.json', { $schema: 'tpp://schemas/tire-protection-registration.json', invoiceNumber: 42, tires: 'four' });
     const doc = await vscode.workspace.openTextDocument(bad);
     await vscode.window.showTextDocument(doc);
@@ -76,7 +76,7 @@ describe('main flow on the Local sandbox (commands)', function () {
     assert.ok(errors > 0, 'the payload checker reports errors');
     const result = await cmd('tpp.sendPayload', bad, 'local');
     assert.equal(result, undefined, 'the command stops with an error message');
-    assert.equal(api.api.history('local').length, before, 'no request was sent');
+    assert.equal(api.history.list('local').length, before, 'no request was sent');
   });
 
   it('sends the example registration file and lists it in the tree data as Active with 4 tires available', async () => {
@@ -93,7 +93,7 @@ describe('main flow on the Local sandbox (commands)', function () {
     assert.match(response.getText(), /- Attempts: 1/);
 
     await cmd('tpp.filterRegistrations', 'local', { invoiceNumber: invoice });
-    const pages = await api.tree.pages('local', 'tire-protection');
+    const pages = await api.registrations.pages('local', 'tire-protection');
     const row = pages[0]!.rows.find((r) => r.record._id === registrationId);
     assert.ok(row, JSON.stringify(pages[0]!.rows.map((r) => r.record.invoiceNumber)));
     assert.equal(row.state, 'Active');
@@ -123,9 +123,9 @@ describe('main flow on the Local sandbox (commands)', function () {
     const outcome = await cmd<RequestOutcome>('tpp.sendPayload', claimDoc.uri, 'local');
     assert.equal(outcome.ok, true, outcome.message);
     assert.equal(typeof (outcome.body as { id: unknown }).id, 'number');
-    const reg = await api.tree.registration('local', registrationId);
+    const reg = await api.registrations.registration('local', registrationId);
     assert.equal((reg.claims as unknown[]).length, 1);
-    const row = (await api.tree.pages('local', 'tire-protection'))[0]!.rows.find((r) => r.record._id === registrationId)!;
+    const row = (await api.registrations.pages('local', 'tire-protection'))[0]!.rows.find((r) => r.record._id === registrationId)!;
     assert.equal(row.metadata?.availableTiresCount, 3);
   });
 
@@ -133,7 +133,7 @@ describe('main flow on the Local sandbox (commands)', function () {
     const outcome = await cmd<RequestOutcome>('tpp.cancelRegistration', { kind: 'registration', env: 'local', id: registrationId }, { cancelledOn: new Date().toISOString() });
     assert.equal(outcome.ok, true, outcome.message);
     assert.equal(outcome.status, 204);
-    const row = (await api.tree.pages('local', 'tire-protection'))[0]!.rows.find((r) => r.record._id === registrationId)!;
+    const row = (await api.registrations.pages('local', 'tire-protection'))[0]!.rows.find((r) => r.record._id === registrationId)!;
     assert.equal(row.state, 'Cancelled');
   });
 
@@ -154,7 +154,7 @@ describe('main flow on the Local sandbox (commands)', function () {
   });
 
   it('records every request with method, path, status, duration and attempts, and can send one again', async () => {
-    const history = api.api.history('local');
+    const history = api.history.list('local');
     const statuses = history.map((e) => `${e.method} ${e.status}`);
     assert.ok(statuses.includes('PATCH 204'), statuses.join(', '));
     assert.ok(statuses.filter((s) => s === 'PATCH 409').length >= 1, statuses.join(', '));
@@ -169,10 +169,10 @@ describe('main flow on the Local sandbox (commands)', function () {
   });
 
   it('sends a version 2 array file to the v2 endpoint in one request (token audience: the v2 host)', async () => {
-    const before = api.api.history('local').length;
+    const before = api.history.list('local').length;
     const outcome = await cmd<RequestOutcome>('tpp.sendPayload', vscode.Uri.joinPath(folder(), 'v2-registrations.json'), 'local');
     assert.equal(outcome.ok, true, outcome.message);
-    const sent = api.api.history('local').slice(0, api.api.history('local').length - before);
+    const sent = api.history.list('local').slice(0, api.history.list('local').length - before);
     assert.equal(sent.length, 1);
     assert.equal(sent[0]!.method, 'POST');
     assert.match(sent[0]!.path, /^\/v2\/partners\/local$/);
@@ -203,7 +203,7 @@ describe('main flow on the Local sandbox (commands)', function () {
     assert.match(clip, /^curl -X GET 'http:\/\/127\.0\.0\.1:\d+\/api\/v3\/tire-protection\/registrations\//);
     assert.match(clip, /Authorization: Bearer eyJ/);
     await vscode.env.clipboard.writeText('');
-    assert.ok(!api.api.history().some((e) => JSON.stringify(e).includes('Bearer eyJ')));
+    assert.ok(!api.history.list().some((e) => JSON.stringify(e).includes('Bearer eyJ')));
   });
 });
 
@@ -237,7 +237,7 @@ describe('tree errors: a node with the reason and Retry, never an empty list', f
   });
 
   async function folderChildren(): Promise<vscode.TreeItem[]> {
-    api.tree.invalidate('sandbox');
+    api.registrations.invalidate('sandbox');
     const nodes = await folderRows(api, 'sandbox', 'tire-protection');
     return nodes.map((n) => n.toTreeItem());
   }
@@ -336,7 +336,7 @@ describe('shops, parts, transactions, motor club and the eligibility lookup on t
     assert.equal((await cmd<RequestOutcome>('tpp.sendPayload', update.uri, 'local')).status, 204);
     const part = await cmd<vscode.TextDocument>('tpp.addPart', undefined, `SHOP-${tag}`);
     assert.equal((await cmd<RequestOutcome>('tpp.sendPayload', part.uri, 'local')).status, 204);
-    const sent = api.api.history('local').slice(0, 2).map((e) => `${e.method} ${e.path}`);
+    const sent = api.history.list('local').slice(0, 2).map((e) => `${e.method} ${e.path}`);
     assert.deepEqual(sent, [`POST /api/v3/tire-protection/shops/SHOP-${tag}/parts`, `PATCH /api/v3/tire-protection/shops/SHOP-${tag}`]);
 
     const found = await cmd<RequestOutcome>('tpp.lookUpShop', 'local', phone);
@@ -368,7 +368,7 @@ describe('shops, parts, transactions, motor club and the eligibility lookup on t
     assert.equal(cancelled.status, 204, cancelled.message);
     const twice = await cmd<RequestOutcome>('tpp.cancelMotorClubRegistration', { kind: 'motorClub', env: 'local', id }, { cancelledOn: new Date().toISOString() });
     assert.equal(twice.status, 409);
-    const rows = (await api.tree.pages('local', 'motor-club')).flatMap((p) => p.rows);
+    const rows = (await api.registrations.pages('local', 'motor-club')).flatMap((p) => p.rows);
     const row = rows.find((r) => r.record._id === id);
     if (row) assert.equal(row.state, 'Cancelled');
   });
@@ -386,7 +386,7 @@ describe('shops, parts, transactions, motor club and the eligibility lookup on t
     assert.equal(typeof (answer.body as { isEligible: unknown }).isEligible, 'boolean');
     const byPlate = await cmd<RequestOutcome>('tpp.checkEligibility', 'local', { licensePlate: 'ABC123', state: 'tx' });
     assert.equal(byPlate.status, 200);
-    assert.match(api.api.history('local')[0]!.path, /^\/api\/v1\/vehicle-lookup\/local\/rsa\/eligible\?licensePlate=ABC123&state=TX$/);
+    assert.match(api.history.list('local')[0]!.path, /^\/api\/v1\/vehicle-lookup\/local\/rsa\/eligible\?licensePlate=ABC123&state=TX$/);
     await api.environments.keys.setEligibilityToken('local', '');
   });
 });

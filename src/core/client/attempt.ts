@@ -7,7 +7,7 @@ import { request, type Dispatcher } from 'undici';
 import type { IncomingHttpHeaders } from 'node:http';
 import { CancelledError, PolicyError } from './errors';
 import { REDIRECT_STATUSES } from './status';
-import type { TransportEvent, TransportOptions, TransportRequest } from './transport';
+import type { TransportEvent, TransportOptions, TransportRequest } from './types';
 import { insecureUrlProblem, sameOrigin } from './urlPolicy';
 import { maskSecrets } from '../log/mask';
 

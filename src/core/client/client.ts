@@ -4,14 +4,16 @@
  * and parsing of answers with the contract.
  */
 import type { Dispatcher } from 'undici';
-import type { IncomingHttpHeaders } from 'node:http';
 import type { BaseKind, EndpointDef, EndpointId } from '../contract/types';
 import type { BodyOf, ParamsOf, QueryOf, ResponseOf } from '../contract/endpointTypes';
 import { ENDPOINTS, buildPath } from '../contract';
 import { ClientConfigError } from './errors';
 import { interpret } from './interpret';
 import { CHECKABLE_CREATES, repeatPolicyFor } from './repeat';
-import { checkUrl, send, type TransportEvent } from './transport';
+import { checkUrl, send } from './transport';
+import type { ApiResponse, TransportEvent } from './types';
+
+export type { ApiResponse };
 import type { RetrySettings } from './backoff';
 
 /** A token source: called once per attempt and per redirect hop, so every request carries a new JWT (spec: Authentication 7). */
@@ -51,34 +53,6 @@ export interface CallOptions<E extends EndpointId = EndpointId> {
   readonly signal?: AbortSignal;
   /** Store number used with the invoice number when checking whether a create landed (version 3 tire protection). */
   readonly storeNumber?: string;
-}
-
-/** A successful answer, parsed with the contract. */
-export interface ApiResponse<T = unknown> {
-  readonly endpointId: EndpointId;
-  readonly method: string;
-  /** Final URL after same-origin redirects (secrets masked). */
-  readonly url: string;
-  readonly status: number;
-  /** The spec's name of the status, e.g. `Created`. */
-  readonly statusName: string;
-  readonly meaning: string;
-  readonly headers: IncomingHttpHeaders;
-  /**
-   * Body parsed with the endpoint's response schema (undefined for 204 / no body). When the only objection is
-   * unknown properties, the JSON as received is returned (unknown fields tolerated).
-   */
-  readonly body: T;
-  /** Body exactly as received (for a recovered create: the synthesised `{ "id": … }`). */
-  readonly rawBody: string;
-  /** Milliseconds from the call's start to its end, retries and backoff included. */
-  readonly durationMs: number;
-  readonly attempts: number;
-  /**
-   * Set when a create's answer was lost (network error, timeout, 5xx) but the invoice-number check found that it
-   * had landed: `body` is then `{ id }` of the record found, and nothing was sent twice.
-   */
-  readonly recovered?: { readonly checkUrl: string; readonly record: unknown };
 }
 
 /** The client: every endpoint of the contract's table is reachable through `call`, typed by its row. */

@@ -4,10 +4,9 @@
  */
 import type { z } from 'zod';
 import type { EndpointDef } from '../contract/types';
-import type { ApiResponse } from './client';
+import type { ApiResponse, RawExchange } from './types';
 import { MalformedResponseError, apiErrorFor } from './errors';
 import { describeStatus } from './status';
-import type { RawExchange } from './transport';
 
 /** Reads the JSON of a body; `undefined` for an empty body; `{ text }` when it is not JSON. */
 function readJson(raw: string): { json?: unknown; notJson?: true } {

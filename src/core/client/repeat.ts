@@ -4,7 +4,7 @@
  * looked up by invoice number are checked first, everything else is not repeated.
  */
 import type { EndpointDef, EndpointId } from '../contract/types';
-import type { CheckOutcome, RepeatPolicy } from './transport';
+import type { CheckOutcome, RepeatPolicy } from './types';
 
 /**
  * Creates endpoints whose repeated create can be detected by listing by invoice number, mapped to that list

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { Services } from '../services/services';
+import type { Services } from '../container';
 import { UserCancelled } from '../services/userCancelled';
 
 export { UserCancelled };

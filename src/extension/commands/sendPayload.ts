@@ -8,9 +8,9 @@ import { pickEnvironment } from './pickEnvironment';
 import { CommandDef, UserCancelled } from './registry';
 
 /** Asks for what the file does not say: a registration (picker of the tree's rows, or an invoice number) or a shop. */
-async function ask(env: EnvironmentId, need: RouteNeed, name: string): Promise<RouteAnswers> {
+async function ask(services: Parameters<CommandDef['run']>[0], env: EnvironmentId, need: RouteNeed, name: string): Promise<RouteAnswers> {
   if (need.need === 'registration') {
-    const ref = await pickRegistration(env, need.product, `Which registration is ${name} for?`, need.byInvoice);
+    const ref = await pickRegistration(services, env, need.product, `Which registration is ${name} for?`, need.byInvoice);
     return { registrationId: ref.id, invoiceNumber: ref.invoiceNumber, storeNumber: ref.storeNumber };
   }
   const v = await vscode.window.showInputBox({ title: `Which shop is ${name} for?`, prompt: 'uniqueId of the shop (or set "$uniqueId" in the file)' });
@@ -38,7 +38,7 @@ export const sendPayload: CommandDef = {
         : services.environments.active.get();
     const { value, name } = readPayload(doc);
     let routed = routePayload(value, name);
-    if ('missing' in routed) routed = routePayload(value, name, await ask(env, routed.missing, name));
+    if ('missing' in routed) routed = routePayload(value, name, await ask(services, env, routed.missing, name));
     if ('missing' in routed) throw new Error(`Not sent: ${name} does not say which record it is for.`);
     const route: PayloadRoute = routed.route;
     return runRequest(

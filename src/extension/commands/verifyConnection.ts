@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { ApiError } from '../../core/client';
 import { ENVIRONMENTS } from '../../core/environments';
-import { LOCAL_NOT_AVAILABLE } from '../jwt/jwtService';
+import { LOCAL_NOT_AVAILABLE } from '../services/jwtService';
 import { showInspection } from './inspectJwt';
 import { labelOf } from './keyHelpers';
 import { pickEnvironment } from './pickEnvironment';
@@ -34,7 +34,6 @@ export const verifyConnection: CommandDef = {
       void vscode.window.showWarningMessage(LOCAL_NOT_AVAILABLE);
       return { status: 0 } satisfies VerifyResult;
     }
-    if (!api) throw new Error('The partner API client is not available in this editor.');
     const { iss } = await jwt.target(env); // fails early, with the missing piece named, when the environment cannot sign
     try {
       const { response } = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: `Verifying the ${label} connection…` }, () =>

@@ -2,14 +2,14 @@ import * as vscode from 'vscode';
 import { ApiError, ClientConfigError, isAbortError } from '../../core/client';
 import { KeyError } from '../../core/jwt/keys';
 import { MintError } from '../../core/jwt/mint';
-import { NotReadyError } from '../jwt/jwtService';
+import { NotReadyError } from '../services/jwtService';
 import type { SentRequest } from '../services/apiClients';
 import { ENDPOINTS } from '../../core/contract';
 import type { EndpointId } from '../../core/contract/types';
 import { ENVIRONMENTS, EnvironmentId } from '../../core/environments';
 import { UserCancelled } from '../services/userCancelled';
 import { fromError, fromResponse } from '../response/responseView';
-import { Services } from '../services/services';
+import type { Services } from '../container';
 import { confirmDataChange } from './productionGuard';
 
 /** What a request command returns (tests read it): the status and body, and the response document. */
@@ -61,7 +61,6 @@ export const PROGRESS_NOTIFICATION_DELAY_MS = 1000;
  */
 export async function sendWithProgress(services: Services, env: EnvironmentId, endpointId: EndpointId, call: RequestSpec, title: string): Promise<SentRequest> {
   const api = services.api;
-  if (!api) throw new Error('Requests are not available in this editor.');
   const controller = new AbortController();
   const task = api.send(env, endpointId, call.params ?? {}, call.body, { query: call.query, signal: controller.signal });
   const settled = task.then(
@@ -91,8 +90,7 @@ export async function sendWithProgress(services: Services, env: EnvironmentId, e
  *   (no key, no address) as they are, so the command registry shows them.
  */
 export async function runRequest(services: Services, env: EnvironmentId, endpointId: EndpointId, call: RequestSpec, opts: RunOptions): Promise<RequestOutcome> {
-  const { api, responses } = services;
-  if (!api || !responses) throw new Error('Requests are not available in this editor.');
+  const { responses } = services;
   const def = ENDPOINTS[endpointId];
   const label = ENVIRONMENTS[env].label;
   await confirmDataChange(env, endpointId, `${def.method} ${def.path} — ${opts.title}`);

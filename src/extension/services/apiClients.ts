@@ -4,18 +4,21 @@ import type { BodyOf, ParamsOf, ResponseOf } from '../../core/contract/endpointT
 import { ENDPOINTS } from '../../core/contract';
 import type { BaseKind, EndpointId } from '../../core/contract/types';
 import { ENVIRONMENTS, EnvironmentId } from '../../core/environments';
-import { HistoryEntry, HistoryStore, storableBody } from '../../core/history/history';
+import { HistoryEntry, storableBody } from '../../core/history/history';
 import { TokenMinter } from '../../core/jwt/mint';
-import { maskSecrets } from '../../core/log/mask';
-import type { JwtService } from '../jwt/jwtService';
-import { audienceOf, NotReadyError } from '../jwt/jwtService';
+import type { JwtService } from './jwtService';
+import { audienceOf, NotReadyError } from './jwtService';
 import { Logger } from '../log';
 import { EnvironmentSettings } from './environmentSettings';
 import { KeyStore, signingKeyOf } from './keyStore';
+import type { HistoryModel } from './historyModel';
 import type { LocalSandbox } from './localSandbox';
 
-/** globalState key of the request history (the newest 200 requests, masked). */
-export const HISTORY_STATE_KEY = 'tpp.requestHistory';
+/** A successful data-changing request: which environment and endpoint (the registrations model drops what it touched). */
+export interface DataChange {
+  readonly env: EnvironmentId;
+  readonly endpointId: EndpointId;
+}
 
 /** Where an environment's requests go. */
 export interface EnvironmentTarget {
@@ -53,49 +56,27 @@ export function isDataChanging(endpointId: EndpointId): boolean {
  * Builds the partner API client per environment and sends every request through it: base addresses from the
  * settings (Local: from the embedded sandbox, started on first use), a fresh JWT per attempt signed with the
  * environment's key (v3 via {@link JwtService}; v2 with the v2 host as audience), the provider's token for the
- * eligibility lookup, retry and timeout settings. Every request lands in the history (masked, newest 200 kept
- * in extension storage); a successful data-changing request fires {@link onDidChangeData}.
+ * eligibility lookup, retry and timeout settings. Every request but the tree's background reads lands in the
+ * {@link HistoryModel}; a successful data-changing request fires {@link onDidChangeData}.
  */
 export class ApiClients implements vscode.Disposable {
-  // Created on first use: the minter and the history live in dist/core.js, which is not loaded at activation.
+  // Created on first use: the minter lives in dist/core.js, which is not loaded at activation.
   private minter: TokenMinter | undefined;
-  private store: HistoryStore | undefined;
-  private readonly historyEmitter = new vscode.EventEmitter<HistoryEntry>();
-  private readonly dataEmitter = new vscode.EventEmitter<EnvironmentId>();
-  /** Fires after a request was recorded. */
-  readonly onDidRecord = this.historyEmitter.event;
-  /** Fires with the environment after a data-changing request succeeded (the tree refreshes). */
+  private readonly dataEmitter = new vscode.EventEmitter<DataChange>();
+  /** Fires after a data-changing request succeeded (the registrations model drops what it touched). */
   readonly onDidChangeData = this.dataEmitter.event;
 
   constructor(
-    private readonly state: vscode.Memento,
     private readonly settings: EnvironmentSettings,
     private readonly keys: KeyStore,
     private readonly jwt: JwtService,
     private readonly log: Logger,
-    private readonly localSandbox?: LocalSandbox,
+    private readonly history: HistoryModel,
+    private readonly localSandbox: LocalSandbox,
   ) {}
 
   private get v2Minter(): TokenMinter {
     return (this.minter ??= new TokenMinter());
-  }
-
-  private get historyStore(): HistoryStore {
-    return (this.store ??= HistoryStore.fromJSON(this.state.get<unknown>(HISTORY_STATE_KEY)));
-  }
-
-  /** The history, newest first (optionally one environment's). */
-  history(env?: EnvironmentId): readonly HistoryEntry[] {
-    return this.historyStore.list(env);
-  }
-
-  historyEntry(id: string): HistoryEntry | undefined {
-    return this.historyStore.get(id);
-  }
-
-  async clearHistory(env?: EnvironmentId): Promise<void> {
-    this.historyStore.clear(env);
-    await this.state.update(HISTORY_STATE_KEY, this.historyStore.toJSON());
   }
 
   /**
@@ -104,7 +85,6 @@ export class ApiClients implements vscode.Disposable {
    */
   async target(env: EnvironmentId): Promise<EnvironmentTarget> {
     if (env === 'local') {
-      if (!this.localSandbox) throw new NotReadyError('The Local sandbox is not available in this editor.');
       const info = await this.localSandbox.ensureStarted();
       return {
         env,
@@ -208,7 +188,7 @@ export class ApiClients implements vscode.Disposable {
     try {
       const response = await client.call(endpointId, params as ParamsOf<E>, body, callOptions);
       const entry = this.record({ env, time, method: response.method, url: response.url, status: response.status, durationMs: response.durationMs, attempts: response.attempts, replay }, quiet);
-      if (isDataChanging(endpointId)) this.dataEmitter.fire(env);
+      if (isDataChanging(endpointId)) this.dataEmitter.fire({ env, endpointId });
       return { response, entry };
     } catch (err) {
       const e = (err ?? {}) as { url?: unknown; durationMs?: unknown; attempts?: unknown; name?: string };
@@ -231,20 +211,16 @@ export class ApiClients implements vscode.Disposable {
     }
   }
 
+  /** Records a request in the history unless `quiet` (then only the entry is built, with no id). */
   private record(
     e: { env: EnvironmentId; time: string; method: string; url: string; status?: number; error?: string; durationMs: number; attempts: number; replay: HistoryEntry['replay'] },
     quiet = false,
   ): HistoryEntry {
     if (quiet) return { ...e, id: '', path: pathOf(e.url) };
-    const entry = this.historyStore.add({ ...e, path: pathOf(e.url) });
-    this.log.info(`[${ENVIRONMENTS[e.env].label}] ${e.method} ${maskSecrets(e.url)} -> ${e.status ?? e.error ?? 'no answer'} (${Math.round(e.durationMs)} ms, ${e.attempts} attempt${e.attempts === 1 ? '' : 's'})`);
-    void this.state.update(HISTORY_STATE_KEY, this.historyStore.toJSON());
-    this.historyEmitter.fire(entry);
-    return entry;
+    return this.history.record({ ...e, path: pathOf(e.url) });
   }
 
   dispose(): void {
-    this.historyEmitter.dispose();
     this.dataEmitter.dispose();
     this.minter?.forget();
   }

@@ -2,6 +2,7 @@
  * Loading of registration pages for the tree (no `vscode` import, so the tree benchmark runs it in plain Node).
  * Spec: Tire-protection registrations (list envelope, metadata), Motor-club registrations, States and transitions.
  */
+import { isAbortError } from '../../core/client/errors';
 import type { EndpointId } from '../../core/contract/types';
 
 /** A registration's state as the tree shows it. */
@@ -89,6 +90,9 @@ async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (t: T) => 
   return out;
 }
 
+/** Metadata reads of one page in flight at once, unless a request says otherwise. */
+export const METADATA_CONCURRENCY = 16;
+
 /** Options of {@link loadRegistrationPage}. */
 export interface PageRequest {
   readonly product: RegistrationProduct;
@@ -98,7 +102,7 @@ export interface PageRequest {
   /** Tire protection only (spec: list query invoiceNumber, storeNumber). */
   readonly invoiceNumber?: string;
   readonly storeNumber?: string;
-  /** Metadata reads in flight at once (default 16). */
+  /** Metadata reads in flight at once (default {@link METADATA_CONCURRENCY}). */
   readonly concurrency?: number;
   readonly signal?: AbortSignal;
   /** Clock in milliseconds (tests). */
@@ -119,7 +123,7 @@ export async function loadRegistrationPage(call: ListCall, req: PageRequest): Pr
   const records = (Array.isArray(env.results) ? env.results : []).filter((r): r is Record<string, unknown> => r !== null && typeof r === 'object');
   const now = (req.now ?? Date.now)();
   const rows = tp
-    ? await mapLimit(records, req.concurrency ?? 16, async (record): Promise<RegistrationRow> => {
+    ? await mapLimit(records, req.concurrency ?? METADATA_CONCURRENCY, async (record): Promise<RegistrationRow> => {
         const id = record._id;
         if (typeof id !== 'string' || id === '') return { record, state: registrationState(record, undefined, now), metadataError: 'no _id' };
         try {
@@ -127,7 +131,7 @@ export async function loadRegistrationPage(call: ListCall, req: PageRequest): Pr
           const metadata = (m.body ?? {}) as RegistrationMetadataView;
           return { record, metadata, state: registrationState(record, metadata, now) };
         } catch (err) {
-          if (err instanceof Error && err.name === 'AbortError') throw err;
+          if (isAbortError(err)) throw err;
           return { record, state: registrationState(record, undefined, now), metadataError: err instanceof Error ? err.message : String(err) };
         }
       })
