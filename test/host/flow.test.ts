@@ -10,7 +10,7 @@ import type { ExtensionApi } from '../../src/extension/extension';
 import type { RequestOutcome } from '../../src/extension/send/runRequest';
 import { activateExtension } from '../shared/extension';
 import { until } from '../shared/driver';
-import type { TreeNode } from '../../src/extension/tree/node';
+import { folderRows } from '../shared/tree';
 
 const cmd = <T = unknown>(id: string, ...args: unknown[]) => vscode.commands.executeCommand<T>(id, ...args);
 const folder = () => vscode.workspace.workspaceFolders![0]!.uri;
@@ -20,23 +20,6 @@ async function writeJson(name: string, value: unknown): Promise<vscode.Uri> {
   const uri = vscode.Uri.joinPath(folder(), name);
   await vscode.workspace.fs.writeFile(uri, Buffer.from(JSON.stringify(value, null, 2) + '\n'));
   return uri;
-}
-
-/**
- * The registrations folder of an environment, found through the extension's own tree provider (a node class
- * imported here would be this bundle's copy, and its errors would not be the extension's classes).
- */
-async function registrationsFolder(api: ExtensionApi, env: string, product: 'tire-protection' | 'motor-club'): Promise<TreeNode> {
-  const envNode = (await api.view.getChildren()).find((n) => n.toTreeItem().id === `environment:${env}`);
-  assert.ok(envNode, `no ${env} row`);
-  const folder = (await api.view.getChildren(envNode)).find((n) => n.toTreeItem().id === `${env}:folder:${product}`);
-  assert.ok(folder, `no ${product} folder under ${env}`);
-  return folder;
-}
-
-/** The rows of a registrations folder, as the view asks for them. */
-async function folderRows(api: ExtensionApi, env: string, product: 'tire-protection' | 'motor-club'): Promise<TreeNode[]> {
-  return api.view.getChildren(await registrationsFolder(api, env, product));
 }
 
 async function readJson(name: string): Promise<Record<string, unknown>> {
