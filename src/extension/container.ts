@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { join } from 'node:path';
 import { Logger } from './log';
 import { JwtService } from './services/jwtService';
 import { JwtPreviewProvider } from './jwt/previewProvider';
@@ -65,7 +66,7 @@ export class Container implements vscode.Disposable {
         }
       }),
     );
-    this.history = own(new HistoryModel(context.globalState, this.log));
+    this.history = own(new HistoryModel(context.globalState, join(context.globalStorageUri.fsPath, 'history'), this.log));
     this.api = own(new ApiClients(this.settings, this.keys, this.jwt, this.log, this.history, this.localSandbox));
     this.registrations = own(new RegistrationsModel(this.api, this.settings, this.keys));
     this.responses = own(new ResponseView());
