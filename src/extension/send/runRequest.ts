@@ -5,6 +5,7 @@ import { MintError } from '../../core/jwt/mint';
 import { NotReadyError } from '../services/jwtService';
 import type { SentRequest } from '../services/apiClients';
 import { ENDPOINTS } from '../../core/contract';
+import type { BodyOf, ParamsOf, QueryOf, ResponseOf } from '../../core/contract/endpointTypes';
 import type { EndpointId } from '../../core/contract/types';
 import { ENVIRONMENTS, EnvironmentId } from '../../core/environments';
 import { UserCancelled } from '../services/userCancelled';
@@ -23,12 +24,16 @@ export interface RequestOutcome {
   readonly message: string;
 }
 
-/** Path parameters, query and body of a request whose endpoint is chosen at run time (a routed payload, a resend). */
-export interface RequestSpec {
-  readonly params?: Readonly<Record<string, string | number>>;
-  readonly query?: Readonly<Record<string, string | number | boolean | undefined>>;
-  /** Already checked against the contract (routePayload, or the history of a request that was sent). */
-  readonly body?: unknown;
+/**
+ * Path parameters, query and body of a request, typed by the endpoint's row of the contract when the endpoint is
+ * a literal (`runRequest(s, env, 'cancelTireProtectionRegistration', { params: { id }, body: { cancelledOn } })`);
+ * plain records and `unknown` when it is chosen at run time (a routed payload, a resend), whose body the contract
+ * checked beforehand.
+ */
+export interface RequestSpec<E extends EndpointId = EndpointId> {
+  readonly params?: ParamsOf<E>;
+  readonly query?: QueryOf<E>;
+  readonly body?: BodyOf<E>;
 }
 
 /** Options of {@link runRequest}. */
@@ -59,10 +64,10 @@ export const PROGRESS_NOTIFICATION_DELAY_MS = 1000;
  * Sends a request with a spinner in the status bar and, when it takes longer than a second (retries, a slow
  * server), a progress notification with Cancel. Rejects with the client's error (an AbortError when cancelled).
  */
-export async function sendWithProgress(services: Services, env: EnvironmentId, endpointId: EndpointId, call: RequestSpec, title: string): Promise<SentRequest> {
+export async function sendWithProgress<E extends EndpointId>(services: Services, env: EnvironmentId, endpointId: E, call: RequestSpec<E>, title: string): Promise<SentRequest<ResponseOf<E>>> {
   const api = services.api;
   const controller = new AbortController();
-  const task = api.send(env, endpointId, call.params ?? {}, call.body, { query: call.query, signal: controller.signal });
+  const task = api.send(env, endpointId, call.params ?? ({} as ParamsOf<E>), call.body as BodyOf<E>, { query: call.query, signal: controller.signal });
   const settled = task.then(
     () => undefined,
     () => undefined,
@@ -89,7 +94,7 @@ export async function sendWithProgress(services: Services, env: EnvironmentId, e
  * @throws UserCancelled when the user dismissed the Production confirmation; errors that prevent sending at all
  *   (no key, no address) as they are, so the command registry shows them.
  */
-export async function runRequest(services: Services, env: EnvironmentId, endpointId: EndpointId, call: RequestSpec, opts: RunOptions): Promise<RequestOutcome> {
+export async function runRequest<E extends EndpointId>(services: Services, env: EnvironmentId, endpointId: E, call: RequestSpec<E>, opts: RunOptions): Promise<RequestOutcome> {
   const { responses } = services;
   const def = ENDPOINTS[endpointId];
   const label = ENVIRONMENTS[env].label;

@@ -130,11 +130,14 @@ export class ApiClients implements vscode.Disposable {
   }
 
   /**
-   * Sends one request to `env` and records it in the history. `company_name` (v2) and `program` (eligibility)
-   * path parameters are filled from the environment when not given. `quiet` leaves the request out of the
-   * history (the tree's per-row metadata reads, which would push everything else out of the 200 kept).
+   * Sends one request to `env` and records it in the history (spec: Endpoints). `company_name` (v2) and `program`
+   * (eligibility) path parameters are filled from the environment when not given. `quiet` leaves the request out
+   * of the history (the tree's per-row metadata reads, which would push everything else out of the 200 kept).
    *
-   * @throws the client's errors (ApiError for a non-success status, NetworkError, MalformedResponseError,
+   * @param pathParams the endpoint's `:name` parameters, e.g. `{ id }`; `{}` when it has none.
+   * @param body the request body the contract accepts for this endpoint; `undefined` for GET.
+   * @returns the answer (body typed `ResponseOf<E>`, parsed by the contract) and its history entry (id `''` when quiet).
+   * @throws the client's errors (ApiError, AuthError for 401, NetworkError, MalformedResponseError,
    *   PolicyError, CancelledError on cancellation, ClientConfigError), NotReadyError when the environment
    *   lacks a key, Partner ID or address.
    */
