@@ -255,7 +255,9 @@ describe('partner client (spec: Endpoints, Errors)', () => {
       late?.();
       json(res, 409, { error: 'conflict', statusCode: 409, message: 'A registration with invoiceNumber Q-1 already exists' });
     };
-    const r = await make({ timeoutMs: 150 }).call('createTireProtectionRegistration', {}, { invoiceNumber: 'Q-1' });
+    // 600 ms: long enough that the quick list reads never time out on a loaded machine (an extra GET then
+    // broke the sequence below), short enough for the first POST, which never answers, to time out soon.
+    const r = await make({ timeoutMs: 600 }).call('createTireProtectionRegistration', {}, { invoiceNumber: 'Q-1' });
     assert.deepEqual(r.body, { id: 'late-1' });
     assert.ok(r.recovered);
     assert.deepEqual(
