@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { isAbortError } from '../../core/client/errors';
 import type { Services } from '../container';
 import { UserCancelled } from '../services/userCancelled';
 
@@ -12,7 +13,7 @@ export interface CommandDef {
 
 
 function isCancellation(err: unknown): boolean {
-  return err instanceof UserCancelled || err instanceof vscode.CancellationError || (err instanceof Error && err.name === 'AbortError');
+  return err instanceof UserCancelled || err instanceof vscode.CancellationError || isAbortError(err);
 }
 
 /**
