@@ -9,7 +9,7 @@ import { generateKeyMaterial, publicKeyPem } from '../src/core/jwt/keys';
 import { TokenMinter } from '../src/core/jwt/mint';
 import { startSandbox } from '../src/core/sandbox/server';
 import { cancelRegistration, createRegistration } from '../src/core/sandbox/ops/registrations';
-import { loadRegistrationPage } from '../src/extension/tree/registrationPages';
+import { loadRegistrationPage, type ListCall } from '../src/extension/services/registrationPages';
 
 const PARTNER = 'BENCH-TREE';
 const TARGET_MS = 300;
@@ -49,7 +49,7 @@ async function main(): Promise<void> {
       baseUrls: { v3: sb.v3BaseUrl },
       token: () => minter.mint(key, { iss: PARTNER, aud: sb.v3BaseUrl, lifetimeSeconds: 300 }),
     });
-    const call = (id: Parameters<typeof client.call>[0], o: Parameters<typeof client.call>[1]) => client.call(id, o);
+    const call: ListCall = (id, params, o) => client.call(id, params, undefined, { query: o.query, signal: o.signal });
     console.log('page size  requests  first (cold) ms  median ms  p95 ms  max ms');
     let worstMedian = 0;
     for (const pageSize of pageSizes) {

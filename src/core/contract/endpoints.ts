@@ -65,13 +65,16 @@ const invoiceNumberFilter: QueryParamDef = { schema: str({ nonEmpty: true }), de
 export const LIST_QUERY: Readonly<Record<string, QueryParamDef>> = { pageSize, page };
 
 const unauthorized = { 401: UnauthorizedBody } as const;
-const created = (schema: z.ZodType) => ({ 200: schema, 201: schema });
+const created = <S extends z.ZodType>(schema: S) => ({ 200: schema, 201: schema });
 
 // ---------------------------------------------------------------------------------------------
 // The table
 // ---------------------------------------------------------------------------------------------
 
-const table: Record<EndpointId, Omit<EndpointDef, 'id' | 'pathParams'>> = {
+/** One row as written below; `path` is a template literal type so each row keeps its literal path (typed params). */
+type TableRow = Omit<EndpointDef, 'id' | 'pathParams' | 'path'> & { readonly path: `/${string}` };
+
+const table = {
   // Token verification
   verifyToken: {
     method: 'GET',
@@ -410,7 +413,13 @@ const table: Record<EndpointId, Omit<EndpointDef, 'id' | 'pathParams'>> = {
     summary:
       'Vehicle eligibility lookup for roadside assistance (retired: deprecated and unsupported; needs a dedicated token).',
   },
-};
+} satisfies Record<EndpointId, TableRow>;
+
+/**
+ * The endpoint table's rows with their exact types (literal paths, each response's zod schema): what
+ * `ResponseOf`, `BodyOf`, `ParamsOf` and `QueryOf` in endpointTypes.ts read.
+ */
+export type EndpointShapes = typeof table;
 
 /** Names of the `:name` parameters of a path template, in order. */
 export function pathParamsOf(path: string): string[] {

@@ -9,6 +9,7 @@ export * from './errors';
 export * from './v2';
 export * from './v3';
 export * from './endpoints';
+export type * from './endpointTypes';
 export * from './kinds';
 export * from './jsonSchema';
 export * from './openapi';

@@ -3,14 +3,21 @@ import { EnvironmentStatus } from '../services/environmentModel';
 import { TreeNode } from './node';
 import { DetailNode } from './detailNode';
 import { KeyNode } from './keyNode';
-import { mainFolders } from './mainTree';
 
 /**
  * An environment row: "Local", "Sandbox", "Production". Description marks the default and the active
  * one; Production's icon is in the warning colour. contextValue is `environment[.remote][.active]`.
  */
 export class EnvironmentNode implements TreeNode {
-  constructor(readonly status: EnvironmentStatus) {}
+  /**
+   * @param status the environment's setup state, rendered as this row and its detail rows.
+   * @param folders Connection, Registrations, Motor-club registrations and Request history: the provider's own
+   *   instances, kept across redraws so that a change redraws one folder (`onDidChangeTreeData.fire(folder)`).
+   */
+  constructor(
+    readonly status: EnvironmentStatus,
+    private readonly folders: readonly TreeNode[] = [],
+  ) {}
 
   toTreeItem(): vscode.TreeItem {
     const { info, active, isDefault, gaps } = this.status;
@@ -61,7 +68,7 @@ export class EnvironmentNode implements TreeNode {
     } else {
       nodes.push(new DetailNode(`${info.id}:partner`, 'Partner ID', 'generated on first use', 'account'));
     }
-    nodes.push(...mainFolders(this.status));
+    nodes.push(...this.folders);
     return nodes;
   }
 }
