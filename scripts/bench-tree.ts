@@ -8,7 +8,8 @@ import { createPartnerClient } from '../src/core/client';
 import { generateKeyMaterial, publicKeyPem } from '../src/core/jwt/keys';
 import { TokenMinter } from '../src/core/jwt/mint';
 import { startSandbox } from '../src/core/sandbox/server';
-import { loadRegistrationPage } from '../src/extension/tree/registrationPages';
+import { cancelRegistration, createRegistration } from '../src/core/sandbox/ops/registrations';
+import { loadRegistrationPage, type ListCall } from '../src/extension/services/registrationPages';
 
 const PARTNER = 'BENCH-TREE';
 const TARGET_MS = 300;
@@ -30,8 +31,9 @@ async function main(): Promise<void> {
   const sb = await startSandbox({ partners: [{ id: PARTNER, spkiPem: publicKeyPem(key) }] });
   try {
     const t0 = performance.now();
+    // Stored through the sandbox's own operations (no HTTP), like the sample data.
     for (let i = 0; i < stored; i++) {
-      const id = sb.operations.createRegistration(PARTNER, 'tire-protection', {
+      const id = await createRegistration(sb.context, PARTNER, 'tire-protection', {
         product_id: 'tire-protection',
         invoiceNumber: `INV-${String(i).padStart(6, '0')}`,
         enrollDate: '2026-01-15',
@@ -39,7 +41,7 @@ async function main(): Promise<void> {
         vehicle: { year: 2021, make: 'Toyota', model: 'RAV4' },
         tires: [1, 2, 3, 4].map(() => ({ make: 'Michelin', model: 'Defender2', size: '225/65R17', retailPrice: 189.99 })),
       });
-      if (i % 7 === 0) sb.operations.cancelRegistration(PARTNER, { id }, '2026-02-01');
+      if (i % 7 === 0) await cancelRegistration(sb.context, PARTNER, { id }, '2026-02-01');
     }
     console.log(`Tree benchmark: ${stored.toLocaleString('en-US')} registrations stored in ${((performance.now() - t0) / 1000).toFixed(2)} s; Node ${process.version}`);
     const minter = new TokenMinter();
@@ -47,7 +49,7 @@ async function main(): Promise<void> {
       baseUrls: { v3: sb.v3BaseUrl },
       token: () => minter.mint(key, { iss: PARTNER, aud: sb.v3BaseUrl, lifetimeSeconds: 300 }),
     });
-    const call = (id: Parameters<typeof client.call>[0], o: Parameters<typeof client.call>[1]) => client.call(id, o);
+    const call: ListCall = (id, params, o) => client.call(id, params, undefined, { query: o.query, signal: o.signal });
     console.log('page size  requests  first (cold) ms  median ms  p95 ms  max ms');
     let worstMedian = 0;
     for (const pageSize of pageSizes) {

@@ -2,7 +2,8 @@
 //   node scripts/build.mjs [--production] [--watch]
 // production: minified, no source maps; otherwise: source maps, not minified.
 import * as esbuild from 'esbuild';
-import { readdirSync, statSync, rmSync, readFileSync } from 'node:fs';
+import { copyFileSync, readdirSync, statSync, rmSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { buildExtensionWithLazyCore } from './lazy-core.mjs';
 
@@ -21,8 +22,11 @@ function testFiles(dir) {
 }
 
 const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
+const IMPORT_META_URL = "var __tppImportMetaUrl = require('url').pathToFileURL(__filename).href;";
 const common = {
-  define: { __TPP_VERSION__: JSON.stringify(pkg.version) },
+  // PGlite's module build locates its files with import.meta.url, which a CommonJS bundle lacks: give it the bundle's.
+  define: { __TPP_VERSION__: JSON.stringify(pkg.version), 'import.meta.url': '__tppImportMetaUrl' },
+  banner: { js: IMPORT_META_URL },
   bundle: true,
   platform: 'node',
   target: 'node20',
@@ -33,28 +37,38 @@ const common = {
   // Prefer ES module entries: jsonc-parser's UMD main requires './impl/*' dynamically, which cannot be bundled.
   mainFields: ['module', 'main'],
   logLevel: 'warning',
+  // pg's optional native binding is never used.
+  external: ['pg-native'],
 };
 
-const extensionBuild = { ...common, entryPoints: { extension: 'src/extension/extension.ts' }, outdir: 'dist', external: ['vscode'] };
+/** PGlite reads its WebAssembly and file-system bundle at run time: they ship next to the bundles in dist/. */
+function copyPgliteAssets() {
+  const dir = join(createRequire(import.meta.url).resolve('@electric-sql/pglite'), '..');
+  for (const f of ['pglite.wasm', 'pglite.data', 'initdb.wasm']) copyFileSync(join(dir, f), join('dist', f));
+}
+
+const extensionBuild = { ...common, entryPoints: { extension: 'src/extension/extension.ts' }, outdir: 'dist', external: ['vscode', 'pg-native'] };
 const builds = [
-  { ...common, entryPoints: { cli: 'src/cli/main.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } },
+  { ...common, entryPoints: { cli: 'src/cli/main.ts' }, outdir: 'dist', banner: { js: `#!/usr/bin/env node\n${IMPORT_META_URL}` } },
   // The Local sandbox server (fastify): a separate bundle, loaded by the extension only on first use of Local.
   { ...common, entryPoints: { sandbox: 'src/core/sandbox/server.ts' }, outdir: 'dist' },
   // The Local sandbox's own process (forked by the editor): a small entry that requires dist/sandbox.js on start.
   { ...common, entryPoints: { 'sandbox-child': 'src/core/sandbox/child.ts' }, outdir: 'dist' },
   // Host and UI suites run inside the extension host: vscode and mocha stay external (mocha from node_modules).
   { ...common, minify: false, sourcemap: true, entryPoints: [...testFiles('test/host'), ...testFiles('test/ui'), ...testFiles('test/bench')],
-    outdir: 'out/test', outbase: 'test', external: ['vscode', 'mocha'] },
+    outdir: 'out/test', outbase: 'test', external: ['vscode', 'mocha', 'pg-native'] },
 ];
 
 rmSync('out/test', { recursive: true, force: true });
 if (watch) {
   // Watch mode bundles the extension whole (no lazy dist/core.js): simpler, and load time does not matter there.
   for (const b of [extensionBuild, ...builds]) await (await esbuild.context(b)).watch();
+  copyPgliteAssets();
   console.log('esbuild: watching');
 } else {
   rmSync('dist', { recursive: true, force: true });
   await Promise.all([buildExtensionWithLazyCore(extensionBuild, common), ...builds.map((b) => esbuild.build(b))]);
+  copyPgliteAssets();
   const kb = (f) => `${(statSync(join('dist', f)).size / 1024).toFixed(1)} KB`;
   console.log(`esbuild${production ? ' (production)' : ''}: dist/extension.js ${kb('extension.js')} (loaded at activation), dist/core.js ${kb('core.js')} (loaded on first use), dist/sandbox.js ${kb('sandbox.js')}, dist/sandbox-child.js ${kb('sandbox-child.js')}, dist/cli.js ${kb('cli.js')}`);
 }

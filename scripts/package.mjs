@@ -1,8 +1,10 @@
 // `npm run package`: production build, then a .vsix made offline with @vscode/vsce 3 (dependencies are
 // bundled, so --no-dependencies). Lists the .vsix contents and, with --check, fails if anything other
-// than dist/*.js, media/, package.json, README, CHANGELOG and LICENSE is inside.
+// than dist/*.js, PGlite's files in dist/, media/, package.json, README, CHANGELOG and LICENSE is inside, or
+// if the packaged sandbox cannot open its embedded database (PGlite loads its WebAssembly at run time: proven from
+// the .vsix itself, not from the source tree).
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -23,12 +25,25 @@ const entries = run('python3', ['-c', 'import sys,zipfile;[print(i.filename, i.f
   });
 console.log(`${out}: ${entries.length} entries`);
 for (const e of entries) console.log(`  ${e.name.padEnd(48)} ${(e.size / 1024).toFixed(1).padStart(8)} KB`);
-const allowed = /^(\[Content_Types\]\.xml|extension\.vsixmanifest|extension\/(dist\/[\w-]+\.js|media\/.+|package\.json|readme\.md|changelog\.md|LICENSE(\.txt)?))$/i;
+const allowed = /^(\[Content_Types\]\.xml|extension\.vsixmanifest|extension\/(dist\/[\w-]+\.js|dist\/(pglite\.wasm|pglite\.data|initdb\.wasm)|media\/.+|package\.json|readme\.md|changelog\.md|LICENSE(\.txt)?))$/i;
 const unexpected = entries.filter((e) => !allowed.test(e.name));
-// The Local sandbox runs as its own process from these two files: a .vsix without them breaks Local.
+// The Local sandbox runs as its own process from these files: a .vsix without them breaks Local.
 const missing = ['extension/dist/extension.js', 'extension/dist/sandbox.js', 'extension/dist/sandbox-child.js'].filter((f) => !entries.some((e) => e.name === f));
 if (missing.length) unexpected.push(...missing.map((name) => ({ name: `(missing) ${name}` })));
-if (check) rmSync(out, { force: true });
+const total = entries.reduce((n, e) => n + e.size, 0);
+console.log(`unpacked size ${(total / 1024 / 1024).toFixed(1)} MB; .vsix ${(statSync(out).size / 1024 / 1024).toFixed(1)} MB`);
+if (check) {
+  const dir = mkdtempSync(join(tmpdir(), 'tpp-vsix-open-'));
+  run('python3', ['-c', 'import sys,zipfile;zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])', out, dir]);
+  const probe = `require(${JSON.stringify(join(dir, 'extension/dist/sandbox.js'))}).startSandbox({ dataDir: ${JSON.stringify(join(dir, 'data'))} })
+    .then((s) => s.close()).then(() => console.log('package: the packaged sandbox opened its embedded database'))`;
+  try {
+    console.log(run('node', ['-e', probe]).trim());
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(out, { force: true });
+  }
+}
 if (unexpected.length) {
   console.error(`unexpected or missing files in the .vsix: ${unexpected.map((e) => e.name).join(', ')}`);
   process.exit(1);

@@ -1,11 +1,13 @@
-// `npm test`: type-check, lint, build, then the three tiers (unit, host, UI) and the .vsix content
-// check. Every tier prints "<tier>: N passed, N failed"; this script ends with the total and fails if
+// `npm test`: type-check, lint, the import-cycle check, build, then the three tiers (unit, host, UI) and
+// the .vsix content check. Every tier prints "<tier>: N passed, N failed"; this script ends with the total and fails if
 // any step fails or any tier ran zero tests.
 import { spawn } from 'node:child_process';
 
 const steps = [
   { name: 'typecheck', cmd: ['npx', 'tsc', '--noEmit', '-p', '.'] },
   { name: 'lint', cmd: ['npx', 'eslint', '.'] },
+  // Layers read one way (ARCHITECTURE.md): any import cycle under src/ fails the run (madge exits 1).
+  { name: 'cycles', cmd: ['npx', 'madge', '--circular', '--no-spinner', '--extensions', 'ts', 'src'] },
   { name: 'build', cmd: ['node', 'scripts/build.mjs'] },
   { name: 'unit', tier: true, cmd: ['npx', 'mocha', 'test/unit/**/*.test.ts'] },
   { name: 'host', tier: true, cmd: ['node', 'test/harness/run-tier.mjs', 'host'] },

@@ -18,7 +18,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
     const target = name === 'help' && rest[0] ? CLI_COMMANDS.find((c) => c.name === rest[0]) : undefined;
-    if (target) io.stdout.write(`Usage: ${target.usage}\n`);
+    if (target) io.stdout.write(`Usage: ${target.usage}\n${target.help ? `\n${target.help}\n` : ''}`);
     else help(io);
     return name === undefined ? 2 : 0;
   }
@@ -30,6 +30,10 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   if (!command) {
     io.stderr.write(`tpp: unknown command '${name}'. Run 'tpp help' for the list.\n`);
     return 2;
+  }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    io.stdout.write(`Usage: ${command.usage}\n${command.help ? `\n${command.help}\n` : ''}`);
+    return 0;
   }
   try {
     return await command.run(rest, io);

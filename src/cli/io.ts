@@ -11,6 +11,8 @@ export interface CliCommand {
   readonly summary: string;
   /** Usage text, printed by `tpp help <name>` and on usage errors. */
   readonly usage: string;
+  /** Longer help printed after the usage by `--help`/`-h` and `tpp help <name>`. */
+  readonly help?: string;
   run(args: string[], io: CliIo): Promise<number>;
 }
 

@@ -97,6 +97,24 @@ describe('payload diagnostics in the editor', () => {
     await vscode.commands.executeCommand('workbench.action.files.save');
   });
 
+  it('tpp.diagnostics.disabled turns warnings off by code, never errors', async () => {
+    const t = structuredClone(PAYLOAD_KINDS['v2-registrations'].template) as { Registrations: Record<string, unknown>[] };
+    Object.assign(t.Registrations[0]!, { VehicleYear: '1885', ShopID: 'S'.repeat(26) });
+    const uri = await writeFile('plausible.v2-registrations.json', JSON.stringify(t, null, 2));
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri));
+    const summary = () => tpp(uri).map((d) => `${d.severity === vscode.DiagnosticSeverity.Error ? 'error' : 'warning'} ${String(codeOf(d))}`).sort().join(', ');
+    assert.ok(await until(() => summary() === 'error max-length, warning vehicle-year', 10000), summary());
+    const config = vscode.workspace.getConfiguration('tpp');
+    try {
+      await config.update('diagnostics.disabled', ['vehicle-year', 'max-length'], vscode.ConfigurationTarget.Global);
+      assert.ok(await until(() => summary() === 'error max-length', 5000), `an error code is never disabled: ${summary()}`);
+    } finally {
+      await config.update('diagnostics.disabled', undefined, vscode.ConfigurationTarget.Global);
+    }
+    assert.ok(await until(() => summary() === 'error max-length, warning vehicle-year', 5000), summary());
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+
   it("VS Code's JSON language service resolves the document's tpp:// $schema: completion offers the spec's property names", async () => {
     const uri = vscode.Uri.joinPath(folder(), 'broken-registrations.json');
     const doc = await vscode.workspace.openTextDocument(uri);

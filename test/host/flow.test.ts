@@ -10,7 +10,7 @@ import type { ExtensionApi } from '../../src/extension/extension';
 import type { RequestOutcome } from '../../src/extension/send/runRequest';
 import { activateExtension } from '../shared/extension';
 import { until } from '../shared/driver';
-import { RegistrationsFolderNode } from '../../src/extension/tree/registrationsFolderNode';
+import { folderRows } from '../shared/tree';
 
 const cmd = <T = unknown>(id: string, ...args: unknown[]) => vscode.commands.executeCommand<T>(id, ...args);
 const folder = () => vscode.workspace.workspaceFolders![0]!.uri;
@@ -51,7 +51,7 @@ describe('main flow on the Local sandbox (commands)', function () {
   });
 
   it('refuses to send a payload file with error diagnostics, and sends nothing', async () => {
-    const before = api.api.history('local').length;
+    const before = api.history.list('local').length;
     const bad = await writeJson('flow-bad.tire-protection-registration.json', { $schema: 'tpp://schemas/tire-protection-registration.json', invoiceNumber: 42, tires: 'four' });
     const doc = await vscode.workspace.openTextDocument(bad);
     await vscode.window.showTextDocument(doc);
@@ -59,7 +59,7 @@ describe('main flow on the Local sandbox (commands)', function () {
     assert.ok(errors > 0, 'the payload checker reports errors');
     const result = await cmd('tpp.sendPayload', bad, 'local');
     assert.equal(result, undefined, 'the command stops with an error message');
-    assert.equal(api.api.history('local').length, before, 'no request was sent');
+    assert.equal(api.history.list('local').length, before, 'no request was sent');
   });
 
   it('sends the example registration file and lists it in the tree data as Active with 4 tires available', async () => {
@@ -76,7 +76,7 @@ describe('main flow on the Local sandbox (commands)', function () {
     assert.match(response.getText(), /- Attempts: 1/);
 
     await cmd('tpp.filterRegistrations', 'local', { invoiceNumber: invoice });
-    const pages = await api.tree.pages('local', 'tire-protection');
+    const pages = await api.registrations.pages('local', 'tire-protection');
     const row = pages[0]!.rows.find((r) => r.record._id === registrationId);
     assert.ok(row, JSON.stringify(pages[0]!.rows.map((r) => r.record.invoiceNumber)));
     assert.equal(row.state, 'Active');
@@ -106,9 +106,9 @@ describe('main flow on the Local sandbox (commands)', function () {
     const outcome = await cmd<RequestOutcome>('tpp.sendPayload', claimDoc.uri, 'local');
     assert.equal(outcome.ok, true, outcome.message);
     assert.equal(typeof (outcome.body as { id: unknown }).id, 'number');
-    const reg = await api.tree.registration('local', registrationId);
+    const reg = await api.registrations.registration('local', registrationId);
     assert.equal((reg.claims as unknown[]).length, 1);
-    const row = (await api.tree.pages('local', 'tire-protection'))[0]!.rows.find((r) => r.record._id === registrationId)!;
+    const row = (await api.registrations.pages('local', 'tire-protection'))[0]!.rows.find((r) => r.record._id === registrationId)!;
     assert.equal(row.metadata?.availableTiresCount, 3);
   });
 
@@ -116,7 +116,7 @@ describe('main flow on the Local sandbox (commands)', function () {
     const outcome = await cmd<RequestOutcome>('tpp.cancelRegistration', { kind: 'registration', env: 'local', id: registrationId }, { cancelledOn: new Date().toISOString() });
     assert.equal(outcome.ok, true, outcome.message);
     assert.equal(outcome.status, 204);
-    const row = (await api.tree.pages('local', 'tire-protection'))[0]!.rows.find((r) => r.record._id === registrationId)!;
+    const row = (await api.registrations.pages('local', 'tire-protection'))[0]!.rows.find((r) => r.record._id === registrationId)!;
     assert.equal(row.state, 'Cancelled');
   });
 
@@ -137,7 +137,7 @@ describe('main flow on the Local sandbox (commands)', function () {
   });
 
   it('records every request with method, path, status, duration and attempts, and can send one again', async () => {
-    const history = api.api.history('local');
+    const history = api.history.list('local');
     const statuses = history.map((e) => `${e.method} ${e.status}`);
     assert.ok(statuses.includes('PATCH 204'), statuses.join(', '));
     assert.ok(statuses.filter((s) => s === 'PATCH 409').length >= 1, statuses.join(', '));
@@ -152,10 +152,10 @@ describe('main flow on the Local sandbox (commands)', function () {
   });
 
   it('sends a version 2 array file to the v2 endpoint in one request (token audience: the v2 host)', async () => {
-    const before = api.api.history('local').length;
+    const before = api.history.list('local').length;
     const outcome = await cmd<RequestOutcome>('tpp.sendPayload', vscode.Uri.joinPath(folder(), 'v2-registrations.json'), 'local');
     assert.equal(outcome.ok, true, outcome.message);
-    const sent = api.api.history('local').slice(0, api.api.history('local').length - before);
+    const sent = api.history.list('local').slice(0, api.history.list('local').length - before);
     assert.equal(sent.length, 1);
     assert.equal(sent[0]!.method, 'POST');
     assert.match(sent[0]!.path, /^\/v2\/partners\/local$/);
@@ -165,14 +165,13 @@ describe('main flow on the Local sandbox (commands)', function () {
     await vscode.workspace.getConfiguration('tpp.registrations').update('pageSize', 1, vscode.ConfigurationTarget.Global);
     try {
       await cmd('tpp.clearRegistrationFilter', 'local');
-      const folderNode = new RegistrationsFolderNode(api.tree, 'local', 'tire-protection');
-      const first = (await folderNode.children()).map((n) => n.toTreeItem());
+      const first = (await folderRows(api, 'local', 'tire-protection')).map((n) => n.toTreeItem());
       assert.equal(first.length, 2, JSON.stringify(first.map((i) => i.label)));
       assert.equal(first[1]!.label, 'Load more…');
       assert.match(String(first[1]!.description), /^1 of \d+ shown$/);
       assert.equal(first[1]!.command?.command, 'tpp.loadMoreRegistrations');
       assert.equal(await cmd('tpp.loadMoreRegistrations', 'local', 'tire-protection'), 1);
-      const second = (await folderNode.children()).map((n) => n.toTreeItem());
+      const second = (await folderRows(api, 'local', 'tire-protection')).map((n) => n.toTreeItem());
       assert.equal(second.filter((i) => i.contextValue?.startsWith('registration.')).length, 2);
       assert.notEqual(second[0]!.id, second[1]!.id);
     } finally {
@@ -187,7 +186,7 @@ describe('main flow on the Local sandbox (commands)', function () {
     assert.match(clip, /^curl -X GET 'http:\/\/127\.0\.0\.1:\d+\/api\/v3\/tire-protection\/registrations\//);
     assert.match(clip, /Authorization: Bearer eyJ/);
     await vscode.env.clipboard.writeText('');
-    assert.ok(!api.api.history().some((e) => JSON.stringify(e).includes('Bearer eyJ')));
+    assert.ok(!api.history.list().some((e) => JSON.stringify(e).includes('Bearer eyJ')));
   });
 });
 
@@ -221,8 +220,8 @@ describe('tree errors: a node with the reason and Retry, never an empty list', f
   });
 
   async function folderChildren(): Promise<vscode.TreeItem[]> {
-    api.tree.invalidate('sandbox');
-    const nodes = await new RegistrationsFolderNode(api.tree, 'sandbox', 'tire-protection').children();
+    api.registrations.invalidate('sandbox');
+    const nodes = await folderRows(api, 'sandbox', 'tire-protection');
     return nodes.map((n) => n.toTreeItem());
   }
 
@@ -239,7 +238,7 @@ describe('tree errors: a node with the reason and Retry, never an empty list', f
     assert.equal(item!.contextValue, 'error');
     // A redraw shows the kept error without sending the failing request again.
     const before = requests;
-    const again = await new RegistrationsFolderNode(api.tree, 'sandbox', 'tire-protection').children();
+    const again = await folderRows(api, 'sandbox', 'tire-protection');
     assert.match(String(again[0]!.toTreeItem().label), /^503/);
     assert.equal(requests, before);
   });
@@ -275,7 +274,7 @@ describe('tree errors: a node with the reason and Retry, never an empty list', f
   });
 
   it("the view's Refresh (tpp.refreshEnvironments) reads the registrations again from the server", async () => {
-    const rows = async () => (await new RegistrationsFolderNode(api.tree, 'sandbox', 'tire-protection').children()).map((n) => String(n.toTreeItem().label));
+    const rows = async () => (await folderRows(api, 'sandbox', 'tire-protection')).map((n) => String(n.toTreeItem().label));
     assert.deepEqual(await rows(), ['INV-R1']);
     server.removeAllListeners('request');
     server.on('request', (_req: http.IncomingMessage, res: http.ServerResponse) => {
@@ -320,7 +319,7 @@ describe('shops, parts, transactions, motor club and the eligibility lookup on t
     assert.equal((await cmd<RequestOutcome>('tpp.sendPayload', update.uri, 'local')).status, 204);
     const part = await cmd<vscode.TextDocument>('tpp.addPart', undefined, `SHOP-${tag}`);
     assert.equal((await cmd<RequestOutcome>('tpp.sendPayload', part.uri, 'local')).status, 204);
-    const sent = api.api.history('local').slice(0, 2).map((e) => `${e.method} ${e.path}`);
+    const sent = api.history.list('local').slice(0, 2).map((e) => `${e.method} ${e.path}`);
     assert.deepEqual(sent, [`POST /api/v3/tire-protection/shops/SHOP-${tag}/parts`, `PATCH /api/v3/tire-protection/shops/SHOP-${tag}`]);
 
     const found = await cmd<RequestOutcome>('tpp.lookUpShop', 'local', phone);
@@ -346,13 +345,13 @@ describe('shops, parts, transactions, motor club and the eligibility lookup on t
     assert.equal(payload.$registrationId, id);
     await setDoc(doc, { ...payload, customer: { ...payload.customer, name: 'Renamed Customer' } });
     assert.equal((await cmd<RequestOutcome>('tpp.sendPayload', doc.uri, 'local')).status, 204);
-    const read = await api.api.send('local', 'getMotorClubRegistration', { params: { id } });
+    const read = await api.api.send('local', 'getMotorClubRegistration', { id }, undefined);
     assert.equal((read.response.body as { customer: { name: string } }).customer.name, 'Renamed Customer');
     const cancelled = await cmd<RequestOutcome>('tpp.cancelMotorClubRegistration', { kind: 'motorClub', env: 'local', id }, { cancelledOn: new Date().toISOString() });
     assert.equal(cancelled.status, 204, cancelled.message);
     const twice = await cmd<RequestOutcome>('tpp.cancelMotorClubRegistration', { kind: 'motorClub', env: 'local', id }, { cancelledOn: new Date().toISOString() });
     assert.equal(twice.status, 409);
-    const rows = (await api.tree.pages('local', 'motor-club')).flatMap((p) => p.rows);
+    const rows = (await api.registrations.pages('local', 'motor-club')).flatMap((p) => p.rows);
     const row = rows.find((r) => r.record._id === id);
     if (row) assert.equal(row.state, 'Cancelled');
   });
@@ -370,7 +369,7 @@ describe('shops, parts, transactions, motor club and the eligibility lookup on t
     assert.equal(typeof (answer.body as { isEligible: unknown }).isEligible, 'boolean');
     const byPlate = await cmd<RequestOutcome>('tpp.checkEligibility', 'local', { licensePlate: 'ABC123', state: 'tx' });
     assert.equal(byPlate.status, 200);
-    assert.match(api.api.history('local')[0]!.path, /^\/api\/v1\/vehicle-lookup\/local\/rsa\/eligible\?licensePlate=ABC123&state=TX$/);
+    assert.match(api.history.list('local')[0]!.path, /^\/api\/v1\/vehicle-lookup\/local\/rsa\/eligible\?licensePlate=ABC123&state=TX$/);
     await api.environments.keys.setEligibilityToken('local', '');
   });
 });

@@ -102,7 +102,7 @@ describe('main flow on the Local sandbox (rendered workbench)', function () {
     await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri));
     await clickLens('Send to Local');
     await waitToast(/Local: 20[01] — tire-protection-registration sent, id /);
-    const entry = await until(() => api.api.history('local').find((e) => e.method === 'POST' && e.status !== undefined && e.status < 300));
+    const entry = await until(() => api.history.list('local').find((e) => e.method === 'POST' && e.status !== undefined && e.status < 300));
     assert.ok(entry);
     await screenshot('flow-03-registration-sent');
     await clearToasts();
@@ -114,7 +114,7 @@ describe('main flow on the Local sandbox (rendered workbench)', function () {
     const row = await until(async () => (await sidebarRows()).find((r) => r.startsWith(invoice)), 20_000);
     assert.ok(row, JSON.stringify(await sidebarRows()));
     assert.match(row, /Active · 4 tires available/);
-    const pages = await api.tree.pages('local', 'tire-protection');
+    const pages = await api.registrations.pages('local', 'tire-protection');
     registrationId = String(pages[0]!.rows.find((r) => r.record.invoiceNumber === invoice)?.record._id ?? '');
     assert.ok(registrationId);
     await screenshot('flow-04-registration-in-tree');
@@ -178,7 +178,7 @@ describe('main flow on the Local sandbox (rendered workbench)', function () {
     await screenshot('flow-09-production-guard');
     await driver('press', 'Escape');
     assert.equal(await pending, undefined, 'nothing was sent');
-    assert.equal(api.api.history('production').length, 0);
+    assert.equal(api.history.list('production').length, 0);
   });
 
   it('10. a request that takes longer than a second shows a progress notification whose Cancel stops it', async () => {
@@ -200,8 +200,8 @@ describe('main flow on the Local sandbox (rendered workbench)', function () {
       await screenshot('flow-10-progress-with-cancel');
       await driver('click', '.notifications-toasts .notification-list-item:has-text("Look up shop") a.monaco-button:has-text("Cancel")');
       assert.equal(await pending, undefined, 'cancelled silently');
-      const entry = await until(() => api.api.history('sandbox').find((e) => e.error === 'cancelled'));
-      assert.ok(entry, JSON.stringify(api.api.history('sandbox')));
+      const entry = await until(() => api.history.list('sandbox').find((e) => e.error === 'cancelled'));
+      assert.ok(entry, JSON.stringify(api.history.list('sandbox')));
     } finally {
       server.closeAllConnections();
       server.close();

@@ -1,9 +1,34 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { redactUrl } from '../../core/sandbox/db/database';
 import { CliCommand, CliIo, UsageError } from '../io';
 
 const USAGE =
-  'tpp sandbox [--port <n>] [--host 127.0.0.1] [--data-dir <dir>] [--partner <id>=<spki.pem>]... [--eligibility-token <token>] [--rate-limit <per-second>] [--fault-rate <0..1>] [--slow-rate <0..1>] [--slow-ms <ms>] [--term-months <n>] [--snapshot-every <n>] [--seed]';
+  'tpp sandbox [--port <n>] [--host 127.0.0.1] [--data-dir <dir> | --database <postgres://user@host:port/db>] [--partner <id>[:<company_name>]=<spki.pem>]... [--seed | --seed-count <n>] [--eligibility-token <token>] [--rate-limit <per-second>] [--fault-rate <0..1>] [--slow-rate <0..1>] [--slow-ms <ms>] [--term-months <n>]';
+
+const HELP = `Runs the Local sandbox: the whole partner API (version 3, version 2 records, the eligibility lookup) on
+one origin. The first line on stdout is the version 3 base address (the JWT aud of version 3 calls); the version 2
+base (and aud) is the origin, the eligibility base is origin + /api/v1. One line per request goes to stderr.
+
+Options:
+  --port <n>                 port to listen on (default 0: a free port)
+  --host <addr>              interface (default 127.0.0.1)
+  --data-dir <dir>           keep the records in an embedded PostgreSQL (PGlite) under <dir>; default: in memory
+  --database <url>           keep them in the tpp schema of a PostgreSQL server instead (shared by a team or CI)
+  --partner <id>[:<company_name>]=<spki.pem>
+                             register a partner: its Partner ID (the JWT iss), optionally its version 2 name
+                             segment ({company_name} in /v2/partners/{company_name}; default: the ID) and its
+                             public key (SPKI PEM). Repeatable.
+  --seed                     load a few hundred sample registrations, claims, shops and motor-club records per partner
+  --seed-count <n>           bulk-load <n> sample registrations (with claims and cancellations) per partner
+  --eligibility-token <t>    the dedicated token of the eligibility lookup
+  --rate-limit <n>           answer 429 beyond n requests per second and partner
+  --fault-rate <0..1>        answer that share of authenticated requests with an injected 500/502/503/504
+  --slow-rate <0..1>, --slow-ms <ms>   delay that share of requests by that long
+  --term-months <n>          program term: registrations expire n months after enrolment (default 36)
+  -h, --help                 this help
+
+Limits and fault behaviour: docs/sandbox.md.`;
 
 function number(name: string, value: string | undefined, min: number, max: number, integer: boolean): number | undefined {
   if (value === undefined) return undefined;
@@ -15,11 +40,15 @@ function number(name: string, value: string | undefined, min: number, max: numbe
 }
 
 /** Parses `--partner id=path` values into Partner ID and PEM text. Throws UsageError on a bad value or unreadable file. */
-function partnersOf(values: readonly string[]): { id: string; spkiPem: string }[] {
+function partnersOf(values: readonly string[]): { id: string; name?: string; spkiPem: string }[] {
   return values.map((v) => {
     const eq = v.indexOf('=');
-    if (eq <= 0 || eq === v.length - 1) throw new UsageError(`--partner expects <id>=<spki.pem>, not '${v}'`);
-    const id = v.slice(0, eq);
+    if (eq <= 0 || eq === v.length - 1) throw new UsageError(`--partner expects <id>[:<company_name>]=<spki.pem>, not '${v}'`);
+    const who = v.slice(0, eq);
+    const colon = who.indexOf(':');
+    const id = colon < 0 ? who : who.slice(0, colon);
+    const name = colon < 0 ? undefined : who.slice(colon + 1);
+    if (!id || name === '') throw new UsageError(`--partner expects <id>[:<company_name>]=<spki.pem>, not '${v}'`);
     const file = v.slice(eq + 1);
     let pem: string;
     try {
@@ -28,7 +57,7 @@ function partnersOf(values: readonly string[]): { id: string; spkiPem: string }[
       throw new UsageError(`cannot read the public key of partner ${id} from ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
     }
     if (/PRIVATE KEY/.test(pem)) throw new UsageError(`${file} holds a private key; give the partner's public key (SPKI PEM)`);
-    return { id, spkiPem: pem };
+    return { id, name, spkiPem: pem };
   });
 }
 
@@ -61,6 +90,8 @@ export async function runSandboxCommand(args: string[], io: CliIo, stop?: AbortS
       port: { type: 'string' },
       host: { type: 'string', default: '127.0.0.1' },
       'data-dir': { type: 'string' },
+      database: { type: 'string' },
+      'seed-count': { type: 'string' },
       partner: { type: 'string', multiple: true, default: [] },
       'eligibility-token': { type: 'string' },
       'rate-limit': { type: 'string' },
@@ -68,7 +99,6 @@ export async function runSandboxCommand(args: string[], io: CliIo, stop?: AbortS
       'slow-rate': { type: 'string' },
       'slow-ms': { type: 'string' },
       'term-months': { type: 'string' },
-      'snapshot-every': { type: 'string' },
       seed: { type: 'boolean', default: false },
     },
   });
@@ -78,9 +108,10 @@ export async function runSandboxCommand(args: string[], io: CliIo, stop?: AbortS
   const slowRate = number('slow-rate', values['slow-rate'], 0, 1, false);
   const slowMs = number('slow-ms', values['slow-ms'], 0, 600_000, true);
   const termMonths = number('term-months', values['term-months'], 1, 1200, true);
-  const snapshotEvery = number('snapshot-every', values['snapshot-every'], 1, 100_000_000, true);
+  const seedCount = number('seed-count', values['seed-count'], 0, 10_000_000, true);
   const partners = partnersOf(values.partner ?? []);
-  if (values.seed && partners.length === 0) throw new UsageError('--seed needs at least one --partner to load the sample data for');
+  if ((values.seed || seedCount) && partners.length === 0) throw new UsageError('--seed and --seed-count need at least one --partner to load the sample data for');
+  if (values['data-dir'] && values.database) throw new UsageError('give --data-dir or --database, not both');
 
   // Loaded lazily: fastify is only initialised when the sandbox actually runs.
   const { startSandbox } = require('../../core/sandbox/server') as typeof import('../../core/sandbox/server');
@@ -90,27 +121,37 @@ export async function runSandboxCommand(args: string[], io: CliIo, stop?: AbortS
       host: values.host,
       port,
       dataDir: values['data-dir'],
+      database: values.database,
       partners,
       eligibilityToken: values['eligibility-token'],
       rateLimitPerSecond: rate,
       faults: faultRate || slowRate ? { errorRate: faultRate, slowRate, slowMs } : undefined,
       termMonths,
-      snapshotEvery,
       log: (line) => io.stderr.write(`${new Date().toISOString()} ${line}\n`),
     });
   } catch (err) {
     io.stderr.write(`tpp sandbox: cannot start: ${(err as Error).message}\n`);
     return 2;
   }
-  io.stdout.write(`${sb.v3BaseUrl}\n`);
-  io.stderr.write(`Local sandbox: v3 ${sb.v3BaseUrl}, v2 ${sb.v2BaseUrl}/v2/partners/<name>, eligibility ${sb.eligibilityBaseUrl}; ${values['data-dir'] ? `data in ${values['data-dir']}` : 'in memory'}\n`);
-  for (const p of partners) {
-    io.stderr.write(`Partner ${p.id}: v3 aud ${sb.v3BaseUrl}, v2 aud ${sb.v2BaseUrl}\n`);
-    if (values.seed) {
-      const s = sb.loadSampleData(p.id);
-      io.stderr.write(`Sample data for ${p.id}: ${s.registrations} registrations, ${s.claims} claims, ${s.cancellations} cancellations, ${s.shops} shops, ${s.motorClub} motor-club registrations\n`);
+  // Sample data is loaded before the base address is printed: a client that waits for that line sees it all.
+  const seeded: string[] = [];
+  try {
+    for (const p of partners) {
+      if (!values.seed && !seedCount) continue;
+      const t0 = performance.now();
+      const s = await sb.loadSampleData(p.id, seedCount || undefined);
+      seeded.push(`Sample data for ${p.id}: ${s.registrations} registrations, ${s.claims} claims, ${s.cancellations} cancellations, ${s.shops} shops, ${s.motorClub} motor-club registrations (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
     }
+  } catch (err) {
+    io.stderr.write(`tpp sandbox: cannot load the sample data: ${(err as Error).message}\n`);
+    await sb.close();
+    return 2;
   }
+  io.stdout.write(`${sb.v3BaseUrl}\n`);
+  const where = values.database ? `data in the PostgreSQL server ${redactUrl(values.database)}` : values['data-dir'] ? `data in ${values['data-dir']}` : 'in memory';
+  io.stderr.write(`Local sandbox: v3 ${sb.v3BaseUrl}, v2 ${sb.v2BaseUrl}/v2/partners/<name>, eligibility ${sb.eligibilityBaseUrl}; ${where}\n`);
+  for (const p of partners) io.stderr.write(`Partner ${p.id}: v2 path /v2/partners/${p.name ?? p.id}, v3 aud ${sb.v3BaseUrl}, v2 aud ${sb.v2BaseUrl}\n`);
+  for (const line of seeded) io.stderr.write(`${line}\n`);
   const why = await waitForStop(stop);
   io.stderr.write(`Stopping (${why})\n`);
   await sb.close();
@@ -122,5 +163,6 @@ export const sandboxCommand: CliCommand = {
   name: 'sandbox',
   summary: 'Run the Local sandbox (an emulator of the whole partner API)',
   usage: USAGE,
+  help: HELP,
   run: (args, io) => runSandboxCommand(args, io),
 };

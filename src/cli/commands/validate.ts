@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { PAYLOAD_KINDS } from '../../core/contract';
+import { DIAGNOSTIC_CODES, NO_SCHEMA, canDisable, withoutDisabled } from '../../core/diagnostics/codes';
 import { expandGlob, isGlob } from '../../core/diagnostics/glob';
 import { diagnosePayload } from '../../core/diagnostics/payload';
 import type { Problem } from '../../core/diagnostics/types';
@@ -16,24 +17,38 @@ export interface ValidateJsonProblem {
   severity: 'error' | 'warning';
   message: string;
   code: string;
+  /** Heading of the spec section that states the rule (every error of a payload kind has one). */
+  section?: string;
 }
 
 /**
- * `tpp validate <file|glob>... [--format text|json]`: the editor's payload diagnostics, headless.
- * Text: `path:line:col: error|warning: message [code]` (1-based); JSON: an array of
- * {@link ValidateJsonProblem}. A file named explicitly must be a payload file (a `tpp://schemas/`
- * `$schema` or a `*.<kind>.json` name); files matched only by a glob without one are skipped.
+ * `tpp validate <file|glob>... [--format text|json] [--ignore <code>]...`: the editor's payload diagnostics,
+ * headless. Text: `path:line:col: error|warning: message [code] (spec: Section)` (1-based); JSON: an array
+ * of {@link ValidateJsonProblem}. `--ignore <code>` (repeatable) drops the warnings of that code, like the
+ * editor's `tpp.diagnostics.disabled` setting; an error code cannot be ignored (usage error). A file named
+ * explicitly must be a payload file (a `tpp://schemas/` `$schema` or a `*.<kind>.json` name); files matched
+ * only by a glob without one are skipped. docs/diagnostics.md lists every code.
  * Exit 0 without errors (warnings allowed), 1 with errors, 2 on usage or read errors.
  */
 export const validateCommand: CliCommand = {
   name: 'validate',
   summary: 'Check payload .json files against the contract (as the editor does)',
-  usage: 'tpp validate <file|glob>... [--format text|json]',
+  usage: 'tpp validate <file|glob>... [--format text|json] [--ignore <warning code>]...',
   async run(args, io) {
-    const { values, positionals } = parseArgs({ args, options: { format: { type: 'string', default: 'text' } }, allowPositionals: true, strict: true });
+    const { values, positionals } = parseArgs({
+      args,
+      options: { format: { type: 'string', default: 'text' }, ignore: { type: 'string', multiple: true, default: [] } },
+      allowPositionals: true,
+      strict: true,
+    });
     const format = values.format;
     if (format !== 'text' && format !== 'json') throw new UsageError(`--format must be text or json, got '${format}'`);
     if (positionals.length === 0) throw new UsageError('give at least one file or glob');
+    const ignored = new Set(values.ignore);
+    for (const code of ignored) {
+      if (!DIAGNOSTIC_CODES[code]) throw new UsageError(`--ignore: unknown code '${code}' (warning codes: ${Object.keys(DIAGNOSTIC_CODES).filter(canDisable).join(', ')})`);
+      if (!canDisable(code)) throw new UsageError(`--ignore: '${code}' is an error (a rule the spec states) and cannot be ignored`);
+    }
 
     let readErrors = 0;
     const files: { path: string; explicit: boolean }[] = [];
@@ -79,18 +94,18 @@ export const validateCommand: CliCommand = {
           skipped++;
           continue;
         }
-        problems = [{ severity: 'error', code: 'no-schema', message: `not a payload file: add "$schema": "tpp://schemas/<kind>.json" (kinds: ${Object.keys(PAYLOAD_KINDS).join(', ')})`, start: 0, end: 0, path: [], range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } }];
-      } else problems = diagnosis.problems;
+        problems = [{ severity: 'error', code: NO_SCHEMA, message: `not a payload file: add "$schema": "tpp://schemas/<kind>.json" (kinds: ${Object.keys(PAYLOAD_KINDS).join(', ')})`, start: 0, end: 0, path: [], range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } }];
+      } else problems = withoutDisabled(diagnosis.problems, ignored);
       checked++;
       for (const p of problems) {
         if (p.severity === 'error') errors++;
         else warnings++;
-        out.push({ file: f.path, line: p.range.start.line + 1, column: p.range.start.character + 1, endLine: p.range.end.line + 1, endColumn: p.range.end.character + 1, severity: p.severity, message: p.message, code: p.code });
+        out.push({ file: f.path, line: p.range.start.line + 1, column: p.range.start.character + 1, endLine: p.range.end.line + 1, endColumn: p.range.end.character + 1, severity: p.severity, message: p.message, code: p.code, ...(p.section ? { section: p.section } : {}) });
       }
     }
 
     if (format === 'json') io.stdout.write(JSON.stringify(out, null, 2) + '\n');
-    else for (const p of out) io.stdout.write(`${p.file}:${p.line}:${p.column}: ${p.severity}: ${p.message} [${p.code}]\n`);
+    else for (const p of out) io.stdout.write(`${p.file}:${p.line}:${p.column}: ${p.severity}: ${p.message} [${p.code}]${p.section ? ` (spec: ${p.section})` : ''}\n`);
     const skippedNote = skipped ? `, ${skipped} skipped (no tpp $schema)` : '';
     io.stderr.write(`${checked} file${checked === 1 ? '' : 's'} checked: ${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}${skippedNote}\n`);
     return readErrors > 0 ? 2 : errors > 0 ? 1 : 0;

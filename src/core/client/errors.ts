@@ -2,6 +2,9 @@
  * Typed errors of the partner API client (spec: Errors). None of them ever holds a token or a request
  * header: they carry the method and URL (the query string is masked with `maskSecrets`), the status with
  * the spec's name and meaning, the response body, and how many attempts were made.
+ *
+ * Callers tell them apart with `instanceof` (`err instanceof AuthError`, `err instanceof NetworkError`): the
+ * extension reaches every class through the one copy of this module in dist/core.js, so identity holds there.
  */
 import type { core as zcore } from 'zod';
 import { maskSecrets } from '../log/mask';
@@ -27,8 +30,8 @@ function plural(n: number): string {
  * The server answered with a status that is not a success (after retries where the spec allows them).
  * `statusName` and `meaning` are the spec's Errors table row (e.g. 409 → `Conflict`, "State conflict: …").
  */
-export class PartnerApiError extends Error implements CallInfo {
-  override readonly name = 'PartnerApiError';
+export class ApiError extends Error implements CallInfo {
+  override readonly name: string = 'ApiError';
   readonly method: string;
   readonly url: string;
   readonly status: number;
@@ -63,6 +66,22 @@ export class PartnerApiError extends Error implements CallInfo {
     this.durationMs = init.durationMs;
     this.retriesExhausted = init.retriesExhausted ?? false;
   }
+}
+
+/**
+ * 401 Unauthorized (spec: Authentication; Errors): the server rejected the token (wrong key, unknown Partner ID,
+ * `aud`/`iss`/`iat`/`exp` out of rule). An {@link ApiError} with `status` 401, so it is also an ApiError.
+ */
+export class AuthError extends ApiError {
+  override readonly name: string = 'AuthError';
+}
+
+/**
+ * The error for a non-success answer: {@link AuthError} for 401, {@link ApiError} otherwise.
+ * @param init as for the ApiError constructor.
+ */
+export function apiErrorFor(init: ConstructorParameters<typeof ApiError>[0]): ApiError {
+  return init.status === 401 ? new AuthError(init) : new ApiError(init);
 }
 
 /** A short server message from an error body (`{error}`, `{message}` or short text), masked. */
@@ -122,8 +141,8 @@ export class MalformedResponseError extends Error implements CallInfo {
  * the request may have reached the server and its effect is unknown (a POST/PATCH that is not retried after a
  * network error, or a create whose invoice-number check could not be completed): check before resending.
  */
-export class PartnerNetworkError extends Error implements CallInfo {
-  override readonly name = 'PartnerNetworkError';
+export class NetworkError extends Error implements CallInfo {
+  override readonly name = 'NetworkError';
   readonly method: string;
   readonly url: string;
   /** The system or undici error code, e.g. `ECONNRESET`, `UND_ERR_SOCKET`, or `TIMEOUT` for the attempt timer. */
@@ -159,8 +178,8 @@ export type PolicyReason = 'insecure-url' | 'cross-origin-redirect' | 'too-many-
  * A request refused by the client's address policy (plain http off loopback, a redirect to another origin,
  * too many redirects). Nothing was sent to the refused address, and no Authorization header left the origin.
  */
-export class RequestPolicyError extends Error {
-  override readonly name = 'RequestPolicyError';
+export class PolicyError extends Error {
+  override readonly name = 'PolicyError';
   readonly reason: PolicyReason;
   readonly method: string;
   /** The refused (or redirecting) URL, secrets masked. */
@@ -183,7 +202,7 @@ export class RequestPolicyError extends Error {
  * The caller cancelled (AbortSignal / VS Code cancellation token). Its `name` is `AbortError`, as for DOM
  * aborts, so generic cancellation checks recognise it.
  */
-export class CallAbortedError extends Error {
+export class CancelledError extends Error {
   override readonly name = 'AbortError';
   readonly method: string;
   readonly url: string;
@@ -197,7 +216,7 @@ export class CallAbortedError extends Error {
   }
 }
 
-/** True for a cancellation of any origin (our CallAbortedError, a DOMException AbortError, undici's). */
+/** True for a cancellation of any origin (our CancelledError, a DOMException AbortError, undici's). */
 export function isAbortError(err: unknown): boolean {
   return err instanceof Error && err.name === 'AbortError';
 }

@@ -1,16 +1,21 @@
 /**
  * Partner API client (spec: Endpoints, Authentication, Errors): undici transport with a fresh JWT per request,
  * retries of 429/5xx with backoff, jitter and Retry-After, duplicate-safe creates, same-origin redirects,
- * https-only (loopback excepted), timeouts and cancellation; answers parsed with the contract.
+ * https-only (loopback excepted), timeouts and cancellation; answers parsed with the contract and typed by the
+ * endpoint table (`call('getTireProtectionRegistration', { id }, undefined)` answers `ResponseOf<'getTireProtectionRegistration'>`);
+ * errors are classes checked with `instanceof` (ApiError and its AuthError, NetworkError, CancelledError, …).
  */
 export { createPartnerClient, createClientFor, interpret, CHECKABLE_CREATES } from './client';
 export type { PartnerClient, PartnerClientOptions, CallOptions, ApiResponse, TokenProvider, EndpointTable } from './client';
+export type { ResponseOf, BodyOf, ParamsOf, QueryOf } from '../contract/endpointTypes';
 export {
-  PartnerApiError,
+  ApiError,
+  AuthError,
+  apiErrorFor,
   MalformedResponseError,
-  PartnerNetworkError,
-  RequestPolicyError,
-  CallAbortedError,
+  NetworkError,
+  PolicyError,
+  CancelledError,
   ClientConfigError,
   isAbortError,
 } from './errors';
@@ -24,3 +29,5 @@ export type { TransportEvent, TransportOptions, TransportRequest, RawExchange, R
 export { isLoopbackHost, insecureUrlProblem } from './urlPolicy';
 export { signalFromCancellationToken } from './cancellation';
 export type { CancellationTokenLike } from './cancellation';
+export { routePayload, PayloadRefused } from './route';
+export type { PayloadRoute, RouteNeed, RouteAnswers } from './route';

@@ -3,7 +3,7 @@
  * STATUS_TABLE) with the kind, retryability, and a fallback for statuses the spec does not list.
  */
 import { STATUS_CODES } from 'node:http';
-import { RETRYABLE_STATUSES, STATUS_TABLE as TABLE } from '../contract/errors';
+import { RETRYABLE_STATUSES, SANDBOX_STATUS_TABLE, STATUS_TABLE as TABLE } from '../contract/errors';
 
 export { RETRYABLE_STATUSES };
 
@@ -39,13 +39,16 @@ function kindOf(status: number): StatusKind {
  * Name and meaning of an HTTP status as the spec's Errors section gives them.
  *
  * @param status HTTP status code (integer).
- * @returns the spec's row; for a status the spec does not list, the standard reason phrase (or `HTTP <n>`)
- *   and the meaning "Not described by the partner interface." Never throws.
+ * @returns the spec's row; for 413 and 415 (not in the spec, answered by the Local sandbox) the sandbox's
+ *   meaning (SANDBOX_STATUS_TABLE); for another status the spec does not list, the standard reason phrase (or
+ *   `HTTP <n>`) and the meaning "Not described by the partner interface." Never throws.
  */
 export function describeStatus(status: number): StatusInfo {
   const row = TABLE[status];
   const base = { status, kind: kindOf(status), retryable: RETRYABLE_STATUSES.includes(status) };
   if (row) return { ...base, ...row, documented: true };
+  const sandbox = SANDBOX_STATUS_TABLE[status];
+  if (sandbox) return { ...base, ...sandbox, documented: false };
   return {
     ...base,
     name: STATUS_CODES[status] ?? `HTTP ${status}`,

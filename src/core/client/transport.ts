@@ -14,148 +14,25 @@
  *   others outright (undici would follow cross-origin, merely dropping Authorization), and each hop needs a
  *   fresh token. `request()` itself does not follow redirects in undici 7.
  */
-import { request, type Dispatcher } from 'undici';
-import type { IncomingHttpHeaders } from 'node:http';
-import { backoffDelayMs, normalizeRetry, parseRetryAfterMs, sleep, type RetrySettings } from './backoff';
-import { CallAbortedError, PartnerNetworkError, RequestPolicyError, isAbortError } from './errors';
-import { REDIRECT_STATUSES, RETRYABLE_STATUSES } from './status';
-import { insecureUrlProblem, sameOrigin } from './urlPolicy';
+import { attemptOnce, checkUrl, type AttemptResult } from './attempt';
+import type { CheckOutcome, RawExchange, RepeatPolicy, TransportEvent, TransportOptions, TransportRequest } from './types';
+
+export type { CheckOutcome, RawExchange, RepeatPolicy, TransportEvent, TransportOptions, TransportRequest };
+import { backoffDelayMs, normalizeRetry, parseRetryAfterMs, sleep } from './backoff';
+import { CancelledError, NetworkError, isAbortError } from './errors';
+import { RETRYABLE_STATUSES } from './status';
 import { maskSecrets } from '../log/mask';
 
-/** Something the transport did, for logs and progress (never holds a token or header). */
-export type TransportEvent =
-  | { readonly type: 'retry'; readonly method: string; readonly url: string; readonly attempt: number; readonly delayMs: number; readonly reason: string }
-  | { readonly type: 'redirect'; readonly method: string; readonly url: string; readonly location: string; readonly status: number }
-  | { readonly type: 'check'; readonly method: string; readonly url: string; readonly attempt: number; readonly landed: boolean | 'failed' };
-
-/** Settings shared by every call of one client. */
-export interface TransportOptions {
-  /** undici dispatcher (Agent, Pool, MockAgent…); undici's global dispatcher when omitted. */
-  readonly dispatcher?: Dispatcher;
-  /** Time limit of one attempt (request, redirect hops and body), in milliseconds. Default 30 000. */
-  readonly timeoutMs?: number;
-  readonly retry?: Partial<RetrySettings>;
-  /** Redirect hops followed per attempt. Default 5. */
-  readonly maxRedirects?: number;
-  readonly userAgent?: string;
-  /** Random source in [0, 1) for jitter (tests make it deterministic). */
-  readonly random?: () => number;
-  readonly onEvent?: (event: TransportEvent) => void;
-}
-
-/** Outcome of an invoice-number check run before re-sending a create whose first attempt may have landed. */
-export type CheckOutcome =
-  | { readonly landed: false }
-  | {
-      readonly landed: true;
-      /** The body to hand back as the create's result (e.g. `{ id }`). */
-      readonly body: unknown;
-      /** The URL of the list read that found the record (masked). */
-      readonly checkUrl: string;
-      /** The record found. */
-      readonly record: unknown;
-    };
-
-/**
- * May the request be sent again after a failure that may have reached the server (a network error after
- * sending, a timeout, and for creates also a 5xx)?
- * - `safe`: yes (GET; v2 POSTs, whose resend updates).
- * - `unsafe`: no — the error is reported with `outcomeUnknown` (claims, shops, parts, transactions, PATCH).
- * - `check`: only after `check()` reports that the first attempt did not land; if it did, its record is the
- *   result (`recovered`). 5xx answers to such a create are checked the same way before a resend, and so is a
- *   409/400 answer to a resend (the first attempt may have landed after the check, e.g. from a server queue).
- * A failure before anything was sent (connection refused, DNS, connect timeout) and 429 are always retried.
- */
-export type RepeatPolicy =
-  | { readonly kind: 'safe' }
-  | { readonly kind: 'unsafe' }
-  | { readonly kind: 'check'; readonly check: (signal: AbortSignal | undefined) => Promise<CheckOutcome> };
-
-export interface TransportRequest {
-  readonly method: string;
-  /** Absolute URL; must pass the address policy (https, or http to loopback). */
-  readonly url: string;
-  /** JSON-serialisable body, sent with Content-Type: application/json; undefined = no body. */
-  readonly body?: unknown;
-  /** Returns the bearer token; called once per attempt and per redirect hop. Errors it throws propagate as-is. */
-  readonly token: () => string | Promise<string>;
-  readonly signal?: AbortSignal;
-  readonly repeat: RepeatPolicy;
-}
-
-/** The answer that ended the call (a success, a non-retryable status, or the last retryable one). */
-export interface RawExchange {
-  readonly method: string;
-  /** Final URL (after redirects), secrets masked. */
-  readonly url: string;
-  readonly status: number;
-  readonly headers: IncomingHttpHeaders;
-  readonly rawBody: string;
-  readonly attempts: number;
-  /** Milliseconds from the call's start to its end. */
-  readonly durationMs: number;
-  /** True when the status is retryable but the budget (attempts, total time) ran out. */
-  readonly retriesExhausted: boolean;
-  /** Set when an earlier attempt of a create turned out to have landed (found by the invoice check). */
-  readonly recovered?: Extract<CheckOutcome, { landed: true }>;
-}
-
-/** Codes of failures that happen before a request is written: repeating cannot duplicate anything. */
-const NOT_SENT_CODES = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'ENETDOWN',
-  'EHOSTDOWN',
-  'UND_ERR_CONNECT_TIMEOUT',
-]);
 
 /** Answers to a resent create that mean "already exists" (the sandbox answers 409 for a duplicate invoice number). */
 const DUPLICATE_STATUSES = [409, 400];
 
-/** Codes that no repeat will fix (certificate and TLS configuration problems, bad arguments). */
-function isFatalCode(code: string): boolean {
-  return (
-    code.startsWith('ERR_TLS') ||
-    code.startsWith('CERT_') ||
-    code.startsWith('ERR_SSL') ||
-    code === 'UNABLE_TO_VERIFY_LEAF_SIGNATURE' ||
-    code === 'DEPTH_ZERO_SELF_SIGNED_CERT' ||
-    code === 'SELF_SIGNED_CERT_IN_CHAIN' ||
-    code === 'UND_ERR_INVALID_ARG' ||
-    code === 'ERR_INVALID_URL'
-  );
-}
-
-type AttemptResult =
-  | { kind: 'response'; status: number; headers: IncomingHttpHeaders; rawBody: string; url: URL }
-  | { kind: 'network'; code: string; detail: string; timedOut: boolean; sent: boolean; fatal: boolean; cause: unknown; url: URL };
-
-/**
- * Parses and checks a URL against the address policy.
- * @throws RequestPolicyError (`insecure-url`) for plain http off loopback, other schemes, or credentials in the URL;
- *   TypeError-free: an unparseable URL is reported the same way.
- */
-export function checkUrl(method: string, url: string): URL {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new RequestPolicyError({ reason: 'insecure-url', method, url, message: `"${url}" is not an absolute URL` });
-  }
-  const problem = insecureUrlProblem(parsed);
-  if (problem) throw new RequestPolicyError({ reason: 'insecure-url', method, url, message: `${method} ${url} refused: ${problem}` });
-  return parsed;
-}
-
 /**
  * Sends one logical call with the retry, redirect, timeout and cancellation rules above.
  *
- * @returns the answer that ended the call — any status; the caller turns non-2xx into PartnerApiError.
- * @throws RequestPolicyError before anything is sent to a refused address; CallAbortedError when `signal`
- *   aborts (at once, also during backoff); PartnerNetworkError when no answer could be had (with
+ * @returns the answer that ended the call — any status; the caller turns non-2xx into ApiError.
+ * @throws PolicyError before anything is sent to a refused address; CancelledError when `signal`
+ *   aborts (at once, also during backoff); NetworkError when no answer could be had (with
  *   `outcomeUnknown` where the request may have taken effect); whatever `token()` throws.
  */
 export async function send(options: TransportOptions, req: TransportRequest): Promise<RawExchange> {
@@ -170,7 +47,7 @@ export async function send(options: TransportOptions, req: TransportRequest): Pr
   /** Set once an attempt of a checked create may have landed without our knowing. */
   let uncertain = false;
 
-  const aborted = () => new CallAbortedError({ method: req.method, url: lastUrl.href, attempts });
+  const aborted = () => new CancelledError({ method: req.method, url: lastUrl.href, attempts });
   const emit = (event: TransportEvent) => {
     try {
       options.onEvent?.(event);
@@ -179,7 +56,7 @@ export async function send(options: TransportOptions, req: TransportRequest): Pr
     }
   };
   const networkError = (r: Extract<AttemptResult, { kind: 'network' }>, outcomeUnknown: boolean, cause?: unknown) =>
-    new PartnerNetworkError({
+    new NetworkError({
       method: req.method,
       url: r.url.href,
       attempts,
@@ -295,133 +172,4 @@ function errorText(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-/** One attempt: the request and any same-origin redirect hops, bounded by the attempt timer. */
-async function attemptOnce(
-  options: TransportOptions,
-  req: TransportRequest,
-  origin: URL,
-  bodyText: string | undefined,
-  setUrl: (u: URL) => void,
-  aborted: () => CallAbortedError,
-  emit: (event: TransportEvent) => void,
-): Promise<AttemptResult> {
-  const timeoutMs = options.timeoutMs !== undefined && Number.isFinite(options.timeoutMs) && options.timeoutMs > 0 ? options.timeoutMs : 30_000;
-  const maxRedirects = options.maxRedirects ?? 5;
-  const controller = new AbortController();
-  let timedOut = false;
-  let userAborted = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    controller.abort(new Error(`no complete answer within ${timeoutMs} ms`));
-  }, timeoutMs);
-  const onUserAbort = () => {
-    userAborted = true;
-    controller.abort(req.signal?.reason);
-  };
-  if (req.signal?.aborted) onUserAbort();
-  req.signal?.addEventListener('abort', onUserAbort, { once: true });
-
-  let current = origin;
-  setUrl(current);
-  try {
-    for (let hops = 0; ; hops++) {
-      const token = await req.token();
-      if (userAborted) throw aborted();
-      const headers: Record<string, string> = {
-        authorization: `Bearer ${token}`,
-        accept: 'application/json',
-        'user-agent': options.userAgent ?? 'tpp-toolkit',
-      };
-      if (bodyText !== undefined) headers['content-type'] = 'application/json';
-      let res: Dispatcher.ResponseData;
-      try {
-        res = await request(current, {
-          method: req.method as Dispatcher.HttpMethod,
-          headers,
-          body: bodyText,
-          signal: controller.signal,
-          dispatcher: options.dispatcher,
-        });
-      } catch (err) {
-        return classifyNetworkError(err, current, timedOut, userAborted, timeoutMs, aborted);
-      }
-
-      if (REDIRECT_STATUSES.includes(res.statusCode)) {
-        await res.body.dump().catch(() => undefined);
-        const location = res.headers.location;
-        const where = Array.isArray(location) ? location[0] : location;
-        if (!where) {
-          throw new RequestPolicyError({
-            reason: 'redirect-without-location',
-            method: req.method,
-            url: current.href,
-            status: res.statusCode,
-            message: `${req.method} ${current.href} answered ${res.statusCode} without a Location header`,
-          });
-        }
-        let target: URL;
-        try {
-          target = new URL(where, current);
-        } catch {
-          target = new URL('invalid:');
-        }
-        if (!sameOrigin(target, origin) || insecureUrlProblem(target)) {
-          throw new RequestPolicyError({
-            reason: 'cross-origin-redirect',
-            method: req.method,
-            url: current.href,
-            location: where,
-            status: res.statusCode,
-            message:
-              `${req.method} ${current.href} answered ${res.statusCode} redirecting to ${where}, another origin than ${origin.origin}: ` +
-              'not followed (requests and their Authorization header are only sent to the configured origin)',
-          });
-        }
-        if (hops >= maxRedirects) {
-          throw new RequestPolicyError({
-            reason: 'too-many-redirects',
-            method: req.method,
-            url: current.href,
-            location: where,
-            status: res.statusCode,
-            message: `${req.method} ${origin.href} was redirected more than ${maxRedirects} times`,
-          });
-        }
-        emit({ type: 'redirect', method: req.method, url: maskSecrets(current.href), location: maskSecrets(target.href), status: res.statusCode });
-        current = target;
-        setUrl(current);
-        continue;
-      }
-
-      let rawBody: string;
-      try {
-        rawBody = await res.body.text();
-      } catch (err) {
-        return classifyNetworkError(err, current, timedOut, userAborted, timeoutMs, aborted);
-      }
-      return { kind: 'response', status: res.statusCode, headers: res.headers, rawBody, url: current };
-    }
-  } finally {
-    clearTimeout(timer);
-    req.signal?.removeEventListener('abort', onUserAbort);
-  }
-}
-
-function classifyNetworkError(
-  err: unknown,
-  url: URL,
-  timedOut: boolean,
-  userAborted: boolean,
-  timeoutMs: number,
-  aborted: () => CallAbortedError,
-): AttemptResult {
-  if (userAborted) throw aborted();
-  if (timedOut) {
-    return { kind: 'network', code: 'TIMEOUT', detail: `no complete answer within ${timeoutMs} ms`, timedOut: true, sent: true, fatal: false, cause: err, url };
-  }
-  const e = err as { code?: unknown; message?: unknown; cause?: { code?: unknown } };
-  const code = typeof e?.code === 'string' ? e.code : typeof e?.cause?.code === 'string' ? e.cause.code : 'UNKNOWN';
-  const detail = `${code}${typeof e?.message === 'string' && e.message ? ` (${e.message})` : ''}`;
-  const isTimeout = code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT';
-  return { kind: 'network', code, detail, timedOut: isTimeout, sent: !NOT_SENT_CODES.has(code), fatal: isFatalCode(code), cause: err, url };
-}
+export { checkUrl };

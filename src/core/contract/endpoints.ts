@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { withCommonAnswers } from './answers';
 import { ErrorBody, UnauthorizedBody } from './errors';
 import { errorFor, str } from './primitives';
 import { EndpointDef, EndpointId, QueryParamDef } from './types';
@@ -64,13 +65,16 @@ const invoiceNumberFilter: QueryParamDef = { schema: str({ nonEmpty: true }), de
 export const LIST_QUERY: Readonly<Record<string, QueryParamDef>> = { pageSize, page };
 
 const unauthorized = { 401: UnauthorizedBody } as const;
-const created = (schema: z.ZodType) => ({ 200: schema, 201: schema });
+const created = <S extends z.ZodType>(schema: S) => ({ 200: schema, 201: schema });
 
 // ---------------------------------------------------------------------------------------------
 // The table
 // ---------------------------------------------------------------------------------------------
 
-const table: Record<EndpointId, Omit<EndpointDef, 'id' | 'pathParams'>> = {
+/** One row as written below; `path` is a template literal type so each row keeps its literal path (typed params). */
+type TableRow = Omit<EndpointDef, 'id' | 'pathParams' | 'path'> & { readonly path: `/${string}` };
+
+const table = {
   // Token verification
   verifyToken: {
     method: 'GET',
@@ -250,7 +254,7 @@ const table: Record<EndpointId, Omit<EndpointDef, 'id' | 'pathParams'>> = {
     path: '/tire-protection/shops/:uniqueId',
     query: {},
     body: ShopUpdate,
-    responses: { 204: null, 400: ErrorBody, ...unauthorized },
+    responses: { 204: null, 400: ErrorBody, ...unauthorized, 404: ErrorBody },
     apiVersion: 3,
     product: 'tire-protection',
     summary: 'Update a shop (end date, start date, more e-mail addresses).',
@@ -261,7 +265,7 @@ const table: Record<EndpointId, Omit<EndpointDef, 'id' | 'pathParams'>> = {
     path: '/tire-protection/shops/:uniqueId/parts',
     query: {},
     body: Part,
-    responses: { 204: null, 400: ErrorBody, ...unauthorized },
+    responses: { 204: null, 400: ErrorBody, ...unauthorized, 404: ErrorBody },
     apiVersion: 3,
     product: 'tire-protection',
     summary: 'Report a part sold to a shop.',
@@ -372,7 +376,7 @@ const table: Record<EndpointId, Omit<EndpointDef, 'id' | 'pathParams'>> = {
       shopid: { schema: str({ nonEmpty: true }), description: 'Shop ID.', aliases: ['ShopID'] },
       invoicenumber: { schema: str({ nonEmpty: true }), description: 'Invoice number.', aliases: ['InvoiceNumber'] },
     },
-    responses: { 200: V2GetResponse, 400: ErrorBody, ...unauthorized },
+    responses: { 200: V2GetResponse, 400: ErrorBody, ...unauthorized, 403: ErrorBody },
     apiVersion: 2,
     product: 'records',
     summary: 'Read version 2 records of the chosen kind.',
@@ -383,7 +387,7 @@ const table: Record<EndpointId, Omit<EndpointDef, 'id' | 'pathParams'>> = {
     path: '/v2/partners/:company_name',
     query: {},
     body: V2PostBody,
-    responses: { ...created(V2PostResponse), 204: null, 400: ErrorBody, ...unauthorized },
+    responses: { ...created(V2PostResponse), 204: null, 400: ErrorBody, ...unauthorized, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody },
     apiVersion: 2,
     product: 'records',
     summary: 'Create version 2 records: Registrations, Claims, Sales or Cancellations (deprecated).',
@@ -402,24 +406,33 @@ const table: Record<EndpointId, Omit<EndpointDef, 'id' | 'pathParams'>> = {
         description: 'Two-letter state abbreviation, with licensePlate.',
       },
     },
-    responses: { 200: EligibilityResponse },
+    responses: { 200: EligibilityResponse, 400: ErrorBody },
     apiVersion: 1,
     product: 'eligibility',
     deprecated: true,
     summary:
       'Vehicle eligibility lookup for roadside assistance (retired: deprecated and unsupported; needs a dedicated token).',
   },
-};
+} satisfies Record<EndpointId, TableRow>;
+
+/**
+ * The endpoint table's rows with their exact types (literal paths, each response's zod schema): what
+ * `ResponseOf`, `BodyOf`, `ParamsOf` and `QueryOf` in endpointTypes.ts read.
+ */
+export type EndpointShapes = typeof table;
 
 /** Names of the `:name` parameters of a path template, in order. */
 export function pathParamsOf(path: string): string[] {
   return [...path.matchAll(/:([A-Za-z_][A-Za-z0-9_]*)/g)].map((m) => m[1] as string);
 }
 
-/** Every endpoint of the spec, by stable id. */
+/**
+ * Every endpoint of the spec, by stable id. `responses` holds the statuses of the endpoint's spec row plus the
+ * answers every call can give (see answers.ts: 401, 405, 429, 5xx; with a body also 400, 413, 415).
+ */
 export const ENDPOINTS: Readonly<Record<EndpointId, EndpointDef>> = Object.freeze(
   Object.fromEntries(
-    Object.entries(table).map(([id, def]) => [id, Object.freeze({ id, pathParams: pathParamsOf(def.path), ...def })]),
+    Object.entries(table).map(([id, def]) => [id, Object.freeze({ id, pathParams: pathParamsOf(def.path), ...def, responses: withCommonAnswers(def) })]),
   ) as unknown as Record<EndpointId, EndpointDef>,
 );
 

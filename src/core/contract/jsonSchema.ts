@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PAYLOAD_KINDS, schemaUri } from './kinds';
-import { INT_STRING_RE, ISO_DATE_OR_TIMESTAMP_RE, MESSAGES, MONEY_STRING_RE } from './primitives';
+import { INT_STRING_RE, ISO_8601_RE, ISO_DATE_OR_TIMESTAMP_RE, MESSAGES, MONEY_STRING_RE } from './primitives';
 import { PayloadKind } from './types';
 
 /** A JSON Schema object (draft-07 for payload files). */
@@ -13,6 +13,7 @@ const PATTERN_MESSAGES: Record<string, string> = {
   [MONEY_STRING_RE.source]: MESSAGES.money,
   [INT_STRING_RE.source]: MESSAGES.int,
   [ISO_DATE_OR_TIMESTAMP_RE.source]: MESSAGES.datetime,
+  [ISO_8601_RE.source]: MESSAGES.isoDate,
   '^(\\d{4})?$': MESSAGES.vehicleYear,
 };
 

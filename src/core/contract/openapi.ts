@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ENDPOINTS } from './endpoints';
-import { ErrorBody, ErrorIssue, STATUS_TABLE, UnauthorizedBody } from './errors';
+import { ErrorBody, ErrorIssue, SANDBOX_STATUS_TABLE, STATUS_TABLE, UnauthorizedBody } from './errors';
 import { BaseKind, EndpointDef } from './types';
 import * as v2 from './v2';
 import * as v3 from './v3';
@@ -125,11 +125,13 @@ export function buildOpenApiDocument(version = '0.0.0'): Json {
     for (const def of defs) {
       for (const [status, schema] of Object.entries(def.responses)) {
         if (responses[status]) continue;
+        const row = STATUS_TABLE[Number(status)] ?? SANDBOX_STATUS_TABLE[Number(status)];
+        const description = row ? `${row.name}: ${row.meaning}` : status;
         responses[status] =
           schema === null
-            ? { description: STATUS_TABLE[Number(status)]?.name ?? status }
+            ? { description }
             : {
-                description: STATUS_TABLE[Number(status)]?.name ?? status,
+                description,
                 content: { 'application/json': { schema: ref(schema) } },
               };
       }

@@ -15,15 +15,22 @@ export const MESSAGES = {
   empty: 'required field is empty',
   string: 'expected a string',
   maxLength: (n: number) => `at most ${n} characters`,
+  /** Version 2 int: "Numbers may be sent as strings and are converted" (spec: Version 2 records). */
   int: 'integer expected (a whole number, or a string of digits such as "4")',
+  /** Version 3 integer: a JSON number only (the strings rule is version 2's). */
+  integer: 'integer expected (a whole JSON number such as 4)',
   number: 'number expected',
   money: 'money with at most 2 decimals (a number such as 12.5, or a matching string such as "12.50")',
+  /** Version 2 datetime: "ISO 8601, UTC preferred or with a designated UTC offset". */
   datetime: 'ISO 8601 date or timestamp with Z or an offset (e.g. 2024-03-15 or 2024-03-15T14:30:00Z)',
+  /** Version 3 dates: "Dates are ISO 8601 strings" (a zone is not required there). */
+  isoDate: 'ISO 8601 date or timestamp (e.g. 2024-03-15 or 2024-03-15T14:30:00Z)',
   boolean: 'expected true or false',
   email: 'e-mail address expected (name@example.com)',
   vehicleYear: 'four-digit year (e.g. "2021")',
   object: 'expected an object',
   array: 'expected an array',
+  stringOrStrings: 'a string or an array of strings',
 } as const;
 
 /**
@@ -64,11 +71,18 @@ export const ISO_DATE_OR_TIMESTAMP_RE =
   /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:[Zz]|[+-](\d{2}):?(\d{2})))?$/;
 
 /**
+ * Version 3 dates ("Dates are ISO 8601 strings"): the same shapes, but a timestamp may have no zone (it is still
+ * ISO 8601; the diagnostics warn about it, code date-without-zone).
+ */
+export const ISO_8601_RE =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:[Zz]|[+-](\d{2}):?(\d{2}))?)?$/;
+
+/**
  * True when `s` is an ISO 8601 date alone, or a timestamp with Z or an offset, naming a real calendar day
  * and time (2024-02-30 and 25:00 are rejected). Spec: Data type formats (v2); v3 "Dates are ISO 8601 strings".
  */
-export function isIsoDateOrTimestamp(s: string): boolean {
-  const m = ISO_DATE_OR_TIMESTAMP_RE.exec(s);
+export function isIsoDateOrTimestamp(s: string, zone: 'required' | 'optional' = 'required'): boolean {
+  const m = (zone === 'required' ? ISO_DATE_OR_TIMESTAMP_RE : ISO_8601_RE).exec(s);
   if (!m) return false;
   const [, y, mo, d, h, mi, se, oh, om] = m;
   const year = Number(y);
@@ -84,55 +98,97 @@ export function isIsoDateOrTimestamp(s: string): boolean {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Request primitives (payloads as sent). Required strings must not be empty (v2: "If a required
-// field is empty or malformed, the response is 400"; v3 applies the same rule in this toolkit).
+// Request primitives (payloads as sent). Required v2 strings must not be empty (v2: "If a required
+// field is empty or malformed, the response is 400"); the spec states that for version 2 only, so a
+// required v3 string may be '' (the diagnostics warn: empty-value).
 // ---------------------------------------------------------------------------------------------
 
-/** A string, optionally of at most `max` characters; `nonEmpty` rejects '' with "required field is empty". */
+const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
+
+/**
+ * Length of `s` in characters as the spec's string(n) counts them ("string of at most n characters"): what a
+ * reader sees as one character (a Unicode extended grapheme cluster). An accented letter is one character
+ * whether it is sent precomposed (é) or as e + combining accent, and an emoji is one character also when it is
+ * two UTF-16 units (😀) or several code points (👍🏽, 🇫🇷). Never more than the code points or UTF-16 units.
+ */
+export function charLength(s: string): number {
+  let n = 0;
+  for (const _ of graphemes.segment(s)) n++;
+  return n;
+}
+
+/** True when `s` has at most `max` characters ({@link charLength}); nothing is counted when its UTF-16 length fits. */
+export function fitsLength(s: string, max: number): boolean {
+  return s.length <= max || charLength(s) <= max;
+}
+
+/**
+ * A string, optionally of at most `max` characters (counted by {@link charLength}: grapheme clusters);
+ * `nonEmpty` rejects '' with "required field is empty". The message of a too long string is
+ * "at most n characters, got m". JSON Schema: `maxLength` n.
+ */
 export function str(opts: { max?: number; nonEmpty?: boolean } = {}) {
   let s = z.string({ error: errorFor(MESSAGES.string) });
   if (opts.nonEmpty) s = s.min(1, { error: MESSAGES.empty, abort: true });
-  if (opts.max !== undefined) s = s.max(opts.max, { error: MESSAGES.maxLength(opts.max) });
+  const max = opts.max;
+  if (max !== undefined) {
+    s = s
+      .refine((v) => fitsLength(v, max), {
+        error: (iss) => `${MESSAGES.maxLength(max)}${typeof iss.input === 'string' ? `, got ${charLength(iss.input)}` : ''}`,
+      })
+      .meta({ maxLength: max });
+  }
   return s;
 }
 
 /**
- * Integer: a whole number, or a string of digits ("4") converted to a number. '' is NOT converted to 0
- * (it fails as "required field is empty"). Output: number.
+ * Version 2 int: a whole number, or a string of digits ("4") converted to a number ("Numbers may be sent as
+ * strings and are converted"). A required int's '' fails as "required field is empty" (never 0); an optional
+ * int's '' means omitted ("Blank if omitted") and becomes undefined. Output: number (or undefined).
  */
 export function int(opts: PrimitiveOptions = {}) {
+  const required = opts.required ?? true;
+  const branches = [
+    z.number().int({ error: MESSAGES.int }),
+    z.string().regex(INT_STRING_RE, { error: errorFor(MESSAGES.int, required) }),
+    ...(required ? [] : [z.literal('')]),
+  ] as const;
   return z
-    .union(
-      [
-        z.number().int({ error: MESSAGES.int }),
-        z.string().regex(INT_STRING_RE, { error: errorFor(MESSAGES.int, opts.required ?? true) }),
-      ],
-      { error: errorFor(MESSAGES.int, opts.required ?? true) },
-    )
-    .transform((v) => (typeof v === 'number' ? v : Number(v)));
+    .union(branches, { error: errorFor(MESSAGES.int, required) })
+    .transform((v) => (v === '' ? undefined : typeof v === 'number' ? v : Number(v)));
 }
 
 /**
- * Money: a number with at most 2 decimals, or a string matching /^-?\d+(\.\d{1,2})?$/ ("12.50").
- * Output: number (units of the currency, 2 decimals). Spec: "money (number with 2 decimals, or a matching string)".
+ * Version 2 money: a number with at most 2 decimals, or a string matching /^-?\d+(\.\d{1,2})?$/ ("12.50").
+ * An optional money field's '' means omitted (undefined). Output: number (units of the currency, 2 decimals).
+ * Spec: "money (number with 2 decimals, or a matching string)".
  */
 export function money(opts: PrimitiveOptions = {}) {
+  const required = opts.required ?? true;
+  const branches = [
+    z.number(),
+    z.string().regex(MONEY_STRING_RE, { error: errorFor(MESSAGES.money, required) }),
+    ...(required ? [] : [z.literal('')]),
+  ] as const;
   return z
-    .union(
-      [z.number(), z.string().regex(MONEY_STRING_RE, { error: errorFor(MESSAGES.money, opts.required ?? true) })],
-      { error: errorFor(MESSAGES.money, opts.required ?? true) },
-    )
+    .union(branches, { error: errorFor(MESSAGES.money, required) })
     .refine((v) => typeof v === 'string' || hasAtMostTwoDecimals(v), { error: MESSAGES.money })
-    .transform((v) => (typeof v === 'number' ? v : Number(v)));
+    .transform((v) => (v === '' ? undefined : typeof v === 'number' ? v : Number(v)));
 }
 
-/** ISO 8601 date or timestamp with Z or an offset (string, unchanged). */
-export function isoDate(opts: PrimitiveOptions = {}) {
+/**
+ * ISO 8601 date or timestamp (string, unchanged). Version 2 (`zone` 'required', the default): a timestamp
+ * needs Z or an offset, and a required field's '' is "required field is empty". Version 3 (`zone`
+ * 'optional'): a timestamp without a zone is accepted, and '' is simply not a date.
+ */
+export function isoDate(opts: PrimitiveOptions & { zone?: 'required' | 'optional' } = {}) {
+  const v3 = opts.zone === 'optional';
+  const message = v3 ? MESSAGES.isoDate : MESSAGES.datetime;
   return z
-    .string({ error: errorFor(MESSAGES.datetime) })
-    .min(1, { error: (opts.required ?? true) ? MESSAGES.empty : MESSAGES.datetime, abort: true })
-    .regex(ISO_DATE_OR_TIMESTAMP_RE, { error: MESSAGES.datetime, abort: true })
-    .refine(isIsoDateOrTimestamp, { error: MESSAGES.datetime });
+    .string({ error: errorFor(message) })
+    .min(1, { error: (opts.required ?? true) && !v3 ? MESSAGES.empty : message, abort: true })
+    .regex(v3 ? ISO_8601_RE : ISO_DATE_OR_TIMESTAMP_RE, { error: message, abort: true })
+    .refine((s) => isIsoDateOrTimestamp(s, v3 ? 'optional' : 'required'), { error: message });
 }
 
 /** A JSON number (version 3 number fields; strings are not converted there). */
@@ -140,9 +196,9 @@ export function num() {
   return z.number({ error: errorFor(MESSAGES.number) });
 }
 
-/** A JSON integer (version 3 integer fields). */
+/** A JSON integer (version 3 integer fields; strings are not converted there). */
 export function integer() {
-  return z.number({ error: errorFor(MESSAGES.int) }).int({ error: MESSAGES.int });
+  return z.number({ error: errorFor(MESSAGES.integer) }).int({ error: MESSAGES.integer });
 }
 
 /** A JSON boolean. */
@@ -150,7 +206,7 @@ export function bool() {
   return z.boolean({ error: errorFor(MESSAGES.boolean) });
 }
 
-/** An e-mail address. */
+/** An e-mail address (only where the spec types the field "email string": the earlier revision's customer). */
 export function email() {
   return z.email({ error: errorFor(MESSAGES.email) });
 }

@@ -2,7 +2,9 @@ import { z } from 'zod';
 import {
   MESSAGES,
   ReqFlag,
+  charLength,
   errorFor,
+  fitsLength,
   int,
   isoDate,
   money,
@@ -89,6 +91,11 @@ function d<R extends ReqFlag>(req: R, notes = '') {
 export const SERVICE_TYPES = ['REPLACE', 'REPAIR'] as const;
 /** Values of CommercialVehicle as sent (spec: Registration (v2): "Yes or No; default No"). */
 export const COMMERCIAL_VEHICLE_VALUES = ['Yes', 'No'] as const;
+/**
+ * CommercialVehicle as accepted: Yes or No in any letter case (the spec does not state the case; see
+ * docs/contract.md), converted to Yes / No; '' means omitted ("Blank if omitted"). Other case: a warning.
+ */
+export const COMMERCIAL_VEHICLE_RE = /^(yes|no)$/i;
 /** Version 2 WarrantyStatus values (spec: States and transitions). */
 export const WARRANTY_STATUS = {
   1: 'Registration is Active',
@@ -101,8 +108,10 @@ export const WARRANTY_STATUS = {
 export const V2_CANCELLATION_DEPRECATED =
   'Version 2 cancellations are deprecated and unsupported; cancel with a PATCH {cancelledOn} (payload kind "cancellation").';
 
-const SERVICE_TYPE_MESSAGE = 'REPLACE (tire replaced) or REPAIR (tire repaired)';
-const YES_NO_MESSAGE = 'Yes or No';
+/** Message of a bad ServiceType (spec: Claim (v2)). */
+export const SERVICE_TYPE_MESSAGE = 'REPLACE (tire replaced) or REPAIR (tire repaired)';
+/** Message of a bad CommercialVehicle (spec: Registration (v2)). */
+export const YES_NO_MESSAGE = 'Yes or No';
 
 // ----------------------------------------------------------------------------------------------
 // Registration (v2)
@@ -141,12 +150,14 @@ export const V2RegistrationShape = {
   TireDOT6: s(25, '', 'Serial of tire 6.'),
   CommercialVehicle: register(
     z
-      .enum(COMMERCIAL_VEHICLE_VALUES, {
-        error: (iss) =>
-          typeof iss.input === 'string' && iss.input.length > 5 ? MESSAGES.maxLength(5) : errorFor(YES_NO_MESSAGE, false)(iss),
+      .string({ error: errorFor(YES_NO_MESSAGE, false) })
+      .refine((v) => v === '' || COMMERCIAL_VEHICLE_RE.test(v), {
+        error: (iss) => (typeof iss.input === 'string' && !fitsLength(iss.input, 5) ? `${MESSAGES.maxLength(5)}, got ${charLength(iss.input)}` : YES_NO_MESSAGE),
       })
-      .optional()
-      .meta({ default: 'No' }),
+      // On the input side (before the transform): the editor's completion offers Yes and No.
+      .meta({ default: 'No', examples: [...COMMERCIAL_VEHICLE_VALUES], maxLength: 5 })
+      .transform((v) => (v === '' ? undefined : v.toLowerCase() === 'yes' ? 'Yes' : 'No'))
+      .optional(),
     { type: 'string', max: 5, req: '', notes: 'Yes or No; default No. Reads return a string such as false.' },
   ),
 };

@@ -18,8 +18,13 @@ import { MESSAGES, bool, email, errorFor, integer, isoDate, num, readInt, str } 
 // Small builders
 // ---------------------------------------------------------------------------------------------
 
-/** Required non-empty string. */
-const rs = (description: string) => str({ nonEmpty: true }).meta({ description });
+/** A version 3 date: "Dates are ISO 8601 strings" (no zone required). */
+const date3 = () => isoDate({ zone: 'optional' });
+/**
+ * Required string. '' is accepted: the spec makes an empty required field a 400 only in version 2 ("in version
+ * 2, a required field empty or malformed"); the diagnostics warn about it (code empty-value).
+ */
+const rs = (description: string) => str().meta({ description });
 /** Optional string. */
 const os = (description: string) => str().optional().meta({ description });
 /** Optional wrapper with a description. */
@@ -85,7 +90,7 @@ export const Vehicle = obj({
 export const Registration = obj({
   product_id: rs('Program product identifier (required).'),
   invoiceNumber: rs('Invoice number; registrations are unique by invoice number (required).'),
-  enrollDate: req(isoDate(), 'Enrolment date, ISO 8601 (required).'),
+  enrollDate: req(date3(), 'Enrolment date, ISO 8601 (required).'),
   customer: req(Customer, 'Customer (required).'),
   tires: req(arr(Tire).min(1, { error: 'at least one tire' }), 'Tires sold with the plan (required, at least one).'),
   vehicle: opt(Vehicle, 'Vehicle.'),
@@ -99,7 +104,7 @@ export const Registration = obj({
 /** Customer of a tire-protection registration (name, email). */
 export const TireProtectionCustomer = obj({
   name: os('Customer name.'),
-  email: opt(email(), 'Customer e-mail address.'),
+  email: opt(email(), 'Customer e-mail address (a customer\'s email is an "email string" in the spec).'),
 });
 
 /** Vehicle of a tire-protection registration (year, make, model). */
@@ -121,7 +126,7 @@ export const TireProtectionTire = obj({
 export const TireProtectionRegistration = obj({
   product_id: os('Program product identifier.'),
   invoiceNumber: os('Invoice number; unique per registration (a store number may disambiguate).'),
-  enrollDate: opt(isoDate(), 'Enrolment date, ISO 8601.'),
+  enrollDate: opt(date3(), 'Enrolment date, ISO 8601.'),
   customer: opt(TireProtectionCustomer, 'Customer (name, email).'),
   vehicle: opt(TireProtectionVehicle, 'Vehicle (year, make, model).'),
   tires: opt(arr(TireProtectionTire), 'Tires (make, model, size, retailPrice).'),
@@ -147,7 +152,7 @@ export const ClaimTire = obj({
 /** Claim against a tire-protection registration (POST /tire-protection/registrations/:id/claims). */
 export const TireProtectionClaim = obj({
   serviceInvoiceNumber: os('Invoice number of the service.'),
-  serviceInvoiceDate: opt(isoDate(), 'Date of the service invoice, ISO 8601.'),
+  serviceInvoiceDate: opt(date3(), 'Date of the service invoice, ISO 8601.'),
   vehicleMileage: opt(num(), 'Vehicle mileage at the service (number).'),
   damageReason: os('Reason of the damage.'),
   damageDescription: os('Description of the damage.'),
@@ -181,7 +186,7 @@ export const Shop = obj({
   placeId: os("The mapping provider's place identifier of the shop."),
   uniqueId: os('Unique per shop; a second create with the same uniqueId answers 409.'),
   legalName: os('Legal name of the business.'),
-  startDate: opt(isoDate(), 'Start date, ISO 8601.'),
+  startDate: opt(date3(), 'Start date, ISO 8601.'),
   dba: os('Doing-business-as name.'),
   groupName: os('Group name.'),
   phone: os('Phone number, international format (e.g. +1 555 010 0199).'),
@@ -189,7 +194,7 @@ export const Shop = obj({
   mailingAttn: os('Attention line of the mailing address.'),
   mailingAddress: opt(ShopAddress, 'Mailing address: line1, line2 (optional), city, state, country, zip.'),
   paymentPreference: os('Payment preference (allowed values: not shown).'),
-  email: opt(email(), 'E-mail address.'),
+  email: os('E-mail address (typed "string" by the spec: an address format is only a warning).'),
 }).meta({
   description:
     'Shop: a business with a physical location that sells, installs and repairs tires. Parts sold to a shop and reported are covered by the program.',
@@ -198,10 +203,10 @@ export const Shop = obj({
 /** Shop update body (PATCH /tire-protection/shops/:uniqueId). The e-mail field name is not shown: `email`. */
 export const ShopUpdate = obj({
   product_id: os('Program product identifier.'),
-  endDate: opt(isoDate(), 'End date, ISO 8601.'),
-  startDate: opt(isoDate(), 'Start date, ISO 8601.'),
+  endDate: opt(date3(), 'End date, ISO 8601.'),
+  startDate: opt(date3(), 'Start date, ISO 8601.'),
   email: opt(
-    z.union([email(), arr(email())], { error: errorFor(MESSAGES.email) }),
+    z.union([str(), arr(str())], { error: errorFor(MESSAGES.stringOrStrings) }),
     'More e-mail addresses for the shop: one address or an array (field name not shown by the spec; this toolkit uses email, as in the create body).',
   ),
 }).meta({ description: 'Shop update: end date; may also add more e-mail addresses and set a start date.' });
@@ -241,7 +246,7 @@ export const Part = obj({
   make: os('Tire make (brand).'),
   model: os('Tire model.'),
   size: os('Tire size, e.g. 225/65R17.'),
-  date: opt(isoDate(), 'Date of the sale, ISO 8601.'),
+  date: opt(date3(), 'Date of the sale, ISO 8601.'),
   quantity: opt(integer(), 'Quantity (integer).'),
   cost: opt(num(), 'Cost (number).'),
 }).meta({ description: 'Part sold to a shop.' });
@@ -257,7 +262,7 @@ export const Transaction = obj({
   model: os('Tire model.'),
   size: os('Tire size, e.g. 225/65R17.'),
   treadDepth: opt(num(), 'Tread depth (number).'),
-  date: opt(isoDate(), 'Date of the transaction, ISO 8601.'),
+  date: opt(date3(), 'Date of the transaction, ISO 8601.'),
   unitPrice: opt(num(), 'Unit price (number).'),
   quantity: opt(integer(), 'Quantity (integer).'),
   isTrailer: opt(bool(), 'Whether the tire is a trailer tire.'),
@@ -283,7 +288,7 @@ export const MotorClubAddress = obj({
 export const MotorClubCustomer = obj({
   name: os('Customer name.'),
   phone: os('Phone number.'),
-  email: opt(email(), 'E-mail address.'),
+  email: opt(email(), 'E-mail address (a customer\'s email is an "email string" in the spec).'),
   address: opt(MotorClubAddress, 'Address: line1, line2, city, state, zip, country.'),
 });
 
@@ -291,7 +296,7 @@ export const MotorClubCustomer = obj({
 export const MotorClubRegistration = obj({
   product_id: os('Program product identifier.'),
   invoiceNumber: os('Invoice number.'),
-  enrollDate: opt(isoDate(), 'Enrolment date, ISO 8601.'),
+  enrollDate: opt(date3(), 'Enrolment date, ISO 8601.'),
   customer: opt(MotorClubCustomer, 'Customer: name, phone, email, address.'),
 }).meta({ description: 'Motor-club registration: a registration that carries only consumer information.' });
 
@@ -306,7 +311,7 @@ export const MotorClubCustomerUpdate = obj({
 
 /** Cancellation body {cancelledOn} of every v3 registration PATCH (required, ISO 8601). */
 export const CancellationBody = obj({
-  cancelledOn: req(isoDate(), 'Date of the cancellation, ISO 8601 (required).'),
+  cancelledOn: req(date3(), 'Date of the cancellation, ISO 8601 (required).'),
 }).meta({ description: 'Cancels a registration. A registration can be cancelled only once (a second cancellation answers 409).' });
 
 /** Response of creates that return an id string (registrations, motor-club registrations). */

@@ -1,10 +1,13 @@
 import { getNodeValue, parseTree, printParseErrorCode, type ParseError } from 'jsonc-parser'; // ESM build: esbuild cannot bundle the UMD 'main' (dynamic requires)
 import type { z } from 'zod';
+import { charLength } from '../contract/primitives';
+import { SYNTAX_MESSAGES, formatMoney, insertPropertiesEdit } from './edits';
+import { fieldName, lookup } from './paths';
 import { localizedIssues } from './fastAccept';
 import { LineIndex } from './lineIndex';
 import { pathKey, strictLocator, treeLocator, type Locate, type Located } from './locate';
 import { enumValues, findUnknownProperties, placeholderFor, schemaAt } from './schemaWalk';
-import type { Fix, JsonPath, Problem, Severity, TextEdit } from './types';
+import type { Fix, JsonPath, Problem, Severity } from './types';
 
 /**
  * The generic diagnostics engine: document text + zod schema (+ semantic checks) -> problems with
@@ -24,6 +27,8 @@ import type { Fix, JsonPath, Problem, Severity, TextEdit } from './types';
  * not reported, and a problem about such a property points at the last occurrence.
  */
 
+export { fieldName, formatMoney, insertPropertiesEdit };
+
 /** Rule codes produced by this module (contract rules come from {@link ValidationTarget.ruleOf}). */
 export const RULES = {
   syntax: 'syntax',
@@ -36,6 +41,9 @@ export const RULES = {
   type: 'type',
 } as const;
 
+/** Spec section of the JSON rules ("Bodies of POST and PATCH are JSON with Content-Type: application/json"). */
+export const JSON_SECTION = 'Endpoints';
+
 /** A finding of a semantic check, before it is located in the text. */
 export interface Finding {
   readonly path: JsonPath;
@@ -45,6 +53,8 @@ export interface Finding {
   /** Underline the property's key instead of its value. */
   readonly onKey?: boolean;
   readonly section?: string;
+  /** A quick fix replacing the value with this one ("Change to ..."). */
+  readonly replaceWith?: unknown;
 }
 
 /** A check the schema cannot express, run on the plain parsed value (never on invalid JSON roots). */
@@ -97,93 +107,6 @@ interface Draft {
 
 const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
-/** Value at `path`, and whether the last segment exists in its parent. */
-function lookup(root: unknown, path: readonly PropertyKey[]): { exists: boolean; value: unknown } {
-  let v: unknown = root;
-  for (const seg of path) {
-    if (v === null || typeof v !== 'object' || !Object.hasOwn(v, seg as string)) return { exists: false, value: undefined };
-    v = (v as Record<string, unknown>)[seg as string];
-  }
-  return { exists: true, value: v };
-}
-
-/** Display name of the property at `path`: its key, or `Parent[3]` for an array item. */
-export function fieldName(path: readonly PropertyKey[]): string {
-  if (path.length === 0) return '(document)';
-  const last = path[path.length - 1]!;
-  if (typeof last === 'number') return `${fieldName(path.slice(0, -1))}[${last}]`;
-  return String(last);
-}
-
-const SYNTAX_MESSAGES: Record<string, string> = {
-  InvalidSymbol: 'invalid symbol',
-  InvalidNumberFormat: 'invalid number format',
-  PropertyNameExpected: 'property name expected',
-  ValueExpected: 'value expected',
-  ColonExpected: 'colon expected',
-  CommaExpected: 'comma expected',
-  CloseBraceExpected: 'closing brace } expected',
-  CloseBracketExpected: 'closing bracket ] expected',
-  EndOfFileExpected: 'end of file expected',
-  InvalidCommentToken: 'comments are not permitted in JSON',
-  UnexpectedEndOfComment: 'unexpected end of comment',
-  UnexpectedEndOfString: 'unexpected end of string',
-  UnexpectedEndOfNumber: 'unexpected end of number',
-  InvalidUnicode: 'invalid unicode sequence in string',
-  InvalidEscapeCharacter: 'invalid escape character in string',
-  InvalidCharacter: 'invalid character in string',
-};
-
-/** Leading whitespace of the line holding `offset`. */
-function lineIndent(text: string, offset: number): string {
-  let s = offset;
-  while (s > 0 && text.charCodeAt(s - 1) !== 10 && text.charCodeAt(s - 1) !== 13) s--;
-  let e = s;
-  while (e < text.length && (text[e] === ' ' || text[e] === '\t')) e++;
-  return text.slice(s, e);
-}
-
-/** The document's indentation unit (first indented line within the first 4 KB), default two spaces. */
-function indentUnit(text: string): string {
-  const m = /\n([ \t]+)\S/.exec(text.slice(0, 4096));
-  return m?.[1] ?? '  ';
-}
-
-/**
- * Edit inserting `entries` as properties into the object spanning [start, end) of `text` (end is just
- * after its '}'), before the closing brace, on lines of their own with the document's indentation.
- */
-export function insertPropertiesEdit(text: string, start: number, end: number, entries: readonly (readonly [string, unknown])[]): TextEdit {
-  const close = end - 1;
-  let j = close - 1;
-  while (j > start && /\s/.test(text[j]!)) j--;
-  const outer = lineIndent(text, start);
-  const unit = indentUnit(text);
-  const inner = outer + unit;
-  const eol = text.includes('\r\n') ? '\r\n' : '\n';
-  const lines = entries.map(([k, v]) => `${inner}${JSON.stringify(k)}: ${JSON.stringify(v, null, unit)?.replace(/\n/g, eol + inner) ?? 'null'}`);
-  if (j === start) return { offset: start + 1, length: close - start - 1, newText: `${eol}${lines.join(',' + eol)}${eol}${outer}` };
-  return { offset: j + 1, length: 0, newText: `,${eol}${lines.join(',' + eol)}` };
-}
-
-/**
- * Money with 2 decimals (spec: Data type formats (v2)) from a sloppy value: 12.555, "$12.5", "12,5",
- * "1,234.5", " 12.5 ". A string stays a string ("12.50"), a number a number (12.50). Undefined if not numeric.
- */
-export function formatMoney(value: unknown): string | undefined {
-  let n = NaN;
-  if (typeof value === 'number') n = value;
-  else if (typeof value === 'string') {
-    let s = value.trim().replace(/^(\$|USD\s*)/i, '').trim();
-    if (/^-?\d{1,3}(,\d{3})+(\.\d+)?$/.test(s)) s = s.replace(/,/g, '');
-    else if (/^-?\d+,\d{1,2}$/.test(s)) s = s.replace(',', '.');
-    if (/^-?(\d+\.?\d*|\.\d+)$/.test(s)) n = Number(s);
-  }
-  if (!Number.isFinite(n)) return undefined;
-  const fixed = n.toFixed(2);
-  return typeof value === 'string' ? JSON.stringify(fixed) : fixed;
-}
-
 /**
  * Validates `text` against `target`. Never throws. Problems are sorted by position.
  * Empty text gives one 'empty-file' error; a root that is not an object one 'not-object' error.
@@ -195,7 +118,7 @@ export function validateText(text: string, target: ValidationTarget, options: Va
   const push = (p: Omit<Problem, 'range'>) => problems.push({ ...p, range: { start: lines.positionAt(p.start), end: lines.positionAt(p.end) } });
 
   if (text.trim() === '') {
-    push({ severity: 'error', code: RULES.emptyFile, message: 'The file is empty: a payload is a JSON object, e.g. {}', start: 0, end: text.length, path: [] });
+    push({ severity: 'error', code: RULES.emptyFile, message: 'The file is empty: a payload is a JSON object, e.g. {}', start: 0, end: text.length, path: [], section: JSON_SECTION });
     return problems;
   }
 
@@ -214,13 +137,13 @@ export function validateText(text: string, target: ValidationTarget, options: Va
       if (e.offset === lastOffset) continue; // one error per place (a trailing comma gives two)
       lastOffset = e.offset;
       const name = printParseErrorCode(e.error);
-      push({ severity: 'error', code: RULES.syntax, message: `JSON syntax: ${SYNTAX_MESSAGES[name] ?? name}`, start: e.offset, end: e.offset + Math.max(e.length, 1), path: [] });
+      push({ severity: 'error', code: RULES.syntax, message: `JSON syntax: ${SYNTAX_MESSAGES[name] ?? name}`, start: e.offset, end: e.offset + Math.max(e.length, 1), path: [], section: JSON_SECTION });
     }
     if (errors.length === 0) {
       // jsonc-parser accepted what JSON.parse refused (rare): report JSON.parse's own words.
       const at = /position (\d+)/.exec(String(err))?.[1];
       const o = at ? Number(at) : 0;
-      push({ severity: 'error', code: RULES.syntax, message: `JSON syntax: ${err instanceof Error ? err.message : String(err)}`, start: o, end: Math.min(o + 1, text.length), path: [] });
+      push({ severity: 'error', code: RULES.syntax, message: `JSON syntax: ${err instanceof Error ? err.message : String(err)}`, start: o, end: Math.min(o + 1, text.length), path: [], section: JSON_SECTION });
     }
     if (!root) return problems;
   }
@@ -228,7 +151,7 @@ export function validateText(text: string, target: ValidationTarget, options: Va
   if (!isRecord(value)) {
     const loc = locate([[]]).get('[]');
     const what = Array.isArray(value) ? 'an array' : value === null ? 'null' : `a ${typeof value}`;
-    push({ severity: 'error', code: RULES.notObject, message: `The top level must be a JSON object, not ${what}`, start: loc?.start ?? 0, end: loc?.end ?? text.length, path: [] });
+    push({ severity: 'error', code: RULES.notObject, message: `The top level must be a JSON object, not ${what}`, start: loc?.start ?? 0, end: loc?.end ?? text.length, path: [], section: JSON_SECTION });
     return problems;
   }
   const root = value;
@@ -260,7 +183,7 @@ export function validateText(text: string, target: ValidationTarget, options: Va
       if (seen.has(dedupe)) continue;
       seen.add(dedupe);
       let message = text.startsWith(`${field}:`) ? text : `${field}: ${text}`;
-      if (issue.code === 'too_big' && issue.origin === 'string' && typeof found.value === 'string') message += `, got ${found.value.length}`;
+      if (issue.code === 'too_big' && issue.origin === 'string' && typeof found.value === 'string') message += `, got ${charLength(found.value)}`;
       let fix: Draft['fix'];
       if (code === RULES.money) {
         const formatted = formatMoney(found.value);
@@ -294,7 +217,9 @@ export function validateText(text: string, target: ValidationTarget, options: Va
   const now = options.now ?? new Date();
   for (const check of target.checks ?? []) {
     for (const f of check(root, { now })) {
-      drafts.push({ path: f.path, severity: f.severity, code: f.code, message: f.message, anchor: f.onKey ? 'key' : 'value', section: f.section ?? target.sectionOf?.(f.path) });
+      const replacement = f.replaceWith === undefined ? undefined : JSON.stringify(f.replaceWith);
+      const fix: Draft['fix'] = replacement === undefined ? undefined : (loc) => ({ title: `Change to ${replacement}`, edits: [{ offset: loc.start, length: loc.end - loc.start, newText: replacement }], preferred: true });
+      drafts.push({ path: f.path, severity: f.severity, code: f.code, message: f.message, anchor: f.onKey ? 'key' : 'value', section: f.section ?? target.sectionOf?.(f.path), fix });
       if (drafts.length >= max) break;
     }
   }

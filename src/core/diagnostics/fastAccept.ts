@@ -266,7 +266,7 @@ export function localizedIssues(schema: z.ZodType, value: unknown, path: readonl
       const catchall = def.catchall ? defOf(def.catchall).type : undefined;
       if (catchall === undefined || catchall === 'unknown') {
         const out: LocatedIssue[] = [];
-        for (const [k, child] of Object.entries(def.shape ?? {})) out.push(...localizedIssues(child, (value as Record<string, unknown>)[k], [...path, k]));
+        for (const [k, child] of Object.entries(def.shape ?? {})) append(out, localizedIssues(child, (value as Record<string, unknown>)[k], [...path, k]));
         return out;
       }
     }
@@ -275,12 +275,17 @@ export function localizedIssues(schema: z.ZodType, value: unknown, path: readonl
       if (own.every((c) => c(value))) {
         const out: LocatedIssue[] = [];
         const el = compileAccept(def.element);
-        for (let i = 0; i < value.length; i++) if (!el || !el(value[i])) out.push(...localizedIssues(def.element, value[i], [...path, i]));
+        for (let i = 0; i < value.length; i++) if (!el || !el(value[i])) append(out, localizedIssues(def.element, value[i], [...path, i]));
         return out;
       }
     }
   }
   return zodIssues(schema, value, path);
+}
+
+/** Appends `items` to `out` one by one: `out.push(...items)` overflows the stack beyond ~100,000 items. */
+function append<T>(out: T[], items: readonly T[]): void {
+  for (let i = 0; i < items.length; i++) out.push(items[i]!);
 }
 
 function zodIssues(schema: z.ZodType, value: unknown, path: readonly PropertyKey[]): LocatedIssue[] {

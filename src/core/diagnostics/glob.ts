@@ -1,78 +1,57 @@
-import { readdirSync, statSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { realpathSync } from 'node:fs';
+import { resolve, sep } from 'node:path';
+
+// The CommonJS entry on purpose: the bundles are CommonJS, and the ES module build of tinyglobby's fdir calls
+// createRequire(import.meta.url), which is undefined there (dist/cli.js crashed at start). A require() makes
+// esbuild pick the packages' "require" exports.
+const { globSync } = require('tinyglobby') as typeof import('tinyglobby');
 
 /**
- * Minimal glob expansion for `tpp validate` (Node 20 has no fs.glob): `*`, `?`, `**`, `{a,b}` and
- * `[abc]`, `/`-separated. Directories named node_modules or starting with '.' are not entered by `**`.
+ * Glob expansion for `tpp validate` (Node 20 has no fs.glob), by `tinyglobby` (picomatch syntax: `*`, `?`,
+ * `**`, `{a,b}`, `[abc]`, `/`-separated). Directories named node_modules or starting with '.' are not
+ * entered; symbolic links are followed, a link cycle ends the walk instead of looping (issue 14), and a file
+ * reached through several links is listed once.
  */
 
 /** True when `pattern` contains glob syntax. */
 export const isGlob = (pattern: string): boolean => /[*?[{]/.test(pattern);
 
-/** Regular expression matching a `/`-separated relative path against `glob`. */
-export function globToRegExp(glob: string): RegExp {
-  let re = '';
-  for (let i = 0; i < glob.length; i++) {
-    const c = glob[i]!;
-    if (c === '*') {
-      if (glob[i + 1] === '*') {
-        const slash = glob[i + 2] === '/';
-        re += slash ? '(?:[^/]*/)*' : '.*';
-        i += slash ? 2 : 1;
-      } else re += '[^/]*';
-    } else if (c === '?') re += '[^/]';
-    else if (c === '{') {
-      const end = glob.indexOf('}', i);
-      if (end < 0) re += '\\{';
-      else {
-        re += `(?:${glob.slice(i + 1, end).split(',').map((p) => p.replace(/[.+^$()|\\]/g, '\\$&').replace(/\*/g, '[^/]*')).join('|')})`;
-        i = end;
-      }
-    } else if (c === '[') {
-      const end = glob.indexOf(']', i);
-      if (end < 0) re += '\\[';
-      else {
-        re += `[${glob.slice(i + 1, end).replace(/^!/, '^')}]`;
-        i = end;
-      }
-    } else re += c.replace(/[.+^$()|\\]/g, '\\$&');
-  }
-  return new RegExp(`^${re}$`);
-}
-
-/** Files (not directories) matching `pattern`, relative to `cwd` as written by the user, sorted. */
+/**
+ * Files (not directories) matching `pattern`, relative to `cwd` as written by the user (a pattern starting
+ * with `dir/` gives `dir/...` paths; an absolute pattern gives absolute paths), sorted. Never throws for an
+ * unreadable or missing directory (it matches nothing).
+ */
 export function expandGlob(pattern: string, cwd: string): string[] {
   const norm = pattern.split(sep).join('/');
   const parts = norm.split('/');
   const firstGlob = parts.findIndex((p) => isGlob(p));
+  if (firstGlob < 0) return [];
   const baseParts = parts.slice(0, firstGlob);
   const base = baseParts.join('/') || (norm.startsWith('/') ? '/' : '.');
   const rest = parts.slice(firstGlob).join('/');
-  const re = globToRegExp(rest);
-  const root = join(cwd, base);
+  const matched = globSync(rest, {
+    cwd: resolve(cwd, base),
+    onlyFiles: true,
+    dot: false,
+    expandDirectories: false,
+    followSymbolicLinks: true,
+    ignore: ['**/node_modules/**'],
+  });
+  const prefix = baseParts.length ? `${base.replace(/\/$/, '')}/` : '';
+  // One path per file: a file reached again through a symbolic link (a cycle) keeps its first, shortest path.
+  const root = resolve(cwd, base);
+  const seen = new Set<string>();
   const out: string[] = [];
-  const walk = (dir: string) => {
-    let entries: string[];
+  for (const rel of matched.sort((a, b) => a.length - b.length || (a < b ? -1 : 1))) {
+    let real: string;
     try {
-      entries = readdirSync(dir);
+      real = realpathSync(resolve(root, rel));
     } catch {
-      return;
+      continue;
     }
-    for (const name of entries) {
-      const full = join(dir, name);
-      let st;
-      try {
-        st = statSync(full);
-      } catch {
-        continue;
-      }
-      const rel = relative(root, full).split(sep).join('/');
-      if (st.isDirectory()) {
-        if (name === 'node_modules' || name.startsWith('.')) continue;
-        walk(full);
-      } else if (re.test(rel)) out.push(baseParts.length ? `${base.replace(/\/$/, '')}/${rel}` : rel);
-    }
-  };
-  walk(root);
+    if (seen.has(real)) continue;
+    seen.add(real);
+    out.push(`${prefix}${rel}`);
+  }
   return out.sort();
 }

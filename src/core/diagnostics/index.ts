@@ -5,3 +5,4 @@ export { RULES, validateText, insertPropertiesEdit, formatMoney, type Validation
 export { SEMANTIC_RULES } from './semantic';
 export { CONTRACT_RULES, KIND_SECTIONS, specAnchor, diagnosePayload, findSchemaDeclaration, kindFromFileName, guessKind, addSchemaEdit, type PayloadDiagnosis } from './payload';
 export { editorSchema } from './editorSchema';
+export { DIAGNOSTIC_CODES, NO_SCHEMA, canDisable, withoutDisabled, type DiagnosticCode, type CodeBasis } from './codes';

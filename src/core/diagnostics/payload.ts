@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { MESSAGES, PAYLOAD_KINDS, SCHEMA_URI_PREFIX, kindFromSchemaUri, schemaUri, v2FieldInfo, type PayloadKind, type PayloadKindDef } from '../contract';
+import { MESSAGES, PAYLOAD_KINDS, SERVICE_TYPE_MESSAGE, YES_NO_MESSAGE, SCHEMA_URI_PREFIX, kindFromSchemaUri, schemaUri, v2FieldInfo, type PayloadKind, type PayloadKindDef } from '../contract';
 import { RULES, validateText, type Finding, type IssueLike, type SemanticCheck, type ValidateOptions, type ValidationTarget } from './engine';
 import { LineIndex } from './lineIndex';
 import { findUnknownProperties, nearest, schemaAt } from './schemaWalk';
@@ -44,6 +44,7 @@ export const CONTRACT_RULES = {
   empty: 'empty',
   maxLength: 'max-length',
   int: 'int',
+  integer: 'integer',
   number: 'number',
   money: RULES.money,
   datetime: 'datetime',
@@ -58,9 +59,14 @@ const BY_MESSAGE = new Map<string, string>([
   [MESSAGES.empty, CONTRACT_RULES.empty],
   [MESSAGES.string, RULES.type],
   [MESSAGES.int, CONTRACT_RULES.int],
+  [MESSAGES.integer, CONTRACT_RULES.integer],
+  [YES_NO_MESSAGE, RULES.enum],
+  [SERVICE_TYPE_MESSAGE, RULES.enum],
+  [MESSAGES.stringOrStrings, RULES.type],
   [MESSAGES.number, CONTRACT_RULES.number],
   [MESSAGES.money, CONTRACT_RULES.money],
   [MESSAGES.datetime, CONTRACT_RULES.datetime],
+  [MESSAGES.isoDate, CONTRACT_RULES.datetime],
   [MESSAGES.boolean, CONTRACT_RULES.boolean],
   [MESSAGES.email, CONTRACT_RULES.email],
   [MESSAGES.vehicleYear, CONTRACT_RULES.yearFormat],
@@ -117,7 +123,7 @@ function deprecatedCheck(def: PayloadKindDef): SemanticCheck {
       path: root.$schema !== undefined ? ['$schema'] : [],
       severity: 'warning',
       code: SEMANTIC_RULES.deprecated,
-      message: `$schema: ${def.title.replace(/\s*\(deprecated\)$/i, '')} are deprecated and unsupported by the administrator (spec: Versioning)`,
+      message: `$schema: ${def.title.replace(/\s*\(deprecated\)$/i, '')} are deprecated and unsupported by the administrator`,
       section: 'Versioning',
     };
   };

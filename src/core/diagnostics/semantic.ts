@@ -1,27 +1,41 @@
+import { COMMERCIAL_VEHICLE_VALUES, email } from '../contract';
+import { MAX_TIRE_COUNT } from '../contract/limits';
 import type { PayloadKind } from '../contract/types';
 import type { Finding, SemanticCheck } from './engine';
 import type { JsonPath } from './types';
 
 /**
- * Checks the JSON Schema cannot express, run on the plain parsed value (issue: semantic checks).
- * Severity: an inconsistency the data cannot mean (more DOT serials than tires, an impossible vehicle
- * year) is an error; what is legal but almost certainly a mistake (an overwrite by a duplicate, a date in
- * the future, a deprecated record type) is a warning.
+ * Plausibility checks (issue 15): what the spec does not state but is almost certainly a mistake. Every
+ * finding here is a WARNING with its own code: it never blocks sending, and it can be turned off per code
+ * (`tpp.diagnostics.disabled`, `tpp validate --ignore <code>`). Rules the spec states are errors of the
+ * contract (zod), never of this module. docs/diagnostics.md lists every code.
  */
 
 export const SEMANTIC_RULES = {
   tireDots: 'tire-dots',
   duplicateRegistration: 'duplicate-registration',
   futureDate: 'future-date',
+  pastDate: 'past-date',
   vehicleYear: 'vehicle-year',
+  emailFormat: 'email-format',
+  commercialVehicleCase: 'commercial-vehicle-case',
+  sandboxTireLimit: 'sandbox-tire-limit',
+  tireCount: 'tire-count',
+  emptyValue: 'empty-value',
+  dateWithoutZone: 'date-without-zone',
   deprecated: 'deprecated',
 } as const;
 
 /** How far in the future a date may lie before it is reported (time zones: a date alone is UTC midnight). */
 export const FUTURE_TOLERANCE_MS = 24 * 60 * 60 * 1000;
+/** A date more than this many years before now is reported as far in the past. */
+export const PAST_LIMIT_YEARS = 10;
+/** Oldest plausible vehicle model year; the newest is next year (model years run ahead). */
+export const OLDEST_VEHICLE_YEAR = 1900;
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+const nameOf = (p: JsonPath): string => String(p[p.length - 1]);
 
 /** Items of the array property `name` of the root (an empty list when it is not an array). */
 function list(root: Obj, name: string): readonly unknown[] {
@@ -32,13 +46,13 @@ function list(root: Obj, name: string): readonly unknown[] {
 /** A whole number from a number or a string of digits, else undefined. */
 function whole(v: unknown): number | undefined {
   if (typeof v === 'number' && Number.isInteger(v)) return v;
-  if (typeof v === 'string' && /^\s*\d+\s*$/.test(v)) return Number(v);
+  if (typeof v === 'string' && /^\s*-?\d+\s*$/.test(v)) return Number(v);
   return undefined;
 }
 
 const DOT_FIELDS = ['TireDOT1', 'TireDOT2', 'TireDOT3', 'TireDOT4', 'TireDOT5', 'TireDOT6'] as const;
 
-/** TireDOT1..TireDOT6 beyond TiresCovered (spec: Registration (v2): DOT fields give the serial of each covered tire). */
+/** More TireDOT serials than TiresCovered: no rule of the spec ties the two (plausibility). */
 function tireDots(r: Obj, base: JsonPath, out: Finding[]): void {
   const covered = whole(r.TiresCovered);
   if (covered === undefined || covered >= 6) return;
@@ -48,14 +62,22 @@ function tireDots(r: Obj, base: JsonPath, out: Finding[]): void {
     if (typeof v !== 'string' || v.trim() === '') continue;
     count++;
     if (count > covered)
-      out.push({
-        path: [...base, field],
-        severity: 'error',
-        code: SEMANTIC_RULES.tireDots,
-        message: `${field}: more TireDOT serials (${count}) than TiresCovered (${covered})`,
-        section: 'Registration (v2)',
-      });
+      out.push({ path: [...base, field], severity: 'warning', code: SEMANTIC_RULES.tireDots, message: `${field}: more TireDOT serials (${count}) than TiresCovered (${covered}); check the count`, section: 'Registration (v2)' });
   }
+}
+
+/**
+ * A tire count below 1 (the spec states no minimum, but a record of no tires is almost certainly a mistake), or
+ * above {@link MAX_TIRE_COUNT}: the Local sandbox refuses that (400); the spec states no maximum.
+ */
+function tireLimit(r: Obj, field: string, base: JsonPath, section: string, out: Finding[], sandboxLimit = true): void {
+  const n = whole(r[field]);
+  if (n === undefined || (n >= 1 && (n <= MAX_TIRE_COUNT || !sandboxLimit))) return;
+  if (n < 1) {
+    out.push({ path: [...base, field], severity: 'warning', code: SEMANTIC_RULES.tireCount, message: `${field}: ${n} tires; a count below 1 is unlikely (the spec states no minimum)`, section });
+    return;
+  }
+  out.push({ path: [...base, field], severity: 'warning', code: SEMANTIC_RULES.sandboxTireLimit, message: `${field}: ${n} tires is more than the Local sandbox accepts (${MAX_TIRE_COUNT}); the Local sandbox refuses it with 400 (the spec states no maximum)`, section });
 }
 
 /** Duplicate ShopID + InvoiceNumber inside one Registrations array: the later one overwrites the earlier. */
@@ -78,61 +100,126 @@ function duplicates(regs: readonly unknown[], out: Finding[]): void {
   }
 }
 
-let cachedLimit = NaN;
-let cachedYear = NaN;
-/** UTC year of the instant `limit` (milliseconds), memoised for the loop over records. */
-function limitYear(limit: number): number {
-  if (limit !== cachedLimit) {
-    cachedLimit = limit;
-    cachedYear = new Date(limit).getUTCFullYear();
-  }
-  return cachedYear;
+/** Window of plausible dates around `now`, in milliseconds, with the years for a cheap first test. */
+interface DateWindow {
+  readonly min: number;
+  readonly max: number;
+  readonly minYear: number;
+  readonly maxYear: number;
 }
 
-/** Reports a date string that parses and lies more than {@link FUTURE_TOLERANCE_MS} after `now`. */
-function futureDate(v: unknown, limit: number, path: () => JsonPath, what: string, section: string, out: Finding[]): void {
-  if (typeof v !== 'string') return;
-  // Cheap exit for the common case: a year (first 4 digits) before the limit's year is not in the future.
-  const year = v.length >= 4 ? Number(v.slice(0, 4)) : NaN;
-  if (year < limitYear(limit)) return;
+function windowOf(now: Date): DateWindow {
+  const max = now.getTime() + FUTURE_TOLERANCE_MS;
+  const min = Date.UTC(now.getUTCFullYear() - PAST_LIMIT_YEARS, now.getUTCMonth(), now.getUTCDate());
+  return { min, max, minYear: new Date(min).getUTCFullYear(), maxYear: new Date(max).getUTCFullYear() };
+}
+
+/** Reports a date that lies in the future (beyond a day) or more than {@link PAST_LIMIT_YEARS} years ago. */
+function dateCheck(v: unknown, w: DateWindow, path: () => JsonPath, what: string, section: string, out: Finding[], future = true): void {
+  if (typeof v !== 'string' || v.length < 4) return;
+  // Cheap exit for the common case: a year strictly inside the window's years.
+  const year = Number(v.slice(0, 4));
+  if (year > w.minYear && year < w.maxYear) return;
   const t = Date.parse(v);
-  if (Number.isNaN(t) || t <= limit) return;
-  const p = path();
-  const name = String(p[p.length - 1]);
-  out.push({ path: p, severity: 'warning', code: SEMANTIC_RULES.futureDate, message: `${name}: ${v} is in the future; the ${what} has already happened`, section });
+  if (Number.isNaN(t)) return;
+  if (future && t > w.max) {
+    const p = path();
+    out.push({ path: p, severity: 'warning', code: SEMANTIC_RULES.futureDate, message: `${nameOf(p)}: ${v} is in the future; the ${what} has already happened`, section });
+  } else if (t < w.min) {
+    const p = path();
+    out.push({ path: p, severity: 'warning', code: SEMANTIC_RULES.pastDate, message: `${nameOf(p)}: ${v} is more than ${PAST_LIMIT_YEARS} years ago; check the ${what} date`, section });
+  }
 }
 
-/** Reports a vehicle year outside 1900..next year (v2 VehicleYear is a string, v3 vehicle.year a number). */
+const ZONELESS_RE = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?$/;
+
+/** A version 3 timestamp without Z or an offset: ISO 8601 (accepted), but the time zone is left to the server. */
+function zoneCheck(v: unknown, path: JsonPath, section: string, out: Finding[]): void {
+  if (typeof v !== 'string' || !ZONELESS_RE.test(v)) return;
+  out.push({ path, severity: 'warning', code: SEMANTIC_RULES.dateWithoutZone, message: `${nameOf(path)}: ${v} has no time zone; add Z (UTC) or an offset so the server cannot read it in another zone`, section, replaceWith: `${v}Z` });
+}
+
+/** Version 3 date fields of the root checked for a missing time zone. */
+const v3Zones = (section: string, ...fields: string[]): SemanticCheck => (root) => {
+  const out: Finding[] = [];
+  for (const f of fields) zoneCheck(root[f], [f], section, out);
+  return out;
+};
+
+/** A vehicle year outside 1900..next year (v2 VehicleYear is a string, v3 vehicle.year a number). */
 function vehicleYear(v: unknown, now: Date, path: () => JsonPath, section: string, out: Finding[]): void {
-  if (v === undefined) return;
   const year = typeof v === 'number' && Number.isInteger(v) ? v : typeof v === 'string' && /^\d{4}$/.test(v) ? Number(v) : undefined;
   if (year === undefined) return;
   const max = now.getUTCFullYear() + 1;
-  if (year >= 1900 && year <= max) return;
+  if (year >= OLDEST_VEHICLE_YEAR && year <= max) return;
   const p = path();
-  const name = String(p[p.length - 1]);
-  out.push({ path: p, severity: 'error', code: SEMANTIC_RULES.vehicleYear, message: `${name}: vehicle year ${year} is outside 1900..${max}`, section });
+  out.push({ path: p, severity: 'warning', code: SEMANTIC_RULES.vehicleYear, message: `${nameOf(p)}: vehicle year ${year} is outside ${OLDEST_VEHICLE_YEAR}..${max}; check it`, section });
 }
+
+/** CommercialVehicle in another letter case than the spec's Yes / No (accepted and converted). */
+function commercialVehicle(v: unknown, path: JsonPath, out: Finding[]): void {
+  if (typeof v !== 'string' || v === '' || (COMMERCIAL_VEHICLE_VALUES as readonly string[]).includes(v)) return;
+  const canonical = COMMERCIAL_VEHICLE_VALUES.find((c) => c.toLowerCase() === v.toLowerCase());
+  if (canonical)
+    out.push({ path, severity: 'warning', code: SEMANTIC_RULES.commercialVehicleCase, message: `CommercialVehicle: the spec writes ${canonical}; "${v}" is accepted and read as ${canonical}`, section: 'Registration (v2)', replaceWith: canonical });
+}
+
+const emailSchema = email();
+/** A shop e-mail (typed plain "string" by the spec) that is not an address. */
+function emailFormat(v: unknown, path: JsonPath, out: Finding[]): void {
+  if (typeof v !== 'string' || v === '' || emailSchema.safeParse(v).success) return;
+  out.push({ path, severity: 'warning', code: SEMANTIC_RULES.emailFormat, message: `${String(path[0])}${path.length > 1 ? `[${String(path[1])}]` : ''}: "${v}" does not look like an e-mail address (name@example.com)`, section: 'Shop' });
+}
+
+/** Required strings of the earlier-revision registration (spec: its field tables; `*` = every array item). */
+const REGISTRATION_REQUIRED_STRINGS: readonly (readonly string[])[] = [
+  ['product_id'],
+  ['invoiceNumber'],
+  ['customer', 'name'],
+  ...['line1', 'city', 'state', 'zip'].map((f) => ['customer', 'address', f]),
+  ...['make', 'model', 'size'].map((f) => ['tires', '*', f]),
+  ['vehicle', 'make'],
+  ['vehicle', 'model'],
+];
+
+/** '' in a required version 3 string: accepted (the 400 for it is stated for version 2 only), but likely a gap. */
+const emptyRequired: SemanticCheck = (root) => {
+  const out: Finding[] = [];
+  const walk = (v: unknown, rest: readonly string[], path: JsonPath): void => {
+    if (rest.length === 0) {
+      if (v === '') out.push({ path, severity: 'warning', code: SEMANTIC_RULES.emptyValue, message: `${nameOf(path)}: required field is empty (accepted: the spec makes an empty required field a 400 in version 2 only)`, section: 'Registration, earlier revision (paths without product prefix)' });
+      return;
+    }
+    const [head, ...tail] = rest as [string, ...string[]];
+    if (head === '*') {
+      if (Array.isArray(v)) v.forEach((x, i) => walk(x, tail, [...path, i]));
+    } else if (isObj(v)) walk(v[head], tail, [...path, head]);
+  };
+  for (const p of REGISTRATION_REQUIRED_STRINGS) walk(root, p, []);
+  return out;
+};
 
 /** A check over the items of a v2 array property. */
 const v2Records =
-  (name: string, dateField: string, what: string, section: string, extra?: (r: Obj, i: number, now: Date, out: Finding[]) => void): SemanticCheck =>
+  (name: string, dateField: string, what: string, section: string, extra?: (r: Obj, base: JsonPath, now: Date, out: Finding[]) => void): SemanticCheck =>
   (root, { now }) => {
     const out: Finding[] = [];
-    const limit = now.getTime() + FUTURE_TOLERANCE_MS;
+    const w = windowOf(now);
     const items = list(root, name);
     for (let i = 0; i < items.length; i++) {
       const r = items[i];
       if (!isObj(r)) continue;
-      futureDate(r[dateField], limit, () => [name, i, dateField], what, section, out);
-      extra?.(r, i, now, out);
+      dateCheck(r[dateField], w, () => [name, i, dateField], what, section, out, name !== 'Cancellations');
+      extra?.(r, [name, i], now, out);
     }
     return out;
   };
 
-const v2Registrations = v2Records('Registrations', 'PlanEnrollDate', 'enrolment', 'Registration (v2)', (r, i, now, out) => {
-  tireDots(r, ['Registrations', i], out);
-  vehicleYear(r.VehicleYear, now, () => ['Registrations', i, 'VehicleYear'], 'Registration (v2)', out);
+const v2Registrations = v2Records('Registrations', 'PlanEnrollDate', 'enrolment', 'Registration (v2)', (r, base, now, out) => {
+  tireDots(r, base, out);
+  tireLimit(r, 'TiresCovered', base, 'Registration (v2)', out);
+  vehicleYear(r.VehicleYear, now, () => [...base, 'VehicleYear'], 'Registration (v2)', out);
+  commercialVehicle(r.CommercialVehicle, [...base, 'CommercialVehicle'], out);
 });
 
 const v2Duplicates: SemanticCheck = (root) => {
@@ -143,26 +230,39 @@ const v2Duplicates: SemanticCheck = (root) => {
 
 const v3Registration = (section: string, vehicle: boolean): SemanticCheck => (root, { now }) => {
   const out: Finding[] = [];
-  futureDate(root.enrollDate, now.getTime() + FUTURE_TOLERANCE_MS, () => ['enrollDate'], 'enrolment', section, out);
+  dateCheck(root.enrollDate, windowOf(now), () => ['enrollDate'], 'enrolment', section, out);
+  zoneCheck(root.enrollDate, ['enrollDate'], section, out);
   if (vehicle && isObj(root.vehicle)) vehicleYear(root.vehicle.year, now, () => ['vehicle', 'year'], section, out);
   return out;
 };
 
-const v3Dated = (field: string, what: string, section: string): SemanticCheck => (root, { now }) => {
+const v3Dated = (field: string, what: string, section: string, future = true): SemanticCheck => (root, { now }) => {
   const out: Finding[] = [];
-  futureDate(root[field], now.getTime() + FUTURE_TOLERANCE_MS, () => [field], what, section, out);
+  dateCheck(root[field], windowOf(now), () => [field], what, section, out, future);
+  zoneCheck(root[field], [field], section, out);
   return out;
 };
 
-/** Semantic checks of each payload kind (kinds without any are absent). */
+const shopEmails: SemanticCheck = (root) => {
+  const out: Finding[] = [];
+  if (Array.isArray(root.email)) root.email.forEach((e, i) => emailFormat(e, ['email', i], out));
+  else emailFormat(root.email, ['email'], out);
+  return out;
+};
+
+/** Plausibility checks of each payload kind (kinds without any are absent). */
 export const SEMANTIC_CHECKS: Partial<Record<PayloadKind, readonly SemanticCheck[]>> = {
   'v2-registrations': [v2Registrations, v2Duplicates],
-  'v2-claims': [v2Records('Claims', 'ClaimDate', 'claim', 'Claim (v2)')],
-  'v2-sales': [v2Records('Sales', 'SaleDate', 'sale', 'Sale (v2)')],
-  registration: [v3Registration('Registration, earlier revision (paths without product prefix)', true)],
+  'v2-claims': [v2Records('Claims', 'ClaimDate', 'claim', 'Claim (v2)', (r, base, _now, out) => tireLimit(r, 'TireClaimCount', base, 'Claim (v2)', out))],
+  'v2-sales': [v2Records('Sales', 'SaleDate', 'sale', 'Sale (v2)', (r, base, _now, out) => tireLimit(r, 'TireCount', base, 'Sale (v2)', out, false))],
+  'v2-cancellations': [v2Records('Cancellations', 'CancelDate', 'cancellation', 'Cancellation (v2, deprecated)', (r, base, _now, out) => tireLimit(r, 'TireCancelCount', base, 'Cancellation (v2, deprecated)', out))],
+  registration: [v3Registration('Registration, earlier revision (paths without product prefix)', true), emptyRequired],
   'tire-protection-registration': [v3Registration('Tire-protection registration', true)],
   'motor-club-registration': [v3Registration('Motor-club registration', false)],
   'tire-protection-claim': [v3Dated('serviceInvoiceDate', 'repair', 'Claim (tire protection)')],
   transaction: [v3Dated('date', 'sale', 'Transaction (manufacturer to dealer)')],
   part: [v3Dated('date', 'sale', 'Part (sold to a shop)')],
+  shop: [shopEmails, v3Zones('Shop', 'startDate')],
+  'shop-update': [shopEmails, v3Zones('Shop', 'startDate', 'endDate')],
+  cancellation: [v3Dated('cancelledOn', 'cancellation', 'States and transitions', false)],
 };

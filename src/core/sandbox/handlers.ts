@@ -1,7 +1,14 @@
 import { EligibilityQuery } from '../contract';
 import type { EndpointDef, EndpointId } from '../contract';
-import { ApiError, SandboxOperations, Selector } from './operations';
-import { PartnerRecord } from './store';
+import { ApiError, OpsContext, Selector } from './ops/common';
+import type { PartnerRecord } from './ops/partners';
+import { cancelRegistration, createRegistration, listRegistrations, metadata, registration } from './ops/registrations';
+import { fileClaim } from './ops/claims';
+import { claimsOf } from './ops/common';
+import { addPart, createShop, createTransaction, lookupShop, updateShop } from './ops/shops';
+import { cancelMotorClub, createMotorClub, listMotorClub, motorClub, motorClubView, updateMotorClubCustomer } from './ops/motorClub';
+import { V2Kind, V2Rejected, v2Get, v2Post } from './ops/v2';
+import { registrationView, tireProtectionView } from './ops/views';
 
 /**
  * One handler per endpoint of the contract (spec: Endpoints). `Record<EndpointId, Handler>` makes the
@@ -11,7 +18,7 @@ import { PartnerRecord } from './store';
 
 /** What a handler receives: validated path parameters, query and body, and the authenticated partner. */
 export interface HandlerContext {
-  readonly ops: SandboxOperations;
+  readonly c: OpsContext;
   /** The partner (undefined for the eligibility lookup, which uses its own token). */
   readonly partner: PartnerRecord | undefined;
   readonly params: Readonly<Record<string, string>>;
@@ -26,7 +33,7 @@ export interface HandlerResult {
   readonly body?: unknown;
 }
 
-type Handler = (ctx: HandlerContext) => HandlerResult;
+type Handler = (ctx: HandlerContext) => Promise<HandlerResult>;
 type Body = Readonly<Record<string, unknown>>;
 
 function partnerOf(ctx: HandlerContext): PartnerRecord {
@@ -67,77 +74,86 @@ function v2Partner(ctx: HandlerContext): PartnerRecord {
 }
 
 export const handlers: Readonly<Record<EndpointId, Handler>> = {
-  verifyToken: (ctx) => ({ body: { partner_id: partnerOf(ctx).id, name: partnerOf(ctx).name } }),
+  verifyToken: async (ctx) => ({ body: { partner_id: partnerOf(ctx).id, name: partnerOf(ctx).name } }),
 
-  createRegistration: (ctx) => ({ body: { id: ctx.ops.createRegistration(pid(ctx), 'registrations', body(ctx)) } }),
-  listRegistrations: (ctx) => ({ body: ctx.ops.listRegistrations(pid(ctx), paging(ctx), (r) => ctx.ops.registrationView(r)) }),
-  getRegistration: (ctx) => ({ body: ctx.ops.registrationView(ctx.ops.registration(pid(ctx), ctx.params.id ?? '')) }),
-  cancelRegistration: (ctx) => (ctx.ops.cancelRegistration(pid(ctx), byId(ctx), cancelledOn(ctx)), NO_CONTENT),
-  cancelRegistrationByInvoice: (ctx) => (ctx.ops.cancelRegistration(pid(ctx), byInvoice(ctx), cancelledOn(ctx)), NO_CONTENT),
+  createRegistration: async (ctx) => ({ body: { id: await createRegistration(ctx.c, pid(ctx), 'registrations', body(ctx)) } }),
+  listRegistrations: async (ctx) => ({ body: await listRegistrations(ctx.c, pid(ctx), paging(ctx), registrationView) }),
+  getRegistration: async (ctx) => ({ body: registrationView(await registration(ctx.c, pid(ctx), ctx.params.id ?? '')) }),
+  cancelRegistration: async (ctx) => (await cancelRegistration(ctx.c, pid(ctx), byId(ctx), cancelledOn(ctx)), NO_CONTENT),
+  cancelRegistrationByInvoice: async (ctx) => (await cancelRegistration(ctx.c, pid(ctx), byInvoice(ctx), cancelledOn(ctx)), NO_CONTENT),
 
-  createTireProtectionRegistration: (ctx) => ({ body: { id: ctx.ops.createRegistration(pid(ctx), 'tire-protection', body(ctx)) } }),
-  listTireProtectionRegistrations: (ctx) => ({
-    body: ctx.ops.listRegistrations(
+  createTireProtectionRegistration: async (ctx) => ({ body: { id: await createRegistration(ctx.c, pid(ctx), 'tire-protection', body(ctx)) } }),
+  listTireProtectionRegistrations: async (ctx) => ({
+    body: await listRegistrations(
+      ctx.c,
       pid(ctx),
-      {
-        ...paging(ctx),
-        invoiceNumber: ctx.query.invoiceNumber as string | undefined,
-        storeNumber: ctx.query.storeNumber as string | undefined,
-      },
-      (r) => ctx.ops.tireProtectionView(r, false),
+      { ...paging(ctx), invoiceNumber: ctx.query.invoiceNumber as string | undefined, storeNumber: ctx.query.storeNumber as string | undefined },
+      (r) => tireProtectionView(r),
     ),
   }),
-  getTireProtectionRegistration: (ctx) => ({ body: ctx.ops.tireProtectionView(ctx.ops.registration(pid(ctx), ctx.params.id ?? ''), true) }),
-  getTireProtectionRegistrationMetadata: (ctx) => ({ body: ctx.ops.metadata(pid(ctx), ctx.params.id ?? '') }),
-  cancelTireProtectionRegistration: (ctx) => (ctx.ops.cancelRegistration(pid(ctx), byId(ctx), cancelledOn(ctx)), NO_CONTENT),
-  cancelTireProtectionRegistrationByInvoice: (ctx) => (ctx.ops.cancelRegistration(pid(ctx), byInvoice(ctx), cancelledOn(ctx)), NO_CONTENT),
-
-  createTireProtectionClaim: (ctx) => ({ body: { id: ctx.ops.fileClaim(pid(ctx), ctx.params.id ?? '', body(ctx)) } }),
-
-  lookupShop: (ctx) => ({ body: ctx.ops.lookupShop(pid(ctx), String(ctx.query.query)) }),
-  createShop: (ctx) => (ctx.ops.createShop(pid(ctx), body(ctx)), NO_CONTENT),
-  updateShop: (ctx) => (ctx.ops.updateShop(pid(ctx), ctx.params.uniqueId ?? '', body(ctx)), NO_CONTENT),
-  addShopPart: (ctx) => (ctx.ops.addPart(pid(ctx), ctx.params.uniqueId ?? '', body(ctx)), NO_CONTENT),
-  createTransaction: (ctx) => (ctx.ops.createTransaction(pid(ctx), body(ctx)), NO_CONTENT),
-
-  createMotorClubRegistration: (ctx) => ({ body: { id: ctx.ops.createMotorClub(pid(ctx), body(ctx)) } }),
-  listMotorClubRegistrations: (ctx) => {
-    const { page, pageSize } = paging(ctx);
-    return { body: ctx.ops.listMotorClub(pid(ctx), page, pageSize) };
+  getTireProtectionRegistration: async (ctx) => {
+    const r = await registration(ctx.c, pid(ctx), ctx.params.id ?? '');
+    return { body: tireProtectionView(r, await claimsOf(ctx.c.db, pid(ctx), r._id)) };
   },
-  getMotorClubRegistration: (ctx) => ({ body: ctx.ops.motorClubView(ctx.ops.motorClub(pid(ctx), byId(ctx))) }),
-  updateMotorClubCustomer: (ctx) => (ctx.ops.updateMotorClubCustomer(pid(ctx), byId(ctx), body(ctx).customer), NO_CONTENT),
-  updateMotorClubCustomerByInvoice: (ctx) => (ctx.ops.updateMotorClubCustomer(pid(ctx), byInvoice(ctx), body(ctx).customer), NO_CONTENT),
-  cancelMotorClubRegistration: (ctx) => (ctx.ops.cancelMotorClub(pid(ctx), byId(ctx), cancelledOn(ctx)), NO_CONTENT),
-  cancelMotorClubRegistrationByInvoice: (ctx) => (ctx.ops.cancelMotorClub(pid(ctx), byInvoice(ctx), cancelledOn(ctx)), NO_CONTENT),
+  getTireProtectionRegistrationMetadata: async (ctx) => ({ body: await metadata(ctx.c, pid(ctx), ctx.params.id ?? '') }),
+  cancelTireProtectionRegistration: async (ctx) => (await cancelRegistration(ctx.c, pid(ctx), byId(ctx), cancelledOn(ctx)), NO_CONTENT),
+  cancelTireProtectionRegistrationByInvoice: async (ctx) => (await cancelRegistration(ctx.c, pid(ctx), byInvoice(ctx), cancelledOn(ctx)), NO_CONTENT),
 
-  v2GetRecords: (ctx) => {
+  createTireProtectionClaim: async (ctx) => ({ body: { id: await fileClaim(ctx.c, pid(ctx), ctx.params.id ?? '', body(ctx)) } }),
+
+  lookupShop: async (ctx) => ({ body: await lookupShop(ctx.c, pid(ctx), String(ctx.query.query)) }),
+  createShop: async (ctx) => (await createShop(ctx.c, pid(ctx), body(ctx)), NO_CONTENT),
+  updateShop: async (ctx) => (await updateShop(ctx.c, pid(ctx), ctx.params.uniqueId ?? '', body(ctx)), NO_CONTENT),
+  addShopPart: async (ctx) => (await addPart(ctx.c, pid(ctx), ctx.params.uniqueId ?? '', body(ctx)), NO_CONTENT),
+  createTransaction: async (ctx) => (await createTransaction(ctx.c, pid(ctx), body(ctx)), NO_CONTENT),
+
+  createMotorClubRegistration: async (ctx) => ({ body: { id: await createMotorClub(ctx.c, pid(ctx), body(ctx)) } }),
+  listMotorClubRegistrations: async (ctx) => {
+    const { page, pageSize } = paging(ctx);
+    return { body: await listMotorClub(ctx.c, pid(ctx), page, pageSize) };
+  },
+  getMotorClubRegistration: async (ctx) => ({ body: motorClubView(await motorClub(ctx.c, pid(ctx), byId(ctx))) }),
+  updateMotorClubCustomer: async (ctx) => (await updateMotorClubCustomer(ctx.c, pid(ctx), byId(ctx), body(ctx).customer), NO_CONTENT),
+  updateMotorClubCustomerByInvoice: async (ctx) => (await updateMotorClubCustomer(ctx.c, pid(ctx), byInvoice(ctx), body(ctx).customer), NO_CONTENT),
+  cancelMotorClubRegistration: async (ctx) => (await cancelMotorClub(ctx.c, pid(ctx), byId(ctx), cancelledOn(ctx)), NO_CONTENT),
+  cancelMotorClubRegistrationByInvoice: async (ctx) => (await cancelMotorClub(ctx.c, pid(ctx), byInvoice(ctx), cancelledOn(ctx)), NO_CONTENT),
+
+  v2GetRecords: async (ctx) => {
     const p = v2Partner(ctx);
     const q = ctx.query;
     return {
-      body: ctx.ops.v2Get(p, String(q.rec), {
+      body: await v2Get(ctx.c, p, String(q.rec), {
         shopId: q.shopid as string | undefined,
         invoiceNumber: q.invoicenumber as string | undefined,
         partnerId: q.partnerid as string | undefined,
       }),
     };
   },
-  v2PostRecords: (ctx) => {
+  v2PostRecords: async (ctx) => {
     const p = v2Partner(ctx);
     const b = body(ctx);
-    const kind = (['Registrations', 'Claims', 'Sales', 'Cancellations'] as const).find((k) => Array.isArray(b[k]));
+    const kind = (['Registrations', 'Claims', 'Sales', 'Cancellations'] as const).find((k): k is V2Kind => Array.isArray(b[k]));
     if (!kind) throw new ApiError(400, 'bad_request', 'The body needs one array: Registrations, Claims, Sales or Cancellations', [{ path: '', message: 'expected one of Registrations, Claims, Sales, Cancellations' }]);
-    const results = ctx.ops.v2Post(p, kind, b[kind] as Body[]);
-    const rejected = results.find((r) => r.status === 'rejected');
-    if (rejected) {
-      const failed = results.filter((r) => r.status === 'rejected').length;
-      throw new ApiError(rejected.statusCode, rejected.statusCode === 404 ? 'not_found' : 'conflict', `${failed} of ${results.length} ${kind} record(s) rejected; first: ${kind}[${rejected.index}]: ${rejected.message ?? ''}`, undefined, { results });
+    try {
+      return { status: 200, body: { [kind]: await v2Post(ctx.c, p, kind, b[kind] as Body[]) } };
+    } catch (err) {
+      if (!(err instanceof V2Rejected)) throw err;
+      const rejected = err.results.filter((r) => r.status === 'rejected');
+      const first = rejected[0] as (typeof rejected)[number];
+      throw new ApiError(
+        first.statusCode,
+        first.statusCode === 404 ? 'not_found' : first.statusCode === 400 ? 'bad_request' : 'conflict',
+        `${rejected.length} of ${err.results.length} ${kind} record(s) rejected, so none was stored; first: ${kind}[${first.index}]: ${first.message ?? ''}`,
+        first.statusCode === 400 ? rejected.map((r) => ({ path: `${kind}.${r.index}`, message: r.message ?? '' })) : undefined,
+        { results: err.results },
+      );
     }
-    return { status: 200, body: { [kind]: results } };
   },
 
-  eligibilityLookup: (ctx) => {
-    const q = EligibilityQuery.safeParse(ctx.query);
+  eligibilityLookup: async (ctx) => {
+    const raw = ctx.query;
+    // spec: "If vin, licensePlate and state are all sent, only vin is used."
+    const q = EligibilityQuery.safeParse(raw.vin !== undefined ? { vin: raw.vin } : raw);
     if (!q.success) throw new ApiError(400, 'bad_request', q.error.issues.map((i) => i.message).join('; '), q.error.issues.map((i) => ({ path: `query.${i.path.map(String).join('.')}`, message: i.message })));
     return { body: { isEligible: isEligible(q.data) } };
   },

@@ -33,13 +33,17 @@ export interface CancellationRecord {
   readonly body: Readonly<Record<string, unknown>>;
 }
 
-/** The stored tire registration. Immutable: every change stores a new object under the same `_id`. */
+/**
+ * A stored tire registration: one row of `tpp.registrations` (the counters are kept by the same transaction that
+ * files a claim or a cancellation; the database's CHECK keeps claimed + cancelled <= covered).
+ */
 export interface RegistrationRecord {
   /** v3 identifier (24 lowercase hex digits). */
   readonly _id: string;
   /** v2 RegistrationID (int, unique across the sandbox). */
   readonly registrationId: number;
   readonly source: RegistrationSource;
+  /** `''` when the create carried none (such creates never collide with each other). */
   readonly invoiceNumber: string;
   /** v3 storeNumber = v2 ShopID; `''` when none was given. */
   readonly storeNumber: string;
@@ -50,35 +54,15 @@ export interface RegistrationRecord {
   readonly createdDate: string;
   /** ISO 8601 time of the last status change. */
   readonly statusDate: string;
+  /** Tires covered, 0..MAX_TIRE_COUNT. */
   readonly tiresCovered: number;
-  /** The body as sent (validated), v2 record or v3 object. */
-  readonly body: Readonly<Record<string, unknown>>;
-  readonly claims: readonly ClaimRecord[];
-  readonly cancellations: readonly CancellationRecord[];
-}
-
-/** A motor-club registration (spec: Motor-club registration). */
-export interface MotorClubRecord {
-  readonly _id: string;
-  readonly invoiceNumber: string;
-  readonly createdDate: string;
-  readonly body: Readonly<Record<string, unknown>>;
+  /** Tires claimed so far (v2 TireClaimCount). */
+  readonly tireClaimCount: number;
+  /** Tires cancelled (v2 TireCancelCount). */
+  readonly tireCancelCount: number;
+  /** ISO 8601 cancellation time; undefined while not cancelled. */
   readonly cancelledOn?: string;
-}
-
-/** A shop with the parts reported for it (spec: Shop; Part). */
-export interface ShopRecord {
-  readonly uniqueId: string;
-  readonly createdDate: string;
-  /** The create body, with later update bodies merged in (`endDate`, `startDate`, extra e-mails). */
-  readonly body: Readonly<Record<string, unknown>>;
-  readonly parts: readonly Readonly<Record<string, unknown>>[];
-}
-
-/** A v2 Sales record or a v3 transaction, kept only so that it can be read back (v2 rec=sales). */
-export interface PlainRecord {
-  readonly id: number;
-  readonly createdDate: string;
+  /** The body as sent (validated), v2 record or v3 object. */
   readonly body: Readonly<Record<string, unknown>>;
 }
 
@@ -126,12 +110,10 @@ export function addMonths(iso: string, months: number): string {
  * TiresLeft = TiresCovered − TireClaimCount − TireCancelCount, never below 0.
  */
 export function countsOf(r: RegistrationRecord, nowMs: number, termMonths: number): RegistrationCounts {
-  const tireClaimCount = r.claims.reduce((n, c) => n + c.tireCount, 0);
-  const tireCancelCount = r.cancellations.reduce((n, c) => n + c.tireCount, 0);
+  const { tireClaimCount, tireCancelCount, cancelledOn } = r;
   const tiresLeft = Math.max(0, r.tiresCovered - tireClaimCount - tireCancelCount);
   const expirationDate = addMonths(r.enrollDate, termMonths);
   const expired = Date.parse(expirationDate) <= nowMs;
-  const cancelledOn = r.cancellations.length > 0 ? r.cancellations[r.cancellations.length - 1]?.cancelledOn : undefined;
   const warrantyStatus = cancelledOn !== undefined ? 2 : expired ? 4 : tiresLeft === 0 ? 3 : 1;
   return { tiresCovered: r.tiresCovered, tireClaimCount, tireCancelCount, tiresLeft, warrantyStatus, cancelledOn, expirationDate, expired };
 }

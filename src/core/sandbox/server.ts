@@ -1,23 +1,26 @@
 import Fastify, { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { z } from 'zod';
-import { ENDPOINTS } from '../contract';
-import { UNAUTHORIZED_BODY, PartnerKey, TokenRejected, VerifiedTokenCache, checkEligibilityToken, importPartnerKey, verifyPartnerToken } from './auth';
-import { ApiError, Issue, MAX_PAGE_SIZE, SandboxOperations, errorName } from './operations';
 import type { EndpointDef, EndpointId } from '../contract';
-import { FaultInjector, FaultOptions, RateLimiter } from './realism';
-import { PartnerRecord, SandboxStore } from './store';
-import { loadSampleData, SampleSummary } from './seed';
 import { maskSecrets } from '../log/mask';
+import { UNAUTHORIZED_BODY, PartnerKey, TokenRejected, VerifiedTokenCache, checkEligibilityToken, importPartnerKey, verifyPartnerToken } from './auth';
+import { SandboxDb, StorageError, sqlState } from './db/database';
+import { openStorage } from './db/open';
 import { handlers, HandlerContext } from './handlers';
+import { ApiError, Issue, OpsContext, errorName } from './ops/common';
+import { PartnerRecord, allPartners, findPartner, upsertPartner } from './ops/partners';
+import { FaultInjector, FaultOptions, RateLimiter } from './realism';
+import { BASE_PREFIX, chooseAndParseBody, parseQuery, routeGroups, successStatus } from './routes';
+import { SampleSummary, loadSampleData } from './seed';
+import { DEFAULT_TERM_MONTHS } from './model';
+
+export { BASE_PREFIX } from './routes';
+export { zodIssues } from './routes';
 
 /**
- * The Local sandbox HTTP server (spec: Endpoints; Authentication; Errors). Routes are registered from the
- * contract's ENDPOINTS table: method + base prefix + path, bodies and queries validated with the endpoint's zod
- * schemas. One origin serves all three bases (see {@link BASE_PREFIX}).
+ * The Local sandbox HTTP server (spec: Endpoints; Authentication; Errors). Routes come from the contract's endpoint
+ * table; records live in a real database (PGlite in memory or under a data directory, or a PostgreSQL server).
+ * Every request is authenticated before its body is read; every write is one transaction; a storage failure answers
+ * 503 with Retry-After and stores nothing.
  */
-
-/** Path prefix of each base under the sandbox origin: v3 at /api/v3, v2 at the origin, eligibility at /api/v1. */
-export const BASE_PREFIX: Readonly<Record<EndpointDef['base'], string>> = { v3: '/api/v3', v2: '', eligibility: '/api/v1' };
 
 /** A partner to register at start: Partner ID, SPKI PEM public key, optional v2 name segment. */
 export interface PartnerSpec {
@@ -32,10 +35,14 @@ export interface SandboxOptions {
   readonly host?: string;
   /** Port (default 0: a free port). */
   readonly port?: number;
-  /** Data directory; absent = in memory only. */
+  /** Data directory of the embedded database; absent (and no `database`) = in memory. */
   readonly dataDir?: string;
+  /** PostgreSQL server URL (`postgres://user@host:port/db`): the records live in its `tpp` schema. */
+  readonly database?: string;
   /** Partners to register at start. */
   readonly partners?: readonly PartnerSpec[];
+  /** Sample registrations to bulk-load for each partner of `partners` before listening (0 = none). */
+  readonly seedCount?: number;
   /** The dedicated eligibility-lookup token; when absent every eligibility call answers 401. */
   readonly eligibilityToken?: string;
   /** Per-partner rate limit in requests per second (absent or 0 = off). */
@@ -44,12 +51,10 @@ export interface SandboxOptions {
   readonly faults?: FaultOptions;
   /** Program term in months (default 36). */
   readonly termMonths?: number;
-  /** Called with one line per request (method, path, status, milliseconds); tokens are masked. */
+  /** Called with one line per request (method, path, status, milliseconds); tokens and keys are masked. */
   readonly log?: (line: string) => void;
   /** Clock in milliseconds since epoch (tests). */
   readonly now?: () => number;
-  /** Journal lines between snapshots (default 50,000). */
-  readonly snapshotEvery?: number;
 }
 
 /** A running sandbox. */
@@ -62,183 +67,69 @@ export interface SandboxHandle {
   readonly v2BaseUrl: string;
   /** {rsa_base_url}: origin + /api/v1. */
   readonly eligibilityBaseUrl: string;
-  /** The store (for seeding and benchmarks). */
-  readonly operations: SandboxOperations;
+  /** The operations' context (database, clock), for seeding and benchmarks. */
+  readonly context: OpsContext;
   /**
-   * Registers (or replaces) a partner's public key. `name` (default: the Partner ID) is the v2 path segment
-   * and the verify-token name. Rejects when the PEM is not a P-256/P-384/P-521 SPKI public key.
+   * Registers (or replaces) a partner's public key. `name` (default: the Partner ID, or the name it had) is the v2
+   * path segment and the verify-token name. Rejects when the PEM is not a P-256/P-384/P-521 SPKI public key.
    */
   registerPartner(id: string, spkiPem: string, name?: string): Promise<void>;
   /** Sets (or with undefined, removes) the dedicated eligibility-lookup token. */
   setEligibilityToken(token: string | undefined): void;
-  /** Loads sample data for a registered partner (spec: seed data). Throws when the partner is unknown. */
-  loadSampleData(partnerId: string, count?: number): SampleSummary;
-  /** Stops listening, closes connections and the journal. Safe to call twice. */
+  /** Bulk-loads sample data for a registered partner (`count` registrations). Rejects when the partner is unknown. */
+  loadSampleData(partnerId: string, count?: number): Promise<SampleSummary>;
+  /** Stops listening, closes connections and the database. Safe to call twice. */
   close(): Promise<void>;
 }
 
-/** The 401 answer of the spec, exactly. */
-function unauthorized(reply: FastifyReply): FastifyReply {
-  return reply.code(401).type('application/json').send(JSON.stringify(UNAUTHORIZED_BODY));
-}
+/** Largest response body the sandbox sends, in bytes. */
+export const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
+/** Largest request body, in bytes (413 beyond). */
+export const MAX_BODY_BYTES = 1024 * 1024;
+/** Seconds a client is told to wait after a storage failure. */
+const STORAGE_RETRY_AFTER_SECONDS = 2;
 
 function errorBody(status: number, message: string, issues?: readonly Issue[], extra?: Readonly<Record<string, unknown>>): Record<string, unknown> {
   return { error: errorName(status), statusCode: status, message, ...(issues ? { issues } : {}), ...(extra ?? {}) };
 }
 
-/** Zod issues as `{path, message}` with dotted paths prefixed by `prefix` (e.g. "query."). */
-export function zodIssues(err: z.ZodError, prefix = ''): Issue[] {
-  const out: Issue[] = [];
-  const seen = new Set<string>();
-  for (const i of flatten(err.issues as readonly RawIssue[], [])) {
-    const path = prefix + i.path.join('.');
-    const key = `${path}\u0000${i.message}`;
-    if (!seen.has(key)) {
-      seen.add(key);
-      out.push({ path, message: i.message });
-    }
-  }
-  return out;
+/** A request line for the log: secrets in the query (`apikey`, `token`, …) and tokens masked. */
+export function logSafe(text: string): string {
+  return maskSecrets(text.replace(/([?&](?:api_?key|token|access_token|key|secret|password)=)[^&\s]*/gi, '$1***'));
 }
 
-interface RawIssue {
-  readonly code?: string;
-  readonly path: readonly PropertyKey[];
-  readonly message: string;
-  readonly errors?: readonly (readonly RawIssue[])[];
+interface Gate {
+  group: EndpointDef[];
+  partner?: PartnerRecord;
+  startedAt: number;
 }
+type GatedRequest = FastifyRequest & { tpp?: Gate };
 
 /**
- * Replaces each union failure by the issues of the branch that got furthest (deepest issue path), so that
- * `{"Registrations":[{…bad…}]}` reports the bad Registrations fields rather than "no union branch matched".
- * When every branch fails at the same depth (none fits), all their issues are kept.
- */
-function flatten(issues: readonly RawIssue[], base: readonly PropertyKey[]): { path: string[]; message: string }[] {
-  const out: { path: string[]; message: string }[] = [];
-  for (const i of issues) {
-    const path = [...base, ...i.path];
-    if (i.code === 'invalid_union' && i.errors && i.errors.length > 0) {
-      const depth = (branch: readonly RawIssue[]) => Math.max(0, ...branch.map((x) => x.path.length));
-      const best = Math.max(...i.errors.map(depth));
-      const chosen = i.errors.filter((branch) => depth(branch) === best);
-      if (best > 0 || chosen.length < i.errors.length) {
-        for (const branch of chosen.length === i.errors.length ? chosen : chosen.slice(0, 1)) out.push(...flatten(branch, path));
-        continue;
-      }
-    }
-    out.push({ path: path.map(String), message: i.message });
-  }
-  return out;
-}
-
-/** Endpoints grouped by method and full path (motor-club PATCH update and cancel share one). */
-function routeGroups(): Map<string, EndpointDef[]> {
-  const groups = new Map<string, EndpointDef[]>();
-  for (const e of Object.values(ENDPOINTS) as EndpointDef[]) {
-    const key = `${e.method} ${BASE_PREFIX[e.base]}${e.path}`;
-    const g = groups.get(key);
-    if (g) g.push(e);
-    else groups.set(key, [e]);
-  }
-  return groups;
-}
-
-/** A raw query value by name, trying the aliases and then a case-insensitive match. */
-function rawQuery(query: Record<string, unknown>, name: string, aliases: readonly string[] = []): unknown {
-  for (const n of [name, ...aliases]) if (query[n] !== undefined) return query[n];
-  const lower = name.toLowerCase();
-  for (const [k, v] of Object.entries(query)) if (k.toLowerCase() === lower) return v;
-  return undefined;
-}
-
-/**
- * Validates the query of `e`: each declared parameter is taken (with its aliases, case-insensitively),
- * defaulted, and parsed with its schema. Returns the parsed values or throws a 400 naming every bad parameter.
- */
-function parseQuery(e: EndpointDef, query: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  const issues: Issue[] = [];
-  for (const [name, def] of Object.entries(e.query)) {
-    let raw = rawQuery(query, name, def.aliases);
-    if (raw === undefined && def.default !== undefined) raw = String(def.default);
-    if (raw === undefined) {
-      if (def.required) issues.push({ path: `query.${name}`, message: 'required query parameter is missing' });
-      continue;
-    }
-    if (Array.isArray(raw)) {
-      issues.push({ path: `query.${name}`, message: 'given more than once' });
-      continue;
-    }
-    const r = def.schema.safeParse(raw);
-    if (r.success) out[name] = r.data;
-    else for (const i of zodIssues(r.error)) issues.push({ path: i.path ? `query.${name}.${i.path}` : `query.${name}`, message: i.message });
-  }
-  if (typeof out.pageSize === 'number' && out.pageSize > MAX_PAGE_SIZE) {
-    issues.push({ path: 'query.pageSize', message: `at most ${MAX_PAGE_SIZE}` });
-  }
-  if (issues.length > 0) throw new ApiError(400, 'bad_request', `Invalid query: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, issues);
-  return out;
-}
-
-/** Picks the endpoint of a group for this body (motor-club PATCH: customer vs cancelledOn) and validates it. */
-function chooseAndParseBody(group: readonly EndpointDef[], body: unknown): { endpoint: EndpointDef; body: unknown } {
-  const first = group[0] as EndpointDef;
-  if (group.length === 1) {
-    if (!first.body) return { endpoint: first, body: undefined };
-    return { endpoint: first, body: parseBody(first.body, body) };
-  }
-  let firstError: ApiError | undefined;
-  const keys = body !== null && typeof body === 'object' ? Object.keys(body) : [];
-  // Try the endpoints whose body schema mentions a key present in the body first.
-  const ordered = [...group].sort((a, b) => Number(mentions(b, keys)) - Number(mentions(a, keys)));
-  for (const e of ordered) {
-    try {
-      return { endpoint: e, body: e.body ? parseBody(e.body, body) : undefined };
-    } catch (err) {
-      firstError ??= err as ApiError;
-    }
-  }
-  throw firstError ?? new ApiError(400, 'bad_request', 'Invalid body');
-}
-
-function mentions(e: EndpointDef, keys: readonly string[]): boolean {
-  const shape = (e.body as unknown as { shape?: Record<string, unknown> } | undefined)?.shape;
-  return !!shape && keys.some((k) => k in shape);
-}
-
-function parseBody(schema: z.ZodType, body: unknown): unknown {
-  if (body === undefined) throw new ApiError(400, 'bad_request', 'A JSON body is required (Content-Type: application/json)', [{ path: '', message: 'body is missing' }]);
-  const r = schema.safeParse(body);
-  if (r.success) return r.data;
-  const issues = zodIssues(r.error);
-  throw new ApiError(400, 'bad_request', `Invalid body: ${issues.map((i) => `${i.path || '(body)'}: ${i.message}`).join('; ')}`, issues);
-}
-
-/** Success status of an endpoint: 201 for a POST that may answer 201, else the lowest 2xx of its contract responses. */
-function successStatus(e: EndpointDef): number {
-  if (e.method === 'POST' && 201 in e.responses) return 201;
-  const codes = Object.keys(e.responses)
-    .map(Number)
-    .filter((c) => c >= 200 && c < 300)
-    .sort((a, b) => a - b);
-  return codes[0] ?? 200;
-}
-
-/**
- * Starts the Local sandbox. Resolves once it listens; rejects when the port is taken, the data directory is
- * unreadable or a partner key is invalid. The caller must `close()` it.
+ * Starts the Local sandbox. Resolves once it listens; rejects when the port is taken, the data directory is in use
+ * (Error named 'DataDirInUse'), corrupt or of an unknown schema version ('SandboxDataError'), the database server is
+ * unreachable, or a partner key is invalid. The caller must `close()` it.
  */
 export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHandle> {
   const now = opts.now ?? Date.now;
-  const store = SandboxStore.open({ dataDir: opts.dataDir, snapshotEvery: opts.snapshotEvery });
-  const operations = new SandboxOperations(store, { termMonths: opts.termMonths, now });
+  const log = opts.log ? (line: string) => opts.log?.(logSafe(line)) : undefined;
+  const db: SandboxDb = await openStorage({ dataDir: opts.dataDir, database: opts.database, log });
+  const context = new OpsContext(db, now, opts.termMonths ?? DEFAULT_TERM_MONTHS);
+  const partners = new Map<string, PartnerRecord>();
   const keys = new Map<string, PartnerKey>();
-  for (const p of store.partners.values()) {
-    try {
-      keys.set(p.id, await importPartnerKey(p.spkiPem));
-    } catch {
-      // a key stored by an earlier run that no longer imports: the partner must register again
+  const app: FastifyInstance = Fastify({ logger: false, bodyLimit: MAX_BODY_BYTES, forceCloseConnections: true, return503OnClosing: true, routerOptions: { maxParamLength: 8192 } });
+  try {
+    for (const p of await allPartners(context)) {
+      partners.set(p.id, p);
+      try {
+        keys.set(p.id, await importPartnerKey(p.spkiPem));
+      } catch {
+        // a key stored by an earlier run that no longer imports: the partner must register again
+      }
     }
+  } catch (err) {
+    await db.close();
+    throw err;
   }
   let eligibilityToken = opts.eligibilityToken;
   const tokenCache = new VerifiedTokenCache();
@@ -248,33 +139,35 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
   const registerPartner = async (id: string, spkiPem: string, name?: string): Promise<void> => {
     if (!id || /[\s/]/.test(id)) throw new Error(`Invalid Partner ID '${id}': no spaces or slashes`);
     const key = await importPartnerKey(spkiPem);
-    const existing = store.partners.get(id);
+    const existing = partners.get(id);
     const segment = name ?? existing?.name ?? id;
-    if (!existing || existing.spkiPem !== spkiPem || existing.name !== segment) {
-      store.commit({ t: 'partner', r: { id, name: segment, num: existing?.num ?? (/^\d{1,9}$/.test(id) ? Number(id) : store.takePartnerNum()), spkiPem } });
-    }
+    if (!existing || existing.spkiPem !== spkiPem || existing.name !== segment) partners.set(id, await upsertPartner(context, id, spkiPem, segment));
     keys.set(id, key);
+  };
+  /** The partner of a verified token; a partner registered by another sandbox on a shared server is read on first use. */
+  const partnerOf = async (id: string): Promise<PartnerRecord | undefined> => {
+    const known = partners.get(id);
+    if (known) return known;
+    const p = await findPartner(context, id);
+    if (p) partners.set(id, p);
+    return p;
+  };
+  const lookupKey = (iss: string) => keys.get(iss);
+
+  const fail = async (e: unknown) => {
+    await app.close().catch(() => undefined);
+    await db.close();
+    throw e;
   };
   try {
     for (const p of opts.partners ?? []) await registerPartner(p.id, p.spkiPem, p.name);
+    if (opts.seedCount && opts.seedCount > 0) for (const p of opts.partners ?? []) await loadSampleData(context, partners.get(p.id) as PartnerRecord, opts.seedCount);
   } catch (err) {
-    store.close();
-    throw err;
+    return fail(err);
   }
 
-  const app: FastifyInstance = Fastify({ logger: false, bodyLimit: 1024 * 1024, forceCloseConnections: true, return503OnClosing: true });
-
-  app.addHook('onRequest', async (req) => {
-    (req as FastifyRequest & { startedAt?: number }).startedAt = performance.now();
-  });
-  if (opts.log) {
-    const log = opts.log;
-    app.addHook('onResponse', async (req, reply) => {
-      const started = (req as FastifyRequest & { startedAt?: number }).startedAt ?? performance.now();
-      log(maskSecrets(`${req.method} ${req.url} ${reply.statusCode} ${(performance.now() - started).toFixed(1)}ms`));
-    });
-  }
-
+  // No JSON body is taken as text: a text/plain body answers 415 (docs/sandbox.md).
+  app.removeContentTypeParser('text/plain');
   app.setNotFoundHandler((req, reply) => {
     void reply.code(404).send(errorBody(404, `No endpoint at ${req.method} ${req.url.split('?')[0] ?? ''}`));
   });
@@ -283,81 +176,93 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
       void reply.code(err.statusCode).send(errorBody(err.statusCode, err.message, err.issues, err.extra));
       return;
     }
+    if (err instanceof StorageError) {
+      log?.(`storage failure: ${err.message}`);
+      void reply
+        .code(503)
+        .header('Retry-After', String(STORAGE_RETRY_AFTER_SECONDS))
+        .send(errorBody(503, `The Local sandbox could not store or read this (storage failure: ${err.message.replace(/^Storage failed: /, '')}). Nothing was stored; retry after ${STORAGE_RETRY_AFTER_SECONDS} s.`));
+      return;
+    }
+    if (sqlState(err)?.startsWith('22')) {
+      // A value PostgreSQL cannot store (a NUL character in a string, a number out of range): the request's fault.
+      void reply.code(400).send(errorBody(400, `A value of the request cannot be stored: ${err.message}`, [{ path: '', message: err.message }]));
+      return;
+    }
     const status = typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
-    if (status === 500) opts.log?.(maskSecrets(`internal error: ${err.stack ?? err.message}`));
+    if (status === 500) log?.(`internal error: ${err.stack ?? err.message}`);
     const message = status === 500 ? 'Internal error of the Local sandbox' : err.message;
     const issues = status === 400 ? [{ path: '', message: err.message }] : undefined;
     void reply.code(status).send(errorBody(status, message, issues));
   });
+  app.addHook('onSend', async (_req, reply, payload) => {
+    const size = typeof payload === 'string' ? Buffer.byteLength(payload) : Buffer.isBuffer(payload) ? payload.length : 0;
+    if (size <= MAX_RESPONSE_BYTES) return payload;
+    void reply.code(500);
+    return JSON.stringify(errorBody(500, `The answer would exceed the Local sandbox's response limit of ${MAX_RESPONSE_BYTES} bytes`));
+  });
+  if (log) {
+    app.addHook('onResponse', async (req, reply) => {
+      const started = (req as GatedRequest).tpp?.startedAt ?? performance.now();
+      log(`${req.method} ${req.url} ${reply.statusCode} ${(performance.now() - started).toFixed(1)}ms`);
+    });
+  }
 
   const origin = (req: FastifyRequest): string => `http://${req.headers.host ?? `${opts.host ?? '127.0.0.1'}:${port}`}`;
 
-  /** Authenticates, rate-limits and fault-injects; returns the partner id ('' for eligibility) or undefined when answered. */
-  const gate = async (e: EndpointDef, req: FastifyRequest, reply: FastifyReply): Promise<string | undefined> => {
+  /**
+   * Runs before the body is read (onRequest): authenticates, rate-limits and injects faults. Answers and returns
+   * false when the request ends here; an unauthenticated request therefore never has its body parsed.
+   */
+  const gate = async (group: EndpointDef[], req: GatedRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
+    const e = group[0] as EndpointDef;
+    const state: Gate = { group, startedAt: performance.now() };
+    req.tpp = state;
     let subject: string;
     if (e.base === 'eligibility') {
       if (!checkEligibilityToken(req.headers.authorization, eligibilityToken)) {
-        unauthorized(reply);
-        return undefined;
+        log?.(`401 ${req.method} ${req.url.split('?')[0] ?? ''} — eligibility token missing or wrong`);
+        return reply.code(401).type('application/json').send(JSON.stringify(UNAUTHORIZED_BODY));
       }
       subject = '(eligibility)';
     } else {
       const audience = e.base === 'v3' ? `${origin(req)}${BASE_PREFIX.v3}` : origin(req);
       try {
-        subject = await verifyPartnerToken(req.headers.authorization, audience, (iss) => keys.get(iss), Math.floor(now() / 1000), tokenCache);
+        subject = await verifyPartnerToken(req.headers.authorization, audience, lookupKey, Math.floor(now() / 1000), tokenCache);
       } catch (err) {
-        if (err instanceof TokenRejected) {
-          opts.log?.(`401 ${req.method} ${req.url.split('?')[0] ?? ''}: ${err.message}`);
-          unauthorized(reply);
-          return undefined;
-        }
-        throw err;
+        if (!(err instanceof TokenRejected)) throw err;
+        log?.(`401 ${req.method} ${req.url.split('?')[0] ?? ''} — ${err.message}`);
+        return reply.code(401).type('application/json').send(JSON.stringify(UNAUTHORIZED_BODY));
       }
+      state.partner = await partnerOf(subject);
     }
     if (limiter) {
       const wait = limiter.take(subject, now());
       if (wait > 0) {
-        void reply.code(429).header('Retry-After', String(wait)).send(errorBody(429, `Rate limit of ${opts.rateLimitPerSecond} requests per second exceeded; retry after ${wait} s`));
-        return undefined;
+        return reply.code(429).header('Retry-After', String(wait)).send(errorBody(429, `Rate limit of ${opts.rateLimitPerSecond} requests per second exceeded; retry after ${wait} s`));
       }
     }
     if (faults?.enabled) {
       const d = faults.decide();
       if (d.delayMs > 0) await new Promise((r) => setTimeout(r, d.delayMs));
-      if (d.status) {
-        void reply.code(d.status).send(errorBody(d.status, `Injected fault (${d.status}); nothing was processed, retry later`));
-        return undefined;
-      }
+      if (d.status) return reply.code(d.status).send(errorBody(d.status, `Injected fault (${d.status}); nothing was processed, retry later`));
     }
-    return subject;
+    return undefined;
   };
 
-  const groups = routeGroups();
   const methodsByPath = new Map<string, Set<string>>();
-  for (const [key, group] of groups) {
+  for (const [key, group] of routeGroups()) {
     const [method, url] = key.split(' ') as [EndpointDef['method'], string];
-    const set = methodsByPath.get(url) ?? new Set<string>();
-    set.add(method);
-    methodsByPath.set(url, set);
+    methodsByPath.set(url, (methodsByPath.get(url) ?? new Set<string>()).add(method));
     app.route({
       method,
       url,
+      onRequest: async (req, reply) => gate(group, req as GatedRequest, reply),
       handler: async (req, reply) => {
-        const subject = await gate(group[0] as EndpointDef, req, reply);
-        if (subject === undefined) return reply;
         const { endpoint, body } = chooseAndParseBody(group, req.body);
         const query = parseQuery(endpoint, (req.query ?? {}) as Record<string, unknown>);
-        const partner = endpoint.base === 'eligibility' ? undefined : store.partners.get(subject);
-        const ctx: HandlerContext = {
-          ops: operations,
-          partner,
-          params: (req.params ?? {}) as Record<string, string>,
-          query,
-          body,
-          endpoint,
-        };
-        const handler = handlers[endpoint.id as EndpointId];
-        const result = handler(ctx);
+        const ctx: HandlerContext = { c: context, partner: (req as GatedRequest).tpp?.partner, params: (req.params ?? {}) as Record<string, string>, query, body, endpoint };
+        const result = await handlers[endpoint.id as EndpointId](ctx);
         const status = result.status ?? successStatus(endpoint);
         if (status === 204) return reply.code(204).send();
         return reply.code(status).send(result.body);
@@ -367,9 +272,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
   // 405 for a known path called with another method.
   const ALL = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE', 'OPTIONS'];
   for (const [url, methods] of methodsByPath) {
-    const others = ALL.filter((m) => !methods.has(m) && !(m === 'HEAD' && methods.has('GET')));
     app.route({
-      method: others as ('GET' | 'POST')[],
+      method: ALL.filter((m) => !methods.has(m)) as ('GET' | 'POST')[],
       url,
       handler: async (req, reply) =>
         reply
@@ -383,29 +287,27 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
   try {
     await app.listen({ host: opts.host ?? '127.0.0.1', port });
   } catch (err) {
-    store.close();
-    throw err;
+    return fail(err);
   }
   const address = app.server.address();
   port = typeof address === 'object' && address ? address.port : port;
   const host = opts.host ?? '127.0.0.1';
-  const hostForUrl = host.includes(':') ? `[${host}]` : host;
-  const base = `http://${hostForUrl}:${port}`;
+  const base = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   let closed = false;
   return {
     origin: base,
     v3BaseUrl: `${base}${BASE_PREFIX.v3}`,
     v2BaseUrl: `${base}${BASE_PREFIX.v2}`,
     eligibilityBaseUrl: `${base}${BASE_PREFIX.eligibility}`,
-    operations,
+    context,
     registerPartner,
     setEligibilityToken: (token) => {
       eligibilityToken = token || undefined;
     },
-    loadSampleData: (partnerId, count) => {
-      if (!store.partners.has(partnerId)) throw new Error(`Unknown partner ${partnerId}`);
-      const partner = store.partners.get(partnerId) as PartnerRecord;
-      return store.batch(() => loadSampleData(operations, partner, count));
+    loadSampleData: async (partnerId, count) => {
+      const partner = await partnerOf(partnerId);
+      if (!partner) throw new Error(`Unknown partner ${partnerId}`);
+      return loadSampleData(context, partner, count);
     },
     async close() {
       if (closed) return;
@@ -413,7 +315,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
       try {
         await app.close();
       } finally {
-        store.close(true);
+        await db.close();
       }
     },
   };

@@ -10,7 +10,7 @@ export const cancelMotorClubRegistration: CommandDef = {
   async run(services, arg, options) {
     const env = envOfArg(services, arg);
     const title = `Cancel motor-club registration (${ENVIRONMENTS[env].label})`;
-    const ref = registrationRefOf(arg) ?? (await pickRegistration(env, 'motor-club', title, true));
+    const ref = registrationRefOf(arg) ?? (await pickRegistration(services, env, 'motor-club', title, true));
     const cancelledOn = await cancellationDate((options as CancelOptions | undefined)?.cancelledOn, title);
     const what = ref.id ? `motor-club registration ${ref.id}` : `motor-club invoice ${ref.invoiceNumber}`;
     return ref.id

@@ -34,7 +34,7 @@ export const cancelRegistration: CommandDef = {
   async run(services, arg, options) {
     const env = envOfArg(services, arg);
     const title = `Cancel registration (${ENVIRONMENTS[env].label})`;
-    const ref: RegistrationRef = registrationRefOf(arg) ?? (await pickRegistration(env, 'tire-protection', title, true));
+    const ref: RegistrationRef = registrationRefOf(arg) ?? (await pickRegistration(services, env, 'tire-protection', title, true));
     const cancelledOn = await cancellationDate((options as CancelOptions | undefined)?.cancelledOn, title);
     const what = ref.id ? `registration ${ref.id}` : `invoice ${ref.invoiceNumber}${ref.storeNumber ? ` / store ${ref.storeNumber}` : ''}`;
     return ref.id

@@ -1,10 +1,10 @@
-import { apiOf, envOfArg } from './mainHelpers';
+import { envOfArg } from './mainHelpers';
 import { CommandDef } from './registry';
 
 /** `tpp.clearHistory`: forgets the recorded requests of an environment. */
 export const clearHistory: CommandDef = {
   id: 'tpp.clearHistory',
   async run(services, arg) {
-    await apiOf(services).clearHistory(envOfArg(services, arg));
+    await services.history.clear(envOfArg(services, arg));
   },
 };

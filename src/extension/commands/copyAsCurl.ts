@@ -3,7 +3,7 @@ import { buildPath, ENDPOINTS } from '../../core/contract';
 import type { EndpointId } from '../../core/contract/types';
 import { ENVIRONMENTS, EnvironmentId } from '../../core/environments';
 import { entryOf, pickEntry } from './historyHelpers';
-import { apiOf, envOfArg } from './mainHelpers';
+import { envOfArg } from './mainHelpers';
 import { CommandDef } from './registry';
 
 /** Single-quotes a shell word. */
@@ -16,7 +16,7 @@ const sh = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 export const copyAsCurl: CommandDef = {
   id: 'tpp.copyAsCurl',
   async run(services, arg) {
-    const api = apiOf(services);
+    const api = services.api;
     const env0 = envOfArg(services, arg);
     const node = arg as { kind?: string; id?: string } | undefined;
     let endpointId: EndpointId;

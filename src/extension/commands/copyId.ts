@@ -13,7 +13,7 @@ export const copyId: CommandDef = {
     let id = (arg as { id?: unknown } | undefined)?.id;
     if (typeof id !== 'string' || !id) {
       const env = envOfArg(services, arg);
-      id = (await pickRegistration(env, 'tire-protection', `Copy ID (${ENVIRONMENTS[env].label})`, false)).id;
+      id = (await pickRegistration(services, env, 'tire-protection', `Copy ID (${ENVIRONMENTS[env].label})`, false)).id;
     }
     if (typeof id !== 'string' || !id) throw new Error('No id to copy.');
     await vscode.env.clipboard.writeText(id);

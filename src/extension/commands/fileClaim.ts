@@ -1,5 +1,5 @@
 import { ENVIRONMENTS } from '../../core/environments';
-import { envOfArg, nowIso, openPayload, pickRegistration, registrationRefOf, treeOf } from './mainHelpers';
+import { envOfArg, nowIso, openPayload, pickRegistration, registrationRefOf } from './mainHelpers';
 import { CommandDef } from './registry';
 
 /**
@@ -12,8 +12,8 @@ export const fileClaim: CommandDef = {
   async run(services, arg) {
     const env = envOfArg(services, arg);
     let id = registrationRefOf(arg)?.id;
-    if (!id) id = (await pickRegistration(env, 'tire-protection', `File a claim (${ENVIRONMENTS[env].label})`, false)).id;
-    const reg = id ? await treeOf().registration(env, id).catch(() => ({}) as Record<string, unknown>) : {};
+    if (!id) id = (await pickRegistration(services, env, 'tire-protection', `File a claim (${ENVIRONMENTS[env].label})`, false)).id;
+    const reg = id ? await services.registrations.registration(env, id).catch(() => ({}) as Record<string, unknown>) : {};
     const regTires = Array.isArray(reg.tires) ? (reg.tires as Record<string, unknown>[]) : [];
     const spec = (t: Record<string, unknown>) => ({ make: t.make ?? '', model: t.model ?? '', size: t.size ?? '' });
     const tires = regTires.length ? regTires.map((t) => ({ original: spec(t), replacement: spec(t) })) : undefined;

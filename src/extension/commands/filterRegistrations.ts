@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { ENVIRONMENTS } from '../../core/environments';
-import { envOfArg, treeOf } from './mainHelpers';
+import { envOfArg } from './mainHelpers';
 import { CommandDef, UserCancelled } from './registry';
 
 /** Options that skip the prompts. */
@@ -14,10 +14,9 @@ export const filterRegistrations: CommandDef = {
   id: 'tpp.filterRegistrations',
   async run(services, arg, options) {
     const env = envOfArg(services, arg);
-    const tree = treeOf();
     let f = options as FilterOptions | undefined;
     if (!f || typeof f !== 'object') {
-      const current = tree.filter(env, 'tire-protection');
+      const current = services.registrations.filter(env, 'tire-protection');
       const title = `Filter registrations (${ENVIRONMENTS[env].label})`;
       const invoiceNumber = await vscode.window.showInputBox({ title, prompt: 'Invoice number (empty: any)', value: current.invoiceNumber ?? '' });
       if (invoiceNumber === undefined) throw new UserCancelled();
@@ -25,6 +24,6 @@ export const filterRegistrations: CommandDef = {
       if (storeNumber === undefined) throw new UserCancelled();
       f = { invoiceNumber: invoiceNumber.trim(), storeNumber: storeNumber.trim() };
     }
-    tree.setFilter(env, 'tire-protection', f);
+    services.registrations.setFilter(env, 'tire-protection', f);
   },
 };

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { EnvironmentId, isEnvironmentId } from '../../core/environments';
 import { JwtInspection, normalizeTokenInput } from '../../core/jwt/inspect';
 import { renderInspectionMarkdown } from '../../core/jwt/report';
-import { Services } from '../services/services';
+import type { Services } from '../container';
 import { labelOf } from './keyHelpers';
 import { environmentOf, pickEnvironment } from './pickEnvironment';
 import { CommandDef, UserCancelled } from './registry';

@@ -3,7 +3,7 @@ import { ENVIRONMENTS, EnvironmentId } from '../../core/environments';
 import { ALG_FOR_CURVE, Curve, CURVES, DEFAULT_CURVE } from '../../core/jwt/algorithms';
 import { KeyMaterial, shortFingerprint } from '../../core/jwt/keys';
 import { KeyInfo } from '../services/keyStore';
-import { Services } from '../services/services';
+import type { Services } from '../container';
 import { UserCancelled } from './registry';
 
 /** `P-256 (ES256), SHA256 1a2b3c4d…9f0e`: the non-secret description of a key used in messages. */

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { envOfArg, treeOf } from './mainHelpers';
+import { envOfArg } from './mainHelpers';
 import { CommandDef } from './registry';
 import { productOf } from './treeHelpers';
 
@@ -8,6 +8,6 @@ export const loadMoreRegistrations: CommandDef = {
   id: 'tpp.loadMoreRegistrations',
   run(services, arg, product) {
     const env = envOfArg(services, arg);
-    return vscode.window.withProgress({ location: { viewId: 'tpp.environments' } }, () => treeOf().loadMore(env, productOf(arg, product)));
+    return vscode.window.withProgress({ location: { viewId: 'tpp.environments' } }, () => services.registrations.loadMore(env, productOf(arg, product)));
   },
 };

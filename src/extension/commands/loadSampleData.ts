@@ -3,16 +3,17 @@ import { CommandDef } from './registry';
 
 /**
  * `tpp.loadSampleData`: loads a few hundred realistic registrations (with claims and cancellations), shops and
- * motor-club registrations into the Local sandbox, starting it if needed.
+ * motor-club registrations into the Local sandbox, starting it if needed, and redraws the Local registration folders.
  */
 export const loadSampleData: CommandDef = {
   id: 'tpp.loadSampleData',
   async run(services) {
     const sandbox = services.localSandbox;
-    if (!sandbox) throw new Error('The Local sandbox is not available in this window.');
     const s = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Loading sample data into the Local sandbox…' }, () =>
       sandbox.loadSampleData(),
     );
+    // The Local lists now hold other data: their folders are read again when shown.
+    services.registrations.invalidate('local');
     const info = sandbox.info;
     services.log.info(`Sample data loaded into the Local sandbox${info ? ` (${info.v3BaseUrl})` : ''}: ${JSON.stringify(s)}`);
     void vscode.window.showInformationMessage(

@@ -3,10 +3,8 @@ import { PAYLOAD_KINDS, schemaUri, type PayloadKind } from '../../core/contract'
 import { EnvironmentId, isEnvironmentId } from '../../core/environments';
 import { environmentOf } from './pickEnvironment';
 import { UserCancelled } from './registry';
-import { Services } from '../services/services';
-import type { ApiClients } from '../services/apiClients';
-import { mainTree, MainTree } from '../tree/mainTree';
-import type { RegistrationProduct } from '../tree/registrationPages';
+import type { Services } from '../container';
+import type { RegistrationProduct } from '../services/registrationPages';
 
 /** The environment of a command argument: a node's `env`, an environment id or node, else the active environment. */
 export function envOfArg(services: Services, arg: unknown): EnvironmentId {
@@ -15,17 +13,6 @@ export function envOfArg(services: Services, arg: unknown): EnvironmentId {
   return environmentOf(arg) ?? services.environments.active.get();
 }
 
-/** The API service; throws when the editor has none (never in practice). */
-export function apiOf(services: Services): ApiClients {
-  if (!services.api) throw new Error('Requests are not available in this editor.');
-  return services.api;
-}
-
-export function treeOf(): MainTree {
-  const t = mainTree();
-  if (!t) throw new Error('The Environments tree is not ready yet.');
-  return t;
-}
 
 /** A registration chosen by the user or given by a command argument. */
 export interface RegistrationRef {
@@ -50,11 +37,10 @@ export function registrationRefOf(arg: unknown): RegistrationRef | undefined {
  * Asks for a registration of `env`: a quick pick of the loaded rows of the tree (page 1 is loaded if needed),
  * plus, when `byInvoice`, an entry to type an invoice number (and store number) instead.
  */
-export async function pickRegistration(env: EnvironmentId, product: RegistrationProduct, title: string, byInvoice: boolean): Promise<RegistrationRef> {
-  const tree = treeOf();
+export async function pickRegistration(services: Services, env: EnvironmentId, product: RegistrationProduct, title: string, byInvoice: boolean): Promise<RegistrationRef> {
   let rows: { label: string; description: string; ref?: RegistrationRef }[] = [];
   try {
-    const pages = await tree.pages(env, product);
+    const pages = await services.registrations.pages(env, product);
     rows = pages.flatMap((p) =>
       p.rows.map((r) => ({
         label: String(r.record.invoiceNumber ?? '(no invoice number)'),

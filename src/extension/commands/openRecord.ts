@@ -20,7 +20,6 @@ export const openRecord: CommandDef = {
   id: 'tpp.openRecord',
   async run(services, arg) {
     const records = services.records;
-    if (!records) throw new Error('Records are not available in this editor.');
     const node = (arg ?? {}) as NodeLike;
     const env = (typeof node.env === 'string' ? node.env : services.environments.active.get()) as Parameters<typeof records.liveUri>[0];
     let uri: vscode.Uri;

@@ -1,4 +1,3 @@
-import { mainTree } from '../tree/mainTree';
 import { CommandDef } from './registry';
 
 /**
@@ -8,8 +7,8 @@ import { CommandDef } from './registry';
  */
 export const refreshEnvironments: CommandDef = {
   id: 'tpp.refreshEnvironments',
-  run({ environments }) {
-    mainTree()?.invalidate();
+  run({ environments, registrations }) {
+    registrations.invalidate();
     environments.refresh();
   },
 };

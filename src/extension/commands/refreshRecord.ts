@@ -8,7 +8,7 @@ export const refreshRecord: CommandDef = {
   run(services, arg) {
     const uri = arg instanceof vscode.Uri ? arg : vscode.window.activeTextEditor?.document.uri;
     if (!uri || uri.scheme !== RECORD_SCHEME) throw new Error('Refresh Record works on a record opened from the Environments tree.');
-    services.records?.refresh(uri);
+    services.records.refresh(uri);
     return uri.toString();
   },
 };

@@ -1,4 +1,4 @@
-import { envOfArg, treeOf } from './mainHelpers';
+import { envOfArg } from './mainHelpers';
 import { CommandDef } from './registry';
 import { productOf } from './treeHelpers';
 
@@ -7,8 +7,6 @@ export const refreshRegistrations: CommandDef = {
   id: 'tpp.refreshRegistrations',
   run(services, arg, product) {
     const env = envOfArg(services, arg);
-    const tree = treeOf();
-    tree.invalidate(env, typeof product === 'string' || (arg as { product?: unknown })?.product ? productOf(arg, product) : undefined);
-    tree.refresh();
+    services.registrations.invalidate(env, typeof product === 'string' || (arg as { product?: unknown })?.product ? productOf(arg, product) : undefined);
   },
 };

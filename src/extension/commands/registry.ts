@@ -1,5 +1,9 @@
 import * as vscode from 'vscode';
-import { Services } from '../services/services';
+import { isAbortError } from '../../core/client/errors';
+import type { Services } from '../container';
+import { UserCancelled } from '../services/userCancelled';
+
+export { UserCancelled };
 
 /** A command: its id (`tpp.<verb><Noun>`, as in package.json) and its handler. */
 export interface CommandDef {
@@ -7,16 +11,9 @@ export interface CommandDef {
   run(services: Services, ...args: unknown[]): unknown;
 }
 
-/** Thrown (or rejected) when the user dismissed a prompt: the command stops silently. */
-export class UserCancelled extends Error {
-  constructor() {
-    super('Cancelled by the user');
-    this.name = 'UserCancelled';
-  }
-}
 
 function isCancellation(err: unknown): boolean {
-  return err instanceof UserCancelled || err instanceof vscode.CancellationError || (err instanceof Error && err.name === 'AbortError');
+  return err instanceof UserCancelled || err instanceof vscode.CancellationError || isAbortError(err);
 }
 
 /**

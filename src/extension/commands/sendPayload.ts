@@ -1,15 +1,29 @@
 import * as vscode from 'vscode';
-import { ENVIRONMENTS, isEnvironmentId } from '../../core/environments';
-import { preparePayload } from '../send/payloadSend';
+import { routePayload, type PayloadRoute, type RouteAnswers, type RouteNeed } from '../../core/client/route';
+import { ENVIRONMENTS, EnvironmentId, isEnvironmentId } from '../../core/environments';
+import { readPayload } from '../send/payloadSend';
 import { runRequest } from '../send/runRequest';
+import { pickRegistration } from './mainHelpers';
 import { pickEnvironment } from './pickEnvironment';
-import { CommandDef } from './registry';
+import { CommandDef, UserCancelled } from './registry';
+
+/** Asks for what the file does not say: a registration (picker of the tree's rows, or an invoice number) or a shop. */
+async function ask(services: Parameters<CommandDef['run']>[0], env: EnvironmentId, need: RouteNeed, name: string): Promise<RouteAnswers> {
+  if (need.need === 'registration') {
+    const ref = await pickRegistration(services, env, need.product, `Which registration is ${name} for?`, need.byInvoice);
+    return { registrationId: ref.id, invoiceNumber: ref.invoiceNumber, storeNumber: ref.storeNumber };
+  }
+  const v = await vscode.window.showInputBox({ title: `Which shop is ${name} for?`, prompt: 'uniqueId of the shop (or set "$uniqueId" in the file)' });
+  if (!v?.trim()) throw new UserCancelled();
+  return { uniqueId: v.trim() };
+}
 
 /**
  * `tpp.sendPayload` (CodeLens "Send to <environment>", palette, editor title): sends the payload document
  * (argument: its URI, else the active editor) to an environment (argument: an id, `'pick'` to ask, else the active
- * one). Refused while the document has error diagnostics or does not validate; version 2 files go to the v2
- * endpoint in one request. Resolves to the request outcome (status, body, response document).
+ * one). Refused while the document has error diagnostics or does not validate; routed by core's `routePayload`
+ * (asking for the registration or shop when the file does not name it); version 2 files go to the v2 endpoint in
+ * one request. Resolves to the request outcome (status, body, response document).
  */
 export const sendPayload: CommandDef = {
   id: 'tpp.sendPayload',
@@ -22,18 +36,21 @@ export const sendPayload: CommandDef = {
       : envArg === 'pick'
         ? await pickEnvironment(services.environments, undefined, 'Send Payload to…')
         : services.environments.active.get();
-    const prepared = await preparePayload(doc, env);
-    const name = uri.path.split('/').pop() ?? 'payload';
+    const { value, name } = readPayload(doc);
+    let routed = routePayload(value, name);
+    if ('missing' in routed) routed = routePayload(value, name, await ask(services, env, routed.missing, name));
+    if ('missing' in routed) throw new Error(`Not sent: ${name} does not say which record it is for.`);
+    const route: PayloadRoute = routed.route;
     return runRequest(
       services,
       env,
-      prepared.endpointId,
-      { params: prepared.params, query: prepared.query, body: prepared.body },
+      route.endpointId,
+      { params: route.params, query: route.query, body: route.body },
       {
-        title: `Send ${name} (${prepared.kind})`,
+        title: `Send ${name} (${route.kind})`,
         success: (status, body) => {
           const id = (body as { id?: unknown } | undefined)?.id;
-          return `${ENVIRONMENTS[env].label}: ${status} — ${prepared.kind} sent${id !== undefined ? `, id ${String(id)}` : ''}.`;
+          return `${ENVIRONMENTS[env].label}: ${status} — ${route.kind} sent${id !== undefined ? `, id ${String(id)}` : ''}.`;
         },
       },
     );

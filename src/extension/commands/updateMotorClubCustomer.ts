@@ -10,7 +10,7 @@ export const updateMotorClubCustomer: CommandDef = {
   id: 'tpp.updateMotorClubCustomer',
   async run(services, arg) {
     const env = envOfArg(services, arg);
-    const ref = registrationRefOf(arg) ?? (await pickRegistration(env, 'motor-club', `Update motor-club customer (${ENVIRONMENTS[env].label})`, true));
+    const ref = registrationRefOf(arg) ?? (await pickRegistration(services, env, 'motor-club', `Update motor-club customer (${ENVIRONMENTS[env].label})`, true));
     const record = (arg as { row?: { record?: Record<string, unknown> } } | undefined)?.row?.record;
     const meta = ref.id ? { $registrationId: ref.id } : { $registrationId: undefined, $invoiceNumber: ref.invoiceNumber };
     return openPayload('motor-club-customer', { ...meta, ...(record?.customer ? { customer: record.customer } : {}) });

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import { PartnerApiError } from '../../core/client';
+import { ApiError } from '../../core/client';
 import { ENVIRONMENTS } from '../../core/environments';
-import { LOCAL_NOT_AVAILABLE } from '../jwt/jwtService';
+import { LOCAL_NOT_AVAILABLE } from '../services/jwtService';
 import { showInspection } from './inspectJwt';
 import { labelOf } from './keyHelpers';
 import { pickEnvironment } from './pickEnvironment';
@@ -34,11 +34,10 @@ export const verifyConnection: CommandDef = {
       void vscode.window.showWarningMessage(LOCAL_NOT_AVAILABLE);
       return { status: 0 } satisfies VerifyResult;
     }
-    if (!api) throw new Error('The partner API client is not available in this editor.');
     const { iss } = await jwt.target(env); // fails early, with the missing piece named, when the environment cannot sign
     try {
       const { response } = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: `Verifying the ${label} connection…` }, () =>
-        api.send<{ partner_id?: unknown; name?: unknown }>(env, 'verifyToken'),
+        api.send(env, 'verifyToken', {}, undefined),
       );
       const body = response.body ?? {};
       const partnerId = typeof body.partner_id === 'string' ? body.partner_id : String(body.partner_id ?? '');
@@ -47,7 +46,7 @@ export const verifyConnection: CommandDef = {
       void vscode.window.showInformationMessage(`${label} accepts the token: partner_id ${partnerId || '(none)'}, name ${name || '(none)'}.${mismatch}`);
       return { status: response.status, partnerId, name } satisfies VerifyResult;
     } catch (err) {
-      if (!(err instanceof PartnerApiError)) throw err;
+      if (!(err instanceof ApiError)) throw err;
       const sent = jwt.lastMintedToken(env);
       if (err.status === 401 && sent) {
         const { inspection } = await showInspection(

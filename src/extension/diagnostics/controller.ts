@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { diagnosePayload, specAnchor, type Problem } from '../../core/diagnostics';
+import { canDisable, diagnosePayload, specAnchor, withoutDisabled, type Problem } from '../../core/diagnostics';
 import type { Logger } from '../log';
 
 /** Diagnostic source shown in the Problems panel. */
@@ -8,6 +8,15 @@ export const DIAGNOSTIC_SOURCE = 'tpp';
 export const DEBOUNCE_MS = 100;
 /** A validation taking longer than this switches its document to "validate on save" (typing never waits). */
 export const BUDGET_MS = 150;
+/** Setting: warning codes not to show (`tpp.diagnostics.disabled`; errors are always shown). */
+export const DISABLED_SETTING = 'diagnostics.disabled';
+
+/** The warning codes the `tpp.diagnostics.disabled` setting turns off (unknown codes and error codes are ignored). */
+export function disabledCodes(): ReadonlySet<string> {
+  const v = vscode.workspace.getConfiguration('tpp').get<unknown>(DISABLED_SETTING, []);
+  return new Set(Array.isArray(v) ? v.filter((c): c is string => typeof c === 'string' && canDisable(c)) : []);
+}
+
 /** Workspace files larger than this are not read by the activation scan (they are validated when opened). */
 const SCAN_MAX_BYTES = 20 * 1024 * 1024;
 const IGNORED_SCHEMES = new Set(['tpp', 'git', 'output', 'vscode-scm', 'vscode-settings']);
@@ -32,6 +41,9 @@ export function isCandidate(doc: vscode.TextDocument): boolean {
 export class DiagnosticsController implements vscode.Disposable {
   readonly collection = vscode.languages.createDiagnosticCollection(DIAGNOSTIC_SOURCE);
   private readonly published = new Map<string, PublishedProblem[]>();
+  /** Every problem found per document, before the disabled codes are left out (re-filtered on a setting change). */
+  private readonly found = new Map<string, { readonly uri: vscode.Uri; readonly problems: readonly Problem[] }>();
+  private disabled = disabledCodes();
   private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
   private readonly saveOnly = new Set<string>();
   private readonly status = vscode.window.createStatusBarItem('tpp.diagnostics.saveOnly', vscode.StatusBarAlignment.Left, 50);
@@ -56,6 +68,11 @@ export class DiagnosticsController implements vscode.Disposable {
       vscode.workspace.onDidDeleteFiles((e) => e.files.forEach((u) => this.clear(u))),
       vscode.workspace.onDidRenameFiles((e) => e.files.forEach((f) => this.clear(f.oldUri))),
       vscode.window.onDidChangeActiveTextEditor(() => this.updateStatus()),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (!e.affectsConfiguration(`tpp.${DISABLED_SETTING}`)) return;
+        this.disabled = disabledCodes();
+        for (const { uri, problems } of this.found.values()) this.render(uri, problems);
+      }),
     );
   }
 
@@ -119,6 +136,13 @@ export class DiagnosticsController implements vscode.Disposable {
       this.clear(uri);
       return;
     }
+    this.found.set(uri.toString(), { uri, problems });
+    this.render(uri, problems);
+  }
+
+  /** Publishes `problems` of `uri` without the disabled warning codes. */
+  private render(uri: vscode.Uri, all: readonly Problem[]): void {
+    const problems = withoutDisabled(all, this.disabled);
     const items = problems.map((problem) => ({ problem, diagnostic: this.toDiagnostic(problem) }));
     this.published.set(uri.toString(), items);
     this.collection.set(
@@ -143,6 +167,7 @@ export class DiagnosticsController implements vscode.Disposable {
     if (t) clearTimeout(t);
     this.timers.delete(key);
     this.published.delete(key);
+    this.found.delete(key);
     this.saveOnly.delete(key);
     this.lastDurationMs.delete(key);
     this.collection.delete(uri);

@@ -29,15 +29,15 @@ export class RecordProvider extends MemoryDocuments {
     try {
       if (kind === 'registration') {
         const [reg, meta] = await Promise.all([
-          this.api.send(env, 'getTireProtectionRegistration', { params: { id } }),
-          this.api.send(env, 'getTireProtectionRegistrationMetadata', { params: { id }, quiet: true }).then(
+          this.api.send(env, 'getTireProtectionRegistration', { id }, undefined),
+          this.api.send(env, 'getTireProtectionRegistrationMetadata', { id }, undefined, { quiet: true }).then(
             (r) => r.response.body,
             (err: unknown) => ({ unavailable: err instanceof Error ? err.message : String(err) }),
           ),
         ]);
         return this.json({ registration: reg.response.body, metadata: meta });
       }
-      if (kind === 'motor-club') return this.json((await this.api.send(env, 'getMotorClubRegistration', { params: { id } })).response.body);
+      if (kind === 'motor-club') return this.json((await this.api.send(env, 'getMotorClubRegistration', { id }, undefined)).response.body);
     } catch (err) {
       return this.json({ error: err instanceof Error ? err.message : String(err), hint: 'Run "Tire Protection: Refresh Record" to try again.' });
     }

@@ -1,7 +1,6 @@
 import * as vscode from 'vscode';
 import { MemoryDocuments } from '../documents/memoryDocuments';
-import { describeStatus } from '../../core/client';
-import { isApiError, isMalformedResponse } from '../send/errorKinds';
+import { ApiError, describeStatus, MalformedResponseError } from '../../core/client';
 import type { ApiResponse } from '../../core/client';
 import { ENVIRONMENTS, EnvironmentId } from '../../core/environments';
 import { maskSecrets } from '../../core/log/mask';
@@ -77,8 +76,8 @@ export function fromResponse(env: EnvironmentId, title: string, time: string, r:
 
 /** A response document from a failed call (a non-success status, a malformed body, or no answer at all). */
 export function fromError(env: EnvironmentId, title: string, time: string, method: string, url: string, err: unknown): ResponseDocument {
-  if (isApiError(err)) return { env, title, time, method: err.method, url: err.url, status: err.status, durationMs: err.durationMs, attempts: err.attempts, rawBody: err.rawBody };
-  if (isMalformedResponse(err))
+  if (err instanceof ApiError) return { env, title, time, method: err.method, url: err.url, status: err.status, durationMs: err.durationMs, attempts: err.attempts, rawBody: err.rawBody };
+  if (err instanceof MalformedResponseError)
     return { env, title, time, method: err.method, url: err.url, status: err.status, durationMs: err.durationMs, attempts: err.attempts, rawBody: err.rawBody, problem: err.message };
   const e = err as { durationMs?: number; attempts?: number; url?: string; message?: string };
   return {

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { SCHEMA_URI_PREFIX } from '../../core/contract';
 import { ENVIRONMENTS } from '../../core/environments';
-import { EnvironmentModel } from '../services/environmentModel';
+import type { ActiveEnvironment } from '../services/activeEnvironment';
 
 /**
  * "Send to <active environment>" and "Send to…" above the first line of every JSON document that declares a
@@ -12,14 +12,15 @@ export class SendCodeLensProvider implements vscode.CodeLensProvider, vscode.Dis
   private readonly subscription: vscode.Disposable;
   readonly onDidChangeCodeLenses = this.emitter.event;
 
-  constructor(private readonly environments: EnvironmentModel) {
-    this.subscription = environments.onDidChange(() => this.emitter.fire());
+  /** Redrawn only when the active environment changes (its name is on the lens). */
+  constructor(private readonly active: ActiveEnvironment) {
+    this.subscription = active.onDidChange(() => this.emitter.fire());
   }
 
   provideCodeLenses(doc: vscode.TextDocument): vscode.CodeLens[] {
     const head = doc.getText(new vscode.Range(0, 0, Math.min(doc.lineCount, 40), 0));
     if (!head.includes(SCHEMA_URI_PREFIX)) return [];
-    const env = this.environments.active.get();
+    const env = this.active.get();
     const info = ENVIRONMENTS[env];
     const range = new vscode.Range(0, 0, 0, 0);
     return [
@@ -35,7 +36,7 @@ export class SendCodeLensProvider implements vscode.CodeLensProvider, vscode.Dis
 }
 
 /** Registers the CodeLens for JSON documents (files and untitled). */
-export function registerSendCodeLens(environments: EnvironmentModel): vscode.Disposable {
-  const provider = new SendCodeLensProvider(environments);
+export function registerSendCodeLens(active: ActiveEnvironment): vscode.Disposable {
+  const provider = new SendCodeLensProvider(active);
   return vscode.Disposable.from(provider, vscode.languages.registerCodeLensProvider([{ language: 'json' }, { language: 'jsonc' }], provider));
 }

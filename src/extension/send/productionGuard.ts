@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { ENDPOINTS } from '../../core/contract';
 import type { EndpointId } from '../../core/contract/types';
 import { ENVIRONMENTS, EnvironmentId } from '../../core/environments';
-import { UserCancelled } from '../commands/registry';
+import { UserCancelled } from '../services/userCancelled';
 
 /**
  * The Production guard: before a request that changes data (any method but GET) is sent to a guarded

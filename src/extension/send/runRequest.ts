@@ -1,13 +1,16 @@
 import * as vscode from 'vscode';
-import { CallOptions, isAbortError } from '../../core/client';
+import { ApiError, ClientConfigError, isAbortError } from '../../core/client';
+import { KeyError } from '../../core/jwt/keys';
+import { MintError } from '../../core/jwt/mint';
+import { NotReadyError } from '../services/jwtService';
 import type { SentRequest } from '../services/apiClients';
-import { isApiError } from './errorKinds';
 import { ENDPOINTS } from '../../core/contract';
+import type { BodyOf, ParamsOf, QueryOf, ResponseOf } from '../../core/contract/endpointTypes';
 import type { EndpointId } from '../../core/contract/types';
 import { ENVIRONMENTS, EnvironmentId } from '../../core/environments';
-import { UserCancelled } from '../commands/registry';
+import { UserCancelled } from '../services/userCancelled';
 import { fromError, fromResponse } from '../response/responseView';
-import { Services } from '../services/services';
+import type { Services } from '../container';
 import { confirmDataChange } from './productionGuard';
 
 /** What a request command returns (tests read it): the status and body, and the response document. */
@@ -19,6 +22,18 @@ export interface RequestOutcome {
   readonly responseUri?: string;
   /** The message shown to the user. */
   readonly message: string;
+}
+
+/**
+ * Path parameters, query and body of a request, typed by the endpoint's row of the contract when the endpoint is
+ * a literal (`runRequest(s, env, 'cancelTireProtectionRegistration', { params: { id }, body: { cancelledOn } })`);
+ * plain records and `unknown` when it is chosen at run time (a routed payload, a resend), whose body the contract
+ * checked beforehand.
+ */
+export interface RequestSpec<E extends EndpointId = EndpointId> {
+  readonly params?: ParamsOf<E>;
+  readonly query?: QueryOf<E>;
+  readonly body?: BodyOf<E>;
 }
 
 /** Options of {@link runRequest}. */
@@ -49,11 +64,10 @@ export const PROGRESS_NOTIFICATION_DELAY_MS = 1000;
  * Sends a request with a spinner in the status bar and, when it takes longer than a second (retries, a slow
  * server), a progress notification with Cancel. Rejects with the client's error (an AbortError when cancelled).
  */
-export async function sendWithProgress(services: Services, env: EnvironmentId, endpointId: EndpointId, call: CallOptions, title: string): Promise<SentRequest> {
+export async function sendWithProgress<E extends EndpointId>(services: Services, env: EnvironmentId, endpointId: E, call: RequestSpec<E>, title: string): Promise<SentRequest<ResponseOf<E>>> {
   const api = services.api;
-  if (!api) throw new Error('Requests are not available in this editor.');
   const controller = new AbortController();
-  const task = api.send(env, endpointId, { ...call, signal: controller.signal });
+  const task = api.send(env, endpointId, call.params ?? ({} as ParamsOf<E>), call.body as BodyOf<E>, { query: call.query, signal: controller.signal });
   const settled = task.then(
     () => undefined,
     () => undefined,
@@ -80,9 +94,8 @@ export async function sendWithProgress(services: Services, env: EnvironmentId, e
  * @throws UserCancelled when the user dismissed the Production confirmation; errors that prevent sending at all
  *   (no key, no address) as they are, so the command registry shows them.
  */
-export async function runRequest(services: Services, env: EnvironmentId, endpointId: EndpointId, call: CallOptions, opts: RunOptions): Promise<RequestOutcome> {
-  const { api, responses } = services;
-  if (!api || !responses) throw new Error('Requests are not available in this editor.');
+export async function runRequest<E extends EndpointId>(services: Services, env: EnvironmentId, endpointId: E, call: RequestSpec<E>, opts: RunOptions): Promise<RequestOutcome> {
+  const { responses } = services;
   const def = ENDPOINTS[endpointId];
   const label = ENVIRONMENTS[env].label;
   await confirmDataChange(env, endpointId, `${def.method} ${def.path} — ${opts.title}`);
@@ -98,10 +111,11 @@ export async function runRequest(services: Services, env: EnvironmentId, endpoin
   } catch (err) {
     if (isAbortError(err)) throw new UserCancelled();
     if (err instanceof UserCancelled) throw err;
-    if (err instanceof Error && (err.name === 'NotReadyError' || err.name === 'ClientConfigError' || err.name === 'KeyError' || err.name === 'MintError')) throw err;
+    // Nothing was sent: the environment is not set up. Shown by the command registry, not as an answer.
+    if (err instanceof NotReadyError || err instanceof ClientConfigError || err instanceof KeyError || err instanceof MintError) throw err;
     const uri = await responses.show(fromError(env, opts.title, time, def.method, def.path, err), opts.reveal !== 'never');
     let message: string;
-    if (isApiError(err)) {
+    if (err instanceof ApiError) {
       const said = serverMessage(err.body);
       message = `${label} refused "${opts.title}": ${err.status} ${err.statusName} — ${said ?? err.meaning}`;
     } else message = `${label}: ${opts.title} failed — ${err instanceof Error ? err.message : String(err)}`;
@@ -109,6 +123,7 @@ export async function runRequest(services: Services, env: EnvironmentId, endpoin
     void vscode.window.showErrorMessage(message, 'Show Response').then((c) => {
       if (c) void vscode.window.showTextDocument(uri, { preview: true });
     });
-    return { ok: false, status: isApiError(err) ? err.status : undefined, body: isApiError(err) ? err.body : undefined, responseUri: uri.toString(), message };
+    const api = err instanceof ApiError ? err : undefined;
+    return { ok: false, status: api?.status, body: api?.body, responseUri: uri.toString(), message };
   }
 }

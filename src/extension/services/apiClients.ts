@@ -1,26 +1,24 @@
 import * as vscode from 'vscode';
-import {
-  ApiResponse,
-  CallOptions,
-  createPartnerClient,
-  isAbortError,
-} from '../../core/client';
-import { isApiError, isMalformedResponse, isNetworkError, isPolicyError } from '../send/errorKinds';
+import { ApiError, ApiResponse, CallOptions, createPartnerClient, isAbortError, MalformedResponseError, NetworkError, PolicyError } from '../../core/client';
+import type { BodyOf, ParamsOf, ResponseOf } from '../../core/contract/endpointTypes';
 import { ENDPOINTS } from '../../core/contract';
 import type { BaseKind, EndpointId } from '../../core/contract/types';
 import { ENVIRONMENTS, EnvironmentId } from '../../core/environments';
-import { HistoryEntry, HistoryStore, storableBody } from '../../core/history/history';
+import { HistoryEntry, storableBody } from '../../core/history/history';
 import { TokenMinter } from '../../core/jwt/mint';
-import { maskSecrets } from '../../core/log/mask';
-import type { JwtService } from '../jwt/jwtService';
-import { audienceOf, NotReadyError } from '../jwt/jwtService';
+import type { JwtService } from './jwtService';
+import { audienceOf, NotReadyError } from './jwtService';
 import { Logger } from '../log';
 import { EnvironmentSettings } from './environmentSettings';
 import { KeyStore, signingKeyOf } from './keyStore';
+import type { HistoryModel } from './historyModel';
 import type { LocalSandbox } from './localSandbox';
 
-/** globalState key of the request history (the newest 200 requests, masked). */
-export const HISTORY_STATE_KEY = 'tpp.requestHistory';
+/** A successful data-changing request: which environment and endpoint (the registrations model drops what it touched). */
+export interface DataChange {
+  readonly env: EnvironmentId;
+  readonly endpointId: EndpointId;
+}
 
 /** Where an environment's requests go. */
 export interface EnvironmentTarget {
@@ -58,49 +56,27 @@ export function isDataChanging(endpointId: EndpointId): boolean {
  * Builds the partner API client per environment and sends every request through it: base addresses from the
  * settings (Local: from the embedded sandbox, started on first use), a fresh JWT per attempt signed with the
  * environment's key (v3 via {@link JwtService}; v2 with the v2 host as audience), the provider's token for the
- * eligibility lookup, retry and timeout settings. Every request lands in the history (masked, newest 200 kept
- * in extension storage); a successful data-changing request fires {@link onDidChangeData}.
+ * eligibility lookup, retry and timeout settings. Every request but the tree's background reads lands in the
+ * {@link HistoryModel}; a successful data-changing request fires {@link onDidChangeData}.
  */
 export class ApiClients implements vscode.Disposable {
-  // Created on first use: the minter and the history live in dist/core.js, which is not loaded at activation.
+  // Created on first use: the minter lives in dist/core.js, which is not loaded at activation.
   private minter: TokenMinter | undefined;
-  private store: HistoryStore | undefined;
-  private readonly historyEmitter = new vscode.EventEmitter<HistoryEntry>();
-  private readonly dataEmitter = new vscode.EventEmitter<EnvironmentId>();
-  /** Fires after a request was recorded. */
-  readonly onDidRecord = this.historyEmitter.event;
-  /** Fires with the environment after a data-changing request succeeded (the tree refreshes). */
+  private readonly dataEmitter = new vscode.EventEmitter<DataChange>();
+  /** Fires after a data-changing request succeeded (the registrations model drops what it touched). */
   readonly onDidChangeData = this.dataEmitter.event;
 
   constructor(
-    private readonly state: vscode.Memento,
     private readonly settings: EnvironmentSettings,
     private readonly keys: KeyStore,
     private readonly jwt: JwtService,
     private readonly log: Logger,
-    private readonly localSandbox?: LocalSandbox,
+    private readonly history: HistoryModel,
+    private readonly localSandbox: LocalSandbox,
   ) {}
 
   private get v2Minter(): TokenMinter {
     return (this.minter ??= new TokenMinter());
-  }
-
-  private get historyStore(): HistoryStore {
-    return (this.store ??= HistoryStore.fromJSON(this.state.get<unknown>(HISTORY_STATE_KEY)));
-  }
-
-  /** The history, newest first (optionally one environment's). */
-  history(env?: EnvironmentId): readonly HistoryEntry[] {
-    return this.historyStore.list(env);
-  }
-
-  historyEntry(id: string): HistoryEntry | undefined {
-    return this.historyStore.get(id);
-  }
-
-  async clearHistory(env?: EnvironmentId): Promise<void> {
-    this.historyStore.clear(env);
-    await this.state.update(HISTORY_STATE_KEY, this.historyStore.toJSON());
   }
 
   /**
@@ -109,7 +85,6 @@ export class ApiClients implements vscode.Disposable {
    */
   async target(env: EnvironmentId): Promise<EnvironmentTarget> {
     if (env === 'local') {
-      if (!this.localSandbox) throw new NotReadyError('The Local sandbox is not available in this editor.');
       const info = await this.localSandbox.ensureStarted();
       return {
         env,
@@ -155,19 +130,28 @@ export class ApiClients implements vscode.Disposable {
   }
 
   /**
-   * Sends one request to `env` and records it in the history. `company_name` (v2) and `program` (eligibility)
-   * path parameters are filled from the environment when not given. `quiet` leaves the request out of the
-   * history (the tree's per-row metadata reads, which would push everything else out of the 200 kept).
+   * Sends one request to `env` and records it in the history (spec: Endpoints). `company_name` (v2) and `program`
+   * (eligibility) path parameters are filled from the environment when not given. `quiet` leaves the request out
+   * of the history (the tree's per-row metadata reads, which would push everything else out of the 200 kept).
    *
-   * @throws the client's errors (PartnerApiError for a non-success status, PartnerNetworkError, MalformedResponseError,
-   *   RequestPolicyError, CallAbortedError on cancellation, ClientConfigError), NotReadyError when the environment
+   * @param pathParams the endpoint's `:name` parameters, e.g. `{ id }`; `{}` when it has none.
+   * @param body the request body the contract accepts for this endpoint; `undefined` for GET.
+   * @returns the answer (body typed `ResponseOf<E>`, parsed by the contract) and its history entry (id `''` when quiet).
+   * @throws the client's errors (ApiError, AuthError for 401, NetworkError, MalformedResponseError,
+   *   PolicyError, CancelledError on cancellation, ClientConfigError), NotReadyError when the environment
    *   lacks a key, Partner ID or address.
    */
-  async send<T = unknown>(env: EnvironmentId, endpointId: EndpointId, options: CallOptions & { quiet?: boolean } = {}): Promise<SentRequest<T>> {
+  async send<E extends EndpointId>(
+    env: EnvironmentId,
+    endpointId: E,
+    pathParams: ParamsOf<E>,
+    body: BodyOf<E>,
+    options: CallOptions<E> & { quiet?: boolean } = {},
+  ): Promise<SentRequest<ResponseOf<E>>> {
     const def = ENDPOINTS[endpointId];
     const label = ENVIRONMENTS[env].label;
     const target = await this.target(env);
-    const params: Record<string, string | number> = { ...(options.params ?? {}) };
+    const params: Record<string, string | number> = { ...(pathParams as Readonly<Record<string, string | number>>) };
     if (def.pathParams.includes('company_name') && !params.company_name) {
       if (!target.companyName) throw new NotReadyError(`${label} has no version 2 company name: set tpp.${env}.v2CompanyName (or $companyName in the file).`);
       params.company_name = target.companyName;
@@ -196,26 +180,25 @@ export class ApiClients implements vscode.Disposable {
       onEvent: (e) => this.log.info(`[${label}] ${e.type} ${e.method} ${e.url}${e.type === 'retry' ? ` (attempt ${e.attempt}, waiting ${e.delayMs} ms: ${e.reason})` : ''}`),
     });
     const { quiet, ...callOptions } = options;
-    const fullOptions: CallOptions = { ...callOptions, params };
     const time = new Date().toISOString();
     const started = performance.now();
     const replay = {
       endpointId,
       ...(Object.keys(params).length ? { params } : {}),
       ...(options.query ? { query: options.query } : {}),
-      ...(options.body !== undefined ? { bodyJson: storableBody(options.body) } : {}),
+      ...(body !== undefined ? { bodyJson: storableBody(body) } : {}),
     };
     try {
-      const response = await client.call<T>(endpointId, fullOptions);
+      const response = await client.call(endpointId, params as ParamsOf<E>, body, callOptions);
       const entry = this.record({ env, time, method: response.method, url: response.url, status: response.status, durationMs: response.durationMs, attempts: response.attempts, replay }, quiet);
-      if (isDataChanging(endpointId)) this.dataEmitter.fire(env);
+      if (isDataChanging(endpointId)) this.dataEmitter.fire({ env, endpointId });
       return { response, entry };
     } catch (err) {
       const e = (err ?? {}) as { url?: unknown; durationMs?: unknown; attempts?: unknown; name?: string };
       const url = typeof e.url === 'string' ? e.url : `${target.baseUrls[def.base] ?? ''}${def.path}`;
-      const status = isApiError(err) || isMalformedResponse(err) ? err.status : undefined;
+      const status = err instanceof ApiError || err instanceof MalformedResponseError ? err.status : undefined;
       const error =
-        status !== undefined ? undefined : isAbortError(err) ? 'cancelled' : isNetworkError(err) ? err.code : isPolicyError(err) ? err.reason : (e.name ?? 'error');
+        status !== undefined ? undefined : isAbortError(err) ? 'cancelled' : err instanceof NetworkError ? err.code : err instanceof PolicyError ? err.reason : (e.name ?? 'error');
       this.record({
         env,
         time,
@@ -231,20 +214,16 @@ export class ApiClients implements vscode.Disposable {
     }
   }
 
+  /** Records a request in the history unless `quiet` (then only the entry is built, with no id). */
   private record(
     e: { env: EnvironmentId; time: string; method: string; url: string; status?: number; error?: string; durationMs: number; attempts: number; replay: HistoryEntry['replay'] },
     quiet = false,
   ): HistoryEntry {
     if (quiet) return { ...e, id: '', path: pathOf(e.url) };
-    const entry = this.historyStore.add({ ...e, path: pathOf(e.url) });
-    this.log.info(`[${ENVIRONMENTS[e.env].label}] ${e.method} ${maskSecrets(e.url)} -> ${e.status ?? e.error ?? 'no answer'} (${Math.round(e.durationMs)} ms, ${e.attempts} attempt${e.attempts === 1 ? '' : 's'})`);
-    void this.state.update(HISTORY_STATE_KEY, this.historyStore.toJSON());
-    this.historyEmitter.fire(entry);
-    return entry;
+    return this.history.record({ ...e, path: pathOf(e.url) });
   }
 
   dispose(): void {
-    this.historyEmitter.dispose();
     this.dataEmitter.dispose();
     this.minter?.forget();
   }

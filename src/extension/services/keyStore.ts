@@ -69,25 +69,55 @@ export function signingKeyOf(record: KeyRecord): KeyMaterial {
 
 /**
  * Private keys (and eligibility tokens) per environment, kept only in VS Code's SecretStorage — never in
- * settings, files or logs. Listens to `secrets.onDidChange`, so a key added, rotated or removed in another
- * window is seen here too.
+ * settings, files or logs. Each secret is read once and the value kept in memory until it changes: writes here
+ * drop it at once, and `secrets.onDidChange` drops it when another window adds, rotates or removes a key (the
+ * change is then seen here too, through {@link onDidChange}).
  */
 export class KeyStore implements vscode.Disposable {
   private readonly emitter = new vscode.EventEmitter<EnvironmentId>();
   private readonly subscription: vscode.Disposable;
+  /** Secret name → the pending or finished read of its value. */
+  private readonly cache = new Map<string, Thenable<string | undefined>>();
+  /** SecretStorage reads made so far (tests check that drawing the view does not repeat them). */
+  reads = 0;
   /** Fires with the environment whose key or eligibility token changed (here or in another window). */
   readonly onDidChange = this.emitter.event;
 
   constructor(private readonly secrets: vscode.SecretStorage) {
     this.subscription = secrets.onDidChange((e) => {
+      this.cache.delete(e.key);
       const env = ENVIRONMENT_IDS.find((id) => privateKeySecretName(id) === e.key || eligibilityTokenSecretName(id) === e.key);
       if (env) this.emitter.fire(env);
     });
   }
 
+  /** The secret's value, read from SecretStorage once until it changes. */
+  private read(name: string): Thenable<string | undefined> {
+    let value = this.cache.get(name);
+    if (!value) {
+      this.reads += 1;
+      value = this.secrets.get(name);
+      this.cache.set(name, value);
+      // A failed read is not kept.
+      value.then(undefined, () => this.cache.get(name) === value && this.cache.delete(name));
+    }
+    return value;
+  }
+
+  /** Writes (a value) or deletes (`undefined`) a secret, dropping its cached value first. */
+  private async write(name: string, value: string | undefined): Promise<void> {
+    this.cache.delete(name);
+    try {
+      if (value === undefined) await this.secrets.delete(name);
+      else await this.secrets.store(name, value);
+    } finally {
+      this.cache.delete(name);
+    }
+  }
+
   /** True when the environment has a private key. */
   async has(env: EnvironmentId): Promise<boolean> {
-    return (await this.secrets.get(privateKeySecretName(env))) !== undefined;
+    return (await this.read(privateKeySecretName(env))) !== undefined;
   }
 
   /**
@@ -95,7 +125,7 @@ export class KeyStore implements vscode.Disposable {
    * form) is read too. Throws {@link StoredKeyError} when the stored value is unreadable (the message never quotes it).
    */
   async get(env: EnvironmentId): Promise<KeyRecord | undefined> {
-    const raw = await this.secrets.get(privateKeySecretName(env));
+    const raw = await this.read(privateKeySecretName(env));
     if (raw === undefined) return undefined;
     if (raw.trimStart().startsWith('-----BEGIN')) return importPrivateKeyPem(raw);
     let parsed: unknown;
@@ -125,17 +155,17 @@ export class KeyStore implements vscode.Disposable {
   /** Stores (replaces) the environment's key record. */
   async set(env: EnvironmentId, record: KeyRecord): Promise<void> {
     const { pkcs8Pem, curve, alg, createdAt, fingerprint, previous } = record;
-    await this.secrets.store(privateKeySecretName(env), JSON.stringify({ pkcs8Pem, curve, alg, createdAt, fingerprint, ...(previous ? { previous } : {}) }));
+    await this.write(privateKeySecretName(env), JSON.stringify({ pkcs8Pem, curve, alg, createdAt, fingerprint, ...(previous ? { previous } : {}) }));
   }
 
   /** Deletes the environment's private key(s), including a kept previous key. */
   async delete(env: EnvironmentId): Promise<void> {
-    await this.secrets.delete(privateKeySecretName(env));
+    await this.write(privateKeySecretName(env), undefined);
   }
 
   /** The provider-issued eligibility lookup token of the environment, if set. */
   eligibilityToken(env: EnvironmentId): Thenable<string | undefined> {
-    return this.secrets.get(eligibilityTokenSecretName(env));
+    return this.read(eligibilityTokenSecretName(env));
   }
 
   async hasEligibilityToken(env: EnvironmentId): Promise<boolean> {
@@ -144,8 +174,7 @@ export class KeyStore implements vscode.Disposable {
 
   /** Stores the eligibility token; an empty string deletes it. */
   async setEligibilityToken(env: EnvironmentId, token: string): Promise<void> {
-    if (token === '') await this.secrets.delete(eligibilityTokenSecretName(env));
-    else await this.secrets.store(eligibilityTokenSecretName(env), token);
+    await this.write(eligibilityTokenSecretName(env), token === '' ? undefined : token);
   }
 
   dispose(): void {

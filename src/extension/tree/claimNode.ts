@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { EnvironmentId } from '../../core/environments';
 import { TreeNode } from './node';
-import { day } from './registrationNode';
+import { day } from './format';
 
 /**
  * A claim under its registration: label = service invoice number; description = service date · authorized amount

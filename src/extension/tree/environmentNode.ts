@@ -4,7 +4,6 @@ import { describeSandboxProblem, type SandboxStatus } from '../services/localSan
 import { TreeNode } from './node';
 import { DetailNode } from './detailNode';
 import { KeyNode } from './keyNode';
-import { mainFolders } from './mainTree';
 
 /**
  * An environment row: "Local", "Sandbox", "Production". Description marks the default and the active
@@ -12,9 +11,15 @@ import { mainFolders } from './mainTree';
  * tooltip and in a "Local sandbox" child row). contextValue is `environment[.remote][.active]`.
  */
 export class EnvironmentNode implements TreeNode {
-  /** `sandbox`: the Local sandbox process's state (Local only). */
+  /**
+   * @param status the environment's setup state, rendered as this row and its detail rows.
+   * @param folders Connection, Registrations, Motor-club registrations and Request history: the provider's own
+   *   instances, kept across redraws so that a change redraws one folder (`onDidChangeTreeData.fire(folder)`).
+   * @param sandbox the Local sandbox process's state (Local only).
+   */
   constructor(
     readonly status: EnvironmentStatus,
+    private readonly folders: readonly TreeNode[] = [],
     private readonly sandbox?: SandboxStatus,
   ) {}
 
@@ -70,7 +75,7 @@ export class EnvironmentNode implements TreeNode {
       nodes.push(new DetailNode(`${info.id}:partner`, 'Partner ID', 'generated on first use', 'account'));
       if (this.sandbox) nodes.push(sandboxRow(info.id, this.sandbox));
     }
-    nodes.push(...mainFolders(this.status));
+    nodes.push(...this.folders);
     return nodes;
   }
 }

@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import { EnvironmentId } from '../../core/environments';
 import { TreeNode } from './node';
-import { RegistrationRow, rowText } from './registrationPages';
-import { day } from './registrationNode';
+import { RegistrationRow, rowText } from '../services/registrationPages';
+import { day } from './format';
 
 /**
  * A motor-club registration: label = invoice number; description = enroll date · state (Active or Cancelled) ·

@@ -2,10 +2,11 @@ import * as vscode from 'vscode';
 import { EnvironmentId } from '../../core/environments';
 import { ClaimNode } from './claimNode';
 import { ErrorNode } from './errorNode';
-import type { MainTree } from './mainTree';
-import { describeFailure } from './mainTree';
+import type { RegistrationsModel } from '../services/registrationsModel';
+import { day } from './format';
+import { describeFailure } from './describeFailure';
 import { TreeNode } from './node';
-import { RegistrationRow, RegistrationState, rowText } from './registrationPages';
+import { RegistrationRow, RegistrationState, rowText } from '../services/registrationPages';
 
 /** Icon and colour per state. */
 const ICONS: Readonly<Record<RegistrationState, [string, string | undefined]>> = {
@@ -16,10 +17,6 @@ const ICONS: Readonly<Record<RegistrationState, [string, string | undefined]>> =
   Unknown: ['question', undefined],
 };
 
-/** `2025-04-02` from an ISO 8601 string (or the string as is). */
-export function day(v: unknown): string {
-  return typeof v === 'string' ? v.slice(0, 10) : '';
-}
 
 /** Text of one value for a tooltip line. */
 function show(v: unknown): string {
@@ -34,7 +31,7 @@ function show(v: unknown): string {
 export class RegistrationNode implements TreeNode {
   readonly kind = 'registration';
   constructor(
-    readonly tree: MainTree,
+    private readonly registrations: RegistrationsModel,
     readonly env: EnvironmentId,
     readonly row: RegistrationRow,
   ) {}
@@ -68,7 +65,7 @@ export class RegistrationNode implements TreeNode {
 
   async children(): Promise<TreeNode[]> {
     try {
-      const reg = await this.tree.registration(this.env, this.id);
+      const reg = await this.registrations.registration(this.env, this.id);
       const claims = Array.isArray(reg.claims) ? reg.claims : [];
       if (claims.length === 0) return [new NoClaimsNode(`${this.env}:claims:${this.id}:none`)];
       return claims.map((c, i) => new ClaimNode(this.env, this.id, (c ?? {}) as Record<string, unknown>, i));

@@ -2,11 +2,12 @@ import * as vscode from 'vscode';
 import { EnvironmentId } from '../../core/environments';
 import { ErrorNode } from './errorNode';
 import { LoadMoreNode } from './loadMoreNode';
-import type { MainTree } from './mainTree';
-import { describeFailure } from './mainTree';
+import type { Logger } from '../log';
+import type { RegistrationsModel } from '../services/registrationsModel';
+import { describeFailure } from './describeFailure';
 import { MotorClubNode } from './motorClubNode';
 import { TreeNode } from './node';
-import { hasMorePages, RegistrationProduct } from './registrationPages';
+import { hasMorePages, RegistrationProduct } from '../services/registrationPages';
 import { RegistrationNode } from './registrationNode';
 
 /**
@@ -17,7 +18,8 @@ import { RegistrationNode } from './registrationNode';
  */
 export class RegistrationsFolderNode implements TreeNode {
   constructor(
-    readonly tree: MainTree,
+    private readonly registrations: RegistrationsModel,
+    private readonly log: Logger,
     readonly env: EnvironmentId,
     readonly product: RegistrationProduct,
   ) {}
@@ -26,7 +28,7 @@ export class RegistrationsFolderNode implements TreeNode {
     const tp = this.product === 'tire-protection';
     const item = new vscode.TreeItem(tp ? 'Registrations' : 'Motor-club registrations', vscode.TreeItemCollapsibleState.Collapsed);
     item.id = `${this.env}:folder:${this.product}`;
-    const f = this.tree.filter(this.env, this.product);
+    const f = this.registrations.filter(this.env, this.product);
     const filtered = Boolean(f.invoiceNumber || f.storeNumber);
     item.description = filtered ? `filter: ${[f.invoiceNumber && `invoice ${f.invoiceNumber}`, f.storeNumber && `store ${f.storeNumber}`].filter(Boolean).join(', ')}` : undefined;
     item.iconPath = new vscode.ThemeIcon(tp ? 'shield' : 'person');
@@ -39,12 +41,12 @@ export class RegistrationsFolderNode implements TreeNode {
   async children(): Promise<TreeNode[]> {
     const retry: vscode.Command = { command: 'tpp.refreshRegistrations', title: 'Retry', arguments: [this.env, this.product] };
     try {
-      const pages = await this.tree.pages(this.env, this.product);
+      const pages = await this.registrations.pages(this.env, this.product);
       const nodes: TreeNode[] = [];
       for (const p of pages)
-        for (const row of p.rows) nodes.push(this.product === 'tire-protection' ? new RegistrationNode(this.tree, this.env, row) : new MotorClubNode(this.env, row));
+        for (const row of p.rows) nodes.push(this.product === 'tire-protection' ? new RegistrationNode(this.registrations, this.env, row) : new MotorClubNode(this.env, row));
       if (nodes.length === 0) {
-        const f = this.tree.filter(this.env, this.product);
+        const f = this.registrations.filter(this.env, this.product);
         return [new InfoNode(`${this.env}:${this.product}:empty`, f.invoiceNumber || f.storeNumber ? 'No registration matches the filter' : 'No registrations yet')];
       }
       if (hasMorePages(pages)) {
@@ -53,7 +55,7 @@ export class RegistrationsFolderNode implements TreeNode {
       }
       return nodes;
     } catch (err) {
-      this.tree.logFailure(`Could not list ${this.product} registrations of ${this.env}`, err);
+      this.log.warn(`Could not list ${this.product} registrations of ${this.env}: ${err instanceof Error ? err.message : String(err)}`);
       return [new ErrorNode(describeFailure(err, this.env), retry)];
     }
   }

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { Agent } from 'undici';
-import { createPartnerClient, type ApiResponse, type TransportEvent } from '../../../src/core/client';
+import { createPartnerClient, type ResponseOf, type ApiResponse, type TransportEvent } from '../../../src/core/client';
 import { startFaultServer, type FaultServer } from './helpers/faultServer';
 import { seededRandom } from '../../../src/core/sandbox/realism';
 
@@ -73,12 +73,12 @@ describe('client: 1,000 creates under injected faults (own fault server)', funct
       onEvent: (e) => events.push(e),
     });
     const t0 = performance.now();
-    const settled = await pool(1000, Number(process.env.TPP_CLIENT_CONCURRENCY ?? 50), (i) => client.call<{ id: string }>('createTireProtectionRegistration', { body: registration(i) }));
+    const settled = await pool(1000, Number(process.env.TPP_CLIENT_CONCURRENCY ?? 50), (i) => client.call('createTireProtectionRegistration', {}, registration(i)));
     const seconds = (performance.now() - t0) / 1000;
 
     const rejected = settled.filter((s) => s.status === 'rejected');
     assert.equal(rejected.length, 0, `rejected: ${rejected.slice(0, 3).map((r) => String((r as PromiseRejectedResult).reason)).join(' | ')}`);
-    const responses = settled.map((s) => (s as PromiseFulfilledResult<ApiResponse<{ id: string }>>).value);
+    const responses = settled.map((s) => (s as PromiseFulfilledResult<ApiResponse<ResponseOf<'createTireProtectionRegistration'>>>).value);
 
     // Exactly 1,000 stored, one per invoice number.
     assert.equal(fault.records.length, 1000);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { Agent } from 'undici';
 import { send, type TransportOptions, type TransportEvent, type RepeatPolicy } from '../../../src/core/client/transport';
-import { CallAbortedError, PartnerNetworkError, RequestPolicyError } from '../../../src/core/client/errors';
+import { CancelledError, NetworkError, PolicyError } from '../../../src/core/client/errors';
 import { startServer, json, drop, closedPort, type TestServer } from './helpers/server';
 
 const SAFE: RepeatPolicy = { kind: 'safe' };
@@ -123,7 +123,7 @@ describe('client transport (spec: Errors, Authentication)', () => {
     await assert.rejects(
       send(opts(), { method: 'POST', url: `${server.origin}/claims`, body: {}, token, repeat: UNSAFE }),
       (err: unknown) => {
-        assert.ok(err instanceof PartnerNetworkError);
+        assert.ok(err instanceof NetworkError);
         assert.equal(err.outcomeUnknown, true);
         assert.equal(err.attempts, 1);
         assert.match(err.message, /may have reached the server/);
@@ -144,7 +144,7 @@ describe('client transport (spec: Errors, Authentication)', () => {
         repeat: UNSAFE,
       }),
       (err: unknown) => {
-        assert.ok(err instanceof PartnerNetworkError);
+        assert.ok(err instanceof NetworkError);
         assert.equal(err.code, 'ECONNREFUSED');
         assert.equal(err.attempts, 3);
         assert.equal(err.outcomeUnknown, false);
@@ -164,7 +164,7 @@ describe('client transport (spec: Errors, Authentication)', () => {
     assert.ok(events.some((e) => e.type === 'retry' && e.reason === 'timeout'));
   });
 
-  it('reports a timeout as a PartnerNetworkError with timedOut', async () => {
+  it('reports a timeout as a NetworkError with timedOut', async () => {
     server.handler = (_r, res) => setTimeout(() => json(res, 200, {}), 500);
     await assert.rejects(
       send(opts({ timeoutMs: 100, retry: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 1 } }), {
@@ -173,7 +173,7 @@ describe('client transport (spec: Errors, Authentication)', () => {
         token,
         repeat: SAFE,
       }),
-      (err: unknown) => err instanceof PartnerNetworkError && err.timedOut && err.attempts === 2 && !err.outcomeUnknown,
+      (err: unknown) => err instanceof NetworkError && err.timedOut && err.attempts === 2 && !err.outcomeUnknown,
     );
   });
 
@@ -236,7 +236,7 @@ describe('client transport (spec: Errors, Authentication)', () => {
       server.handler = (_r, res) => drop(res);
       await assert.rejects(
         send(opts(), { method: 'POST', url: `${server.origin}/regs`, body: {}, token, repeat: failing }),
-        (err: unknown) => err instanceof PartnerNetworkError && err.outcomeUnknown && /list unavailable/.test(err.message),
+        (err: unknown) => err instanceof NetworkError && err.outcomeUnknown && /list unavailable/.test(err.message),
       );
       assert.equal(server.requests.length, 1);
     });
@@ -259,7 +259,7 @@ describe('client transport (spec: Errors, Authentication)', () => {
       setTimeout(() => ac.abort(), 100);
       await assert.rejects(
         send(opts(), { method: 'GET', url: `${server.origin}/x`, token, repeat: SAFE, signal: ac.signal }),
-        (err: unknown) => err instanceof CallAbortedError && err.name === 'AbortError' && err.attempts === 1,
+        (err: unknown) => err instanceof CancelledError && err.name === 'AbortError' && err.attempts === 1,
       );
       assert.ok(performance.now() - t0 < 1000);
       assert.equal(server.requests.length, 1);
@@ -315,7 +315,7 @@ describe('client transport (spec: Errors, Authentication)', () => {
       await assert.rejects(
         send(opts(), { method: 'GET', url: `${server.origin}/a`, token, repeat: SAFE }),
         (err: unknown) =>
-          err instanceof RequestPolicyError && err.reason === 'cross-origin-redirect' && err.status === 302 && err.location === `${other.origin}/steal`,
+          err instanceof PolicyError && err.reason === 'cross-origin-redirect' && err.status === 302 && err.location === `${other.origin}/steal`,
       );
       assert.equal(other.requests.length, 0);
       assert.equal(server.requests.length, 1, 'a policy refusal is not retried');
@@ -339,7 +339,7 @@ describe('client transport (spec: Errors, Authentication)', () => {
 
     it('refuses plain http to a non-loopback host before sending anything', async () => {
       for (const url of ['http://example.com/api/v3/verify-token', 'http://10.0.0.1/x', 'ftp://127.0.0.1/x', 'https://user:pw@example.com/x', 'not a url']) {
-        await assert.rejects(send(opts(), { method: 'GET', url, token, repeat: SAFE }), (err: unknown) => err instanceof RequestPolicyError && err.reason === 'insecure-url', url);
+        await assert.rejects(send(opts(), { method: 'GET', url, token, repeat: SAFE }), (err: unknown) => err instanceof PolicyError && err.reason === 'insecure-url', url);
       }
       assert.equal(tokenCalls, 0);
     });
@@ -351,7 +351,7 @@ describe('client transport (spec: Errors, Authentication)', () => {
     await assert.rejects(
       send(opts(), { method: 'POST', url: `${server.origin}/x?token=${secret}`, body: {}, token: () => secret, repeat: UNSAFE }),
       (err: unknown) => {
-        assert.ok(err instanceof PartnerNetworkError);
+        assert.ok(err instanceof NetworkError);
         assert.ok(!err.message.includes(secret) && !err.url.includes(secret), err.message);
         assert.ok(!JSON.stringify(err).includes(secret));
         return true;

@@ -27,6 +27,12 @@ export interface FieldKind {
   readonly values?: readonly string[];
   /** v2 VehicleYear: a string of four digits. */
   readonly fourDigitString?: boolean;
+  /** The enumerated values are matched in any letter case (CommercialVehicle; docs/contract.md). */
+  readonly anyCase?: boolean;
+  /** Req Y (an optional v2 number's '' means omitted; a required one's is "required field is empty"). */
+  readonly required?: boolean;
+  /** A version 3 date ("ISO 8601 string"): a timestamp needs no zone there (v2 datetime: "UTC ... or offset"). */
+  readonly anyZone?: boolean;
 }
 
 /** Interprets a row's Type (and Notes). */
@@ -35,21 +41,23 @@ export function kindOf(row: SpecRow): FieldKind {
   let base: FieldKind;
   const sized = /^string\((\d+)\)/.exec(t);
   if (sized) base = { kind: 'string', max: Number(sized[1]) };
-  else if (t.startsWith('iso 8601') || t.startsWith('datetime')) base = { kind: 'datetime' };
+  else if (t.startsWith('iso 8601')) base = { kind: 'datetime', anyZone: true };
+  else if (t.startsWith('datetime')) base = { kind: 'datetime' };
   else if (t === 'int' || t.startsWith('int,') || t.startsWith('int ')) base = { kind: 'int' };
   else if (t.startsWith('money')) base = { kind: 'money' };
   else if (t.startsWith('integer')) base = { kind: 'integer' };
   else if (t.startsWith('4-digit number')) base = { kind: 'year' };
   else if (t.startsWith('number')) base = { kind: 'number' };
   else if (t.startsWith('boolean')) base = { kind: 'boolean' };
-  else if (t.startsWith('email') || row.field === 'email') base = { kind: 'email' }; // contract: e-mail fields are e-mail addresses
+  else if (t.startsWith('email')) base = { kind: 'email' }; // only "email string" is an address; a shop's email is typed string
   else if (t.startsWith('array')) base = { kind: 'array' };
   else if (t.includes('object')) base = { kind: 'object' };
   else if (t.startsWith('string') || t.startsWith('phone string') || t.startsWith('as in')) base = { kind: 'string' };
   else throw new Error(`Unknown type '${row.type}' of ${row.field}`);
+  base = { ...base, required: row.req === 'Y' };
   const n = row.notes;
   if (/^Four-digit year/.test(n)) return { ...base, fourDigitString: true };
-  if (/^Yes or No/.test(n)) return { ...base, values: ['Yes', 'No'] };
+  if (/^Yes or No/.test(n)) return { ...base, values: ['Yes', 'No'], anyCase: true };
   if (/^REPLACE .* or REPAIR/.test(n)) return { ...base, values: ['REPLACE', 'REPAIR'] };
   return base;
 }
@@ -91,18 +99,29 @@ export interface ValueCase {
 
 /** More valid values of a request field (all must pass). */
 export function validVariants(k: FieldKind): ValueCase[] {
-  if (k.values) return k.values.map((v) => ({ label: `enum value ${v}`, value: v }));
+  if (k.values)
+    return [
+      ...k.values.map((v) => ({ label: `enum value ${v}`, value: v })),
+      ...(k.anyCase ? k.values.map((v) => ({ label: `enum value ${v} in lower case (read as ${v})`, value: v.toLowerCase(), output: v })) : []),
+    ];
   if (k.fourDigitString) return [{ label: 'four digits', value: '1999' }];
   switch (k.kind) {
     case 'string':
       return k.max
-        ? [{ label: `exactly ${k.max} characters`, value: 'x'.repeat(k.max) }]
+        ? [
+            { label: `exactly ${k.max} characters`, value: 'x'.repeat(k.max) },
+            { label: `exactly ${k.max} emoji (2 UTF-16 units each, 1 character)`, value: '😀'.repeat(k.max) },
+            { label: `exactly ${k.max} accented letters (precomposed)`, value: 'é'.repeat(k.max) },
+            { label: `exactly ${k.max} accented letters (e + combining accent: one character)`, value: 'e\u0301'.repeat(k.max) },
+            { label: `exactly ${k.max} emoji of several code points (👍🏽, a flag)`, value: '👍🏽🇫🇷'.repeat(k.max / 2) + (k.max % 2 ? '👍🏽' : '') },
+          ]
         : [{ label: 'a long string', value: 'x'.repeat(500) }];
     case 'int':
       return [
         { label: 'number', value: 4, output: 4 },
         { label: 'number sent as string "4"', value: '4', output: 4 },
         { label: 'zero', value: 0, output: 0 },
+        ...(k.required ? [] : [{ label: 'empty string (optional: omitted)', value: '', output: undefined }]),
       ];
     case 'money':
       return [
@@ -120,6 +139,7 @@ export function validVariants(k: FieldKind): ValueCase[] {
         { label: 'timestamp with milliseconds and Z', value: '2024-03-15T14:30:00.123Z' },
         { label: 'timestamp with offset', value: '2024-03-15T09:30:00-05:00' },
         { label: 'leap day', value: '2024-02-29' },
+        ...(k.anyZone ? [{ label: 'timestamp without a zone (still ISO 8601)', value: '2024-03-15T14:30:00' }] : []),
       ];
     case 'number':
       return [
@@ -145,12 +165,13 @@ export function validVariants(k: FieldKind): ValueCase[] {
 /** Invalid values of a request field, each with the kind of violation. */
 export function invalidVariants(k: FieldKind): ValueCase[] {
   const out: ValueCase[] = [];
-  if (k.values) out.push({ label: 'wrong enum value', value: `${k.values[0]}X` }, { label: 'lower case', value: k.values[0]?.toLowerCase() });
+  if (k.values) out.push({ label: 'wrong enum value', value: `${k.values[0]}X` });
+  if (k.values && !k.anyCase) out.push({ label: 'lower case', value: k.values[0]?.toLowerCase() });
   if (k.fourDigitString) out.push({ label: 'two-digit year', value: '21' }, { label: 'letters', value: 'abcd' });
   switch (k.kind) {
     case 'string':
       out.push({ label: 'wrong type (number)', value: 12345 }, { label: 'wrong type (object)', value: {} });
-      if (k.max) out.push({ label: `too long (${k.max + 1} characters)`, value: 'x'.repeat(k.max + 1) });
+      if (k.max) out.push({ label: `too long (${k.max + 1} characters)`, value: 'x'.repeat(k.max + 1) }, { label: `too long (${k.max + 1} emoji characters)`, value: '😀'.repeat(k.max + 1) });
       break;
     case 'int':
       out.push(
@@ -158,7 +179,7 @@ export function invalidVariants(k: FieldKind): ValueCase[] {
         { label: 'not a number string', value: 'four' },
         { label: 'decimal', value: 2.5 },
         { label: 'decimal string', value: '2.5' },
-        { label: 'empty string (not converted to 0)', value: '' },
+        ...(k.required ? [{ label: 'empty string (not converted to 0)', value: '' }] : []),
       );
       break;
     case 'money':
@@ -168,7 +189,7 @@ export function invalidVariants(k: FieldKind): ValueCase[] {
         { label: 'float artefact 0.1+0.2', value: 0.1 + 0.2 },
         { label: 'wrong type (boolean)', value: true },
         { label: 'not a number string', value: '12,50' },
-        { label: 'empty string', value: '' },
+        ...(k.required ? [{ label: 'empty string', value: '' }] : []),
       );
       break;
     case 'datetime':
@@ -176,7 +197,7 @@ export function invalidVariants(k: FieldKind): ValueCase[] {
         { label: 'bad date (month 13)', value: '2024-13-01' },
         { label: 'bad date (Feb 30)', value: '2024-02-30' },
         { label: 'bad date (US format)', value: '03/15/2024' },
-        { label: 'timestamp without Z or offset', value: '2024-03-15T14:30:00' },
+        ...(k.anyZone ? [] : [{ label: 'timestamp without Z or offset', value: '2024-03-15T14:30:00' }]),
         { label: 'bad time (25:00)', value: '2024-03-15T25:00:00Z' },
         { label: 'wrong type (number)', value: 20240315 },
         { label: 'empty string', value: '' },

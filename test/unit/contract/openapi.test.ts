@@ -60,6 +60,23 @@ describe('contract: OpenAPI 3.1 document', () => {
     }
   });
 
+  it('lists every status of every endpoint with its meaning (404 shop update, 409 v2 POST, 415 with a body, 503 everywhere)', () => {
+    type Op = { responses: Record<string, { description: string }> };
+    const opOf = (id: keyof typeof ENDPOINTS) => {
+      const def = ENDPOINTS[id];
+      return (doc.paths[def.path.replace(/:([A-Za-z_]+)/g, '{$1}')] as unknown as Record<string, Op>)[def.method.toLowerCase()]!;
+    };
+    for (const def of Object.values(ENDPOINTS)) {
+      const op = opOf(def.id);
+      for (const status of Object.keys(def.responses)) assert.ok(op.responses[status], `${def.id} ${status}`);
+      assert.match(op.responses['503']!.description, /^Service Unavailable: Retry later\./, def.id);
+    }
+    assert.match(opOf('updateShop').responses['404']!.description, /^Not Found: /);
+    assert.match(opOf('v2PostRecords').responses['409']!.description, /^Conflict: /);
+    assert.match(opOf('createShop').responses['415']!.description, /^Unsupported Media Type: Not in the spec's Errors table/);
+    assert.match(opOf('createShop').responses['413']!.description, /^Content Too Large: /);
+  });
+
   it('writes query defaults (pageSize 100, page 1)', () => {
     const params = doc.paths['/tire-protection/registrations']?.get?.parameters ?? [];
     assert.equal(params.find((p) => p.name === 'pageSize')?.schema.default, 100);

@@ -53,6 +53,7 @@ describe('contract: primitives (property tests)', () => {
         assert.ok(isIsoDateOrTimestamp(iso.slice(0, 10)), iso.slice(0, 10));
         assert.ok(isIsoDateOrTimestamp(iso.replace('Z', '+05:30')), iso);
         assert.equal(isIsoDateOrTimestamp(iso.replace('Z', '')), false, 'timestamp without zone');
+        assert.ok(isIsoDateOrTimestamp(iso.replace('Z', ''), 'optional'), 'version 3: a timestamp without zone is ISO 8601');
       }),
     );
   });

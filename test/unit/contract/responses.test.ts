@@ -180,10 +180,18 @@ describe('contract: response schemas (generated from the tables)', () => {
     assert.equal(EligibilityResponse.parse({ isEligible: false }).isEligible, false);
   });
 
-  it('every endpoint lists a 401 body, except the eligibility lookup (its errors: not shown)', () => {
+  it('every endpoint lists a 401 body (the eligibility lookup too: its errors are not shown, the Local sandbox answers 401)', () => {
+    for (const def of Object.values(ENDPOINTS)) assert.equal(def.responses[401], UnauthorizedBody, def.id);
+  });
+
+  it('every endpoint lists every answer the Local sandbox can give it (405, 429, 5xx; with a body 400, 413, 415)', () => {
     for (const def of Object.values(ENDPOINTS)) {
-      if (def.id === 'eligibilityLookup') assert.equal(def.responses[401], undefined);
-      else assert.equal(def.responses[401], UnauthorizedBody, def.id);
+      for (const s of [405, 429, 500, 502, 503, 504]) assert.equal(def.responses[s], ErrorBody, `${def.id} ${s}`);
+      for (const s of [400, 413, 415]) assert.equal(def.responses[s] === ErrorBody, def.body !== undefined || (s === 400 && def.responses[400] !== undefined), `${def.id} ${s}`);
     }
+    // The rows the spec leaves short: 404 for a shop update or a part of an unknown shop; the v2 POST's
+    // rejected records (404 unknown registration, 409 conflict) and its 403 (another partner's name segment).
+    for (const [id, s] of [['updateShop', 404], ['addShopPart', 404], ['v2PostRecords', 404], ['v2PostRecords', 409], ['v2PostRecords', 403], ['v2GetRecords', 403]] as const)
+      assert.equal(ENDPOINTS[id].responses[s], ErrorBody, `${id} ${s}`);
   });
 });

@@ -1,10 +1,8 @@
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { SPEC_PATH, requireSpec } from '../specPath';
 import * as T from './specTables';
-
-/** The shared spec, when this checkout has it next to it (the tests' tables are checked against it). */
-const SPEC_PATH = process.env.TPP_SPEC ?? '/work/shared/spec/partner-interface.md';
 const DOCS = join(__dirname, '..', '..', '..', 'docs', 'contract.md');
 
 const squash = (s: string) => s.replace(/\s+/g, ' ').trim();
@@ -26,7 +24,7 @@ describe('contract: docs/contract.md answers every "not shown" of the spec', () 
 
 describe('contract: the test tables are the spec verbatim', function () {
   before(function () {
-    if (!existsSync(SPEC_PATH)) this.skip();
+    requireSpec(this);
   });
 
   it('every verbatim field table occurs in the spec', () => {

@@ -1,5 +1,5 @@
 /**
- * The spec's field tables, copied verbatim from /work/shared/spec/partner-interface.md (section "Resources and
+ * The spec's field tables, copied verbatim from ../shared/spec/partner-interface.md (section "Resources and
  * their fields"), parsed into rows. The contract tests are generated from these rows, independently of how the
  * zod schemas are built. Prose descriptions of objects (customer, address, tire, vehicle, ...) are transcribed
  * into the same table form; each keeps the spec sentence it comes from in `source`.
@@ -382,7 +382,7 @@ export const V3_SHOP_UPDATE: ProseTable = {
 | product_id | string |
 | endDate | ISO 8601 string |
 | startDate | ISO 8601 string |
-| email | email string |
+| email | string (one or an array: the shop create body types email as string; the field name is not shown) |
 `,
 };
 

@@ -3,7 +3,6 @@ import * as fc from 'fast-check';
 import { parseTree } from 'jsonc-parser';
 import { z } from 'zod';
 import { formatMoney, insertPropertiesEdit, validateText, type ValidationTarget } from '../../../src/core/diagnostics/engine';
-import { expandGlob, globToRegExp } from '../../../src/core/diagnostics/glob';
 import { LineIndex } from '../../../src/core/diagnostics/lineIndex';
 import { pathKey, strictLocator, treeLocator } from '../../../src/core/diagnostics/locate';
 import { findUnknownProperties, nearest } from '../../../src/core/diagnostics/schemaWalk';
@@ -199,14 +198,5 @@ describe('diagnostics engine (generic: text + zod schema -> problems)', () => {
     assert.equal(nearest('InvoiceNumer', ['InvoiceNumber', 'ShopID']), 'InvoiceNumber');
     assert.equal(nearest('shopid', ['InvoiceNumber', 'ShopID']), 'ShopID');
     assert.equal(nearest('Color', ['InvoiceNumber', 'ShopID']), undefined);
-  });
-
-  it('expands globs like a shell would', () => {
-    assert.ok(globToRegExp('**/*.json').test('a/b/c.json'));
-    assert.ok(globToRegExp('**/*.json').test('c.json'));
-    assert.ok(!globToRegExp('*.json').test('a/c.json'));
-    assert.ok(globToRegExp('*.{json,jsonc}').test('x.jsonc'));
-    const found = expandGlob('examples/*.json', process.cwd());
-    assert.ok(found.includes('examples/v2-registrations.json'), found.join(','));
   });
 });

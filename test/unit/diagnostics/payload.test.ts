@@ -130,11 +130,35 @@ describe('payload diagnostics: broken variants give exactly the expected codes a
       b.Registrations.push({ ...r, TireDOT4: undefined, VehicleYear: '2027', PlanEnrollDate: '2026-01-16' });
     });
     check(text, [
-      { code: 'tire-dots', at: '"DOT-D"', message: 'TireDOT4: more TireDOT serials (3) than TiresCovered (2)', severity: 'error' },
+      { code: 'tire-dots', at: '"DOT-D"', message: 'TireDOT4: more TireDOT serials (3) than TiresCovered (2); check the count', severity: 'warning' },
       { code: 'future-date', at: '"2026-03-01"', severity: 'warning' },
-      { code: 'vehicle-year', at: '"1899"', message: 'VehicleYear: vehicle year 1899 is outside 1900..2027' },
+      { code: 'vehicle-year', at: '"1899"', message: 'VehicleYear: vehicle year 1899 is outside 1900..2027; check it', severity: 'warning' },
       { code: 'duplicate-registration', at: '"INV-0001"', after: '},\n    {', severity: 'warning', message: /Registrations\[1\] repeats ShopID SHOP-0001 \+ InvoiceNumber INV-0001 of Registrations\[0\]; the later one overwrites the earlier/ },
     ]);
+  });
+
+  it('plausibility warnings the spec does not back: CommercialVehicle case (with a fix), far-past dates, empty v3 required strings, shop-update e-mails', () => {
+    const v2 = variant('v2-registrations', (b) => {
+      b.Registrations[0].CommercialVehicle = 'yes';
+      b.Registrations[0].PlanEnrollDate = '2015-12-31';
+      b.Registrations[0].CurrentMileage = '';
+    });
+    const ps = check(v2, [
+      { code: 'commercial-vehicle-case', at: '"yes"', severity: 'warning', message: 'CommercialVehicle: the spec writes Yes; "yes" is accepted and read as Yes' },
+      { code: 'past-date', at: '"2015-12-31"', severity: 'warning' },
+    ]);
+    const fixed = apply(v2, ps.find((p) => p.code === 'commercial-vehicle-case')!.fix!.edits);
+    assert.match(fixed, /"CommercialVehicle": "Yes"/);
+    check(variant('registration', (b) => (b.customer.name = '')), [{ code: 'empty-value', at: '""', severity: 'warning' }]);
+    check(variant('shop-update', (b) => (b.email = ['a@b.co', 'front desk'])), [{ code: 'email-format', at: '"front desk"', severity: 'warning' }]);
+    check(variant('v2-registrations', (b) => (b.Registrations[0].PlanEnrollDate = '2016-01-16')), []);
+    // Version 3: a timestamp without a zone is ISO 8601 (a warning with a fix); version 2 asks for Z or an offset.
+    const v3 = variant('tire-protection-registration', (b) => (b.enrollDate = '2025-01-15T14:30:00'));
+    const [zoneless] = check(v3, [{ code: 'date-without-zone', at: '"2025-01-15T14:30:00"', severity: 'warning' }]);
+    assert.match(apply(v3, zoneless!.fix!.edits), /"enrollDate": "2025-01-15T14:30:00Z"/);
+    check(variant('v2-sales', (b) => (b.Sales[0].SaleDate = '2025-01-15T14:30:00')), [{ code: 'datetime', at: '"2025-01-15T14:30:00"', severity: 'error' }]);
+    check(variant('v2-claims', (b) => (b.Claims[0].TireClaimCount = 0)), [{ code: 'tire-count', at: '0', after: '"TireClaimCount"', severity: 'warning' }]);
+    check(variant('v2-sales', (b) => (b.Sales[0].TireCount = '5000')), []);
   });
 
   it('v2-claims: lower-case ServiceType gets a quick fix; empty required string; int', () => {
@@ -207,14 +231,14 @@ describe('payload diagnostics: broken variants give exactly the expected codes a
     ]);
   });
 
-  it('shop: invalid e-mail and a misspelt property', () => {
+  it('shop: an e-mail that is not an address (a warning: the spec types it string) and a misspelt property', () => {
     const text = variant('shop', (b) => {
       b.email = 'x';
       b.phon = b.phone;
       delete b.phone;
     });
     check(text, [
-      { code: 'email', at: '"x"' },
+      { code: 'email-format', at: '"x"', severity: 'warning' },
       { code: 'unknown-property', at: '"phon"', message: 'phon: unknown property; did you mean phone?' },
     ]);
   });
@@ -224,7 +248,7 @@ describe('payload diagnostics: broken variants give exactly the expected codes a
   });
 
   it('part: a fractional quantity', () => {
-    check(variant('part', (b) => (b.quantity = 1.5)), [{ code: 'int', at: '1.5' }]);
+    check(variant('part', (b) => (b.quantity = 1.5)), [{ code: 'integer', at: '1.5', message: 'quantity: integer expected (a whole JSON number such as 4)' }]);
   });
 
   it('transaction: isTrailer as a string', () => {

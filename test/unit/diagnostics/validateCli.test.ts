@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../../../src/cli/cli';
@@ -51,8 +52,8 @@ describe('tpp validate', () => {
     const shopLine = bad.split('\n').findIndex((l) => l.includes('"ShopID"'));
     const col = bad.split('\n')[shopLine]!.indexOf('"SSS') + 1;
     assert.deepEqual(lines, [
-      `payloads/sub/bad.json:${shopLine + 1}:${col}: error: ShopID: at most 25 characters, got 31 [max-length]`,
-      `payloads/sub/bad.json:${bad.split('\n').findIndex((l) => l.includes('"InvoiceNumer"')) + 1}:7: warning: InvoiceNumer: unknown property [unknown-property]`,
+      `payloads/sub/bad.json:${shopLine + 1}:${col}: error: ShopID: at most 25 characters, got 31 [max-length] (spec: Registration (v2))`,
+      `payloads/sub/bad.json:${bad.split('\n').findIndex((l) => l.includes('"InvoiceNumer"')) + 1}:7: warning: InvoiceNumer: unknown property [unknown-property] (spec: Registration (v2))`,
     ]);
   });
 
@@ -62,13 +63,14 @@ describe('tpp validate', () => {
     assert.match(r.stdout, /warning: Colour: unknown property \[unknown-property\]/);
   });
 
-  it('--format json prints an array of {file, line, column, endLine, endColumn, severity, message, code}', async () => {
+  it('--format json prints an array of {file, line, column, endLine, endColumn, severity, message, code, section}', async () => {
     const r = await run(['validate', '--format', 'json', 'payloads/sub/bad.json', 'payloads/good.json'], dir);
     assert.equal(r.code, 1);
     const out = JSON.parse(r.stdout) as ValidateJsonProblem[];
     assert.equal(out.length, 2);
     const p = out[0]!;
-    assert.deepEqual(Object.keys(p).sort(), ['code', 'column', 'endColumn', 'endLine', 'file', 'line', 'message', 'severity']);
+    assert.deepEqual(Object.keys(p).sort(), ['code', 'column', 'endColumn', 'endLine', 'file', 'line', 'message', 'section', 'severity']);
+    assert.equal(p.section, 'Registration (v2)', 'an error cites the spec section that states its rule');
     assert.equal(p.file, 'payloads/sub/bad.json');
     assert.equal(p.endColumn - p.column, 33, 'the range covers the quoted 31-character value');
     assert.equal(p.endLine, p.line);
@@ -91,6 +93,52 @@ describe('tpp validate', () => {
     assert.equal(r.code, 2);
     assert.match(r.stderr, /payloads\/nope.json: cannot read: no such file/);
     assert.doesNotMatch(r.stderr, /\n\s+at /);
+  });
+
+  it('--ignore <code> (repeatable) drops those warnings only', async () => {
+    const plausible = JSON.stringify({ ...tmpl, Registrations: [{ ...tmpl.Registrations[0], VehicleYear: '1885', Colour: 'red' }] }, null, 2);
+    writeFileSync(join(dir, 'payloads/plausible.json'), plausible);
+    const all = JSON.parse((await run(['validate', '--format', 'json', 'payloads/plausible.json'], dir)).stdout) as ValidateJsonProblem[];
+    assert.deepEqual(all.map((p) => `${p.severity}:${p.code}`).sort(), ['warning:unknown-property', 'warning:vehicle-year']);
+    const one = await run(['validate', '--format', 'json', '--ignore', 'vehicle-year', 'payloads/plausible.json'], dir);
+    assert.equal(one.code, 0);
+    assert.deepEqual((JSON.parse(one.stdout) as ValidateJsonProblem[]).map((p) => p.code), ['unknown-property']);
+    const none = await run(['validate', '--format', 'json', '--ignore', 'vehicle-year', '--ignore', 'unknown-property', 'payloads/plausible.json'], dir);
+    assert.deepEqual(JSON.parse(none.stdout), []);
+    assert.match(none.stderr, /0 errors, 0 warnings/);
+  });
+
+  it('--ignore refuses an error code (a rule the spec states) and an unknown code', async () => {
+    const err = await run(['validate', '--ignore', 'max-length', 'payloads/sub/bad.json'], dir);
+    assert.equal(err.code, 2);
+    assert.match(err.stderr, /'max-length' is an error \(a rule the spec states\) and cannot be ignored/);
+    const unknown = await run(['validate', '--ignore', 'no-such-code', 'payloads/good.json'], dir);
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.stderr, /unknown code 'no-such-code'/);
+  });
+
+  it('validates a file of 15,000 empty records without overflowing the stack', async function () {
+    this.timeout(60000);
+    writeFileSync(join(dir, 'payloads/many.json'), JSON.stringify({ $schema: 'tpp://schemas/v2-registrations.json', Registrations: Array.from({ length: 15000 }, () => ({})) }));
+    const r = await run(['validate', '--format', 'json', 'payloads/many.json'], dir);
+    assert.equal(r.code, 1, r.stderr);
+    const out = JSON.parse(r.stdout) as ValidateJsonProblem[];
+    assert.ok(out.length > 0 && out.every((p) => p.code === 'required'), `${out.length} problems`);
+  });
+
+  it('the bundled CLI (dist/cli.js) starts and expands a glob across a symbolic-link cycle', function () {
+    const cli = join(__dirname, '../../../dist/cli.js');
+    if (!existsSync(cli)) {
+      console.log(`      skipped: ${cli} is not built (npm run build; npm test builds before the unit tier)`);
+      this.skip();
+    }
+    mkdirSync(join(dir, 'linked'), { recursive: true });
+    writeFileSync(join(dir, 'linked/good.json'), good);
+    symlinkSync(join(dir, 'linked'), join(dir, 'linked/loop'), 'dir');
+    const r = spawnSync(process.execPath, [cli, 'validate', '--format', 'json', 'linked/**/*.json'], { cwd: dir, encoding: 'utf8', timeout: 30000 });
+    assert.equal(r.status, 0, r.stderr);
+    assert.deepEqual(JSON.parse(r.stdout), []);
+    assert.match(r.stderr, /^1 file checked: 0 errors, 0 warnings/);
   });
 
   it('exits 2 on usage errors', async () => {

@@ -1,7 +1,7 @@
 // Registration pages of the Environments tree (no editor needed): state per registration from its metadata
 // (spec: States and transitions; Registration metadata), paging, and metadata failures per row.
 import * as assert from 'node:assert/strict';
-import { hasMorePages, ListCall, loadRegistrationPage, registrationState } from '../../../src/extension/tree/registrationPages';
+import { hasMorePages, ListCall, loadRegistrationPage, registrationState } from '../../../src/extension/services/registrationPages';
 
 const NOW = Date.parse('2026-11-21T12:00:00Z');
 const active = { enrollDate: '2026-01-01', expirationDate: '2029-01-01', claimedTiresCount: 0, availableTiresCount: 4, hasTiresToClaim: true, hasTiresToReplace: true, isActive: true };
@@ -19,12 +19,12 @@ describe('tree registration pages', () => {
 
   it('lists one page with the filter and reads every row’s metadata; a failed metadata read keeps the row', async () => {
     const calls: string[] = [];
-    const call: ListCall = async (id, o) => {
-      calls.push(`${id} ${JSON.stringify(o.query ?? o.params)}`);
+    const call: ListCall = async (id, params, o) => {
+      calls.push(`${id} ${JSON.stringify(o.query ?? params)}`);
       if (id === 'listTireProtectionRegistrations')
         return { body: { results: [{ _id: 'a', invoiceNumber: 'I-1' }, { _id: 'b', invoiceNumber: 'I-2', cancelledOn: '2026-03-01' }, { _id: 'c', invoiceNumber: 'I-3' }], totalRecordCount: 7, page: 1, pageSize: 3, totalPages: 3 } };
-      if (o.params?.id === 'c') throw new Error('503 Service Unavailable');
-      return { body: o.params?.id === 'b' ? { ...active, isActive: false } : active };
+      if (params.id === 'c') throw new Error('503 Service Unavailable');
+      return { body: params.id === 'b' ? { ...active, isActive: false } : active };
     };
     const page = await loadRegistrationPage(call, { product: 'tire-protection', page: 1, pageSize: 3, invoiceNumber: 'I', storeNumber: 'S', now: () => NOW });
     assert.equal(calls[0], 'listTireProtectionRegistrations {"page":1,"pageSize":3,"invoiceNumber":"I","storeNumber":"S"}');
@@ -39,7 +39,7 @@ describe('tree registration pages', () => {
 
   it('motor-club lists have no metadata reads and no filters', async () => {
     const calls: string[] = [];
-    const call: ListCall = async (id, o) => {
+    const call: ListCall = async (id, _params, o) => {
       calls.push(`${id} ${JSON.stringify(o.query)}`);
       return { body: { results: [{ _id: 'm', invoiceNumber: 'M-1' }], totalRecordCount: 1, page: 1, pageSize: 50, totalPages: 1 } };
     };

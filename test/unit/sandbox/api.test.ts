@@ -1,9 +1,10 @@
 import { strict as assert } from 'node:assert';
-import { Client, claim, registration, startWith, tpRegistration, v2Registration } from './helpers';
+import { Client, claim, registration, startWith, tpRegistration, v2Registration, BACKENDS } from './helpers';
 import type { SandboxHandle } from '../../../src/core/sandbox/server';
 
 /** Every endpoint of the spec driven over HTTP, with the business rules (spec: Endpoints; Business rules). */
-describe('Local sandbox: endpoints and business rules', () => {
+for (const backend of BACKENDS)
+  describe(`Local sandbox: endpoints and business rules (${backend.name})`, () => {
   let sb: SandboxHandle;
   let a: Client;
   let b: Client;
@@ -12,7 +13,7 @@ describe('Local sandbox: endpoints and business rules', () => {
   beforeEach(async () => {
     clock = Date.now();
     {
-      const started = await startWith({ now: () => clock }, ['ES256', 'ES384']);
+      const started = await startWith({ ...(await backend.options()), now: () => clock }, ['ES256', 'ES384']);
       sb = started.sb;
       [a, b] = started.clients as [Client, Client];
     }
@@ -357,7 +358,7 @@ describe('Local sandbox: endpoints and business rules', () => {
     it('accepts only the dedicated token; vin wins over licensePlate + state', async () => {
       await sb.close();
       {
-      const started = await startWith({ eligibilityToken: 'elig-secret-123' });
+      const started = await startWith({ ...(await backend.options()), eligibilityToken: 'elig-secret-123' });
       sb = started.sb;
       [a] = started.clients as [Client];
     }

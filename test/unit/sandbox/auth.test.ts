@@ -1,10 +1,11 @@
 import { strict as assert } from 'node:assert';
 import { generateKeyPairSync } from 'node:crypto';
-import { Client, mint, newKey, request, startWith } from './helpers';
+import { Client, mint, newKey, request, startWith, BACKENDS } from './helpers';
 import type { SandboxHandle } from '../../../src/core/sandbox/server';
 
 /** Spec: Authentication. Tokens are minted with node:crypto, independently of the server's jose. */
-describe('Local sandbox: authentication', () => {
+for (const backend of BACKENDS)
+  describe(`Local sandbox: authentication (${backend.name})`, () => {
   let sb: SandboxHandle;
   let es256: Client;
   let es384: Client;
@@ -14,7 +15,7 @@ describe('Local sandbox: authentication', () => {
 
   before(async () => {
     {
-      const started = await startWith({}, ['ES256', 'ES384', 'ES512']);
+      const started = await startWith({ ...(await backend.options()) }, ['ES256', 'ES384', 'ES512']);
       sb = started.sb;
       [es256, es384, es512] = started.clients as [Client, Client, Client];
     }
@@ -116,7 +117,7 @@ describe('Local sandbox: authentication', () => {
 
   it('a token reused for several requests is re-checked each time (expiry, key replacement)', async () => {
     let clock = Date.now();
-    const started = await startWith({ now: () => clock });
+    const started = await startWith({ ...(await backend.options()), now: () => clock });
     const [c] = started.clients as [Client];
     const t = Math.floor(clock / 1000);
     const token = c.token('v3', { iat: t, exp: t + 120 });

@@ -1,18 +1,21 @@
 import { strict as assert } from 'node:assert';
 import { ChildProcess, spawn } from 'node:child_process';
-import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { startSandbox } from '../../../src/core/sandbox/server';
 import { EmbeddedSandbox } from '../../../src/core/sandbox/embedded';
-import { DurableLog } from '../../../src/core/sandbox/persistence';
 import { childOptions } from './childOptions';
 import { Client, claim, newKey, startWith, tpRegistration, track } from './helpers';
 
-/** Persistence: every acknowledged write survives kill -9 and a restart; a torn journal line is ignored. */
-describe('Local sandbox: durability', function () {
-  this.timeout(60_000);
+/**
+ * Storage of the Local sandbox (docs/sandbox.md, Storage): every acknowledged write survives kill -9; the data
+ * directory is locked, migrated, refused (untouched) when its schema version is unknown; a directory of the earlier
+ * journal format is imported once and kept aside.
+ */
+describe('Local sandbox: storage and durability', function () {
+  this.timeout(120_000);
   let dir: string;
 
   beforeEach(() => {
@@ -36,93 +39,85 @@ describe('Local sandbox: durability', function () {
       child.once('exit', (code) => reject(new Error(`sandbox exited early (${code}): ${stderr}`)));
     });
   }
+  const clientOf = (v3: string, id: string, key: ReturnType<typeof newKey>) => {
+    const origin = v3.replace(/\/api\/v3$/, '');
+    return new Client({ origin, v3BaseUrl: v3, v2BaseUrl: origin } as never, id, key);
+  };
+  const exited = (c: ChildProcess) => new Promise((r) => (c.exitCode !== null || c.signalCode !== null ? r(undefined) : c.once('exit', r)));
 
-  it('keeps every acknowledged write across a real kill -9 of the process, and exits cleanly on SIGTERM', async () => {
+  it('keeps every acknowledged write across repeated real kill -9 of the process, and exits cleanly on SIGTERM', async () => {
     const key = newKey('ES256');
     const pem = join(dir, 'p.pem');
     writeFileSync(pem, key.spkiPem);
-    const data = join(dir, 'data');
-    const args = ['--data-dir', data, '--partner', `P1=${pem}`, '--snapshot-every', '40'];
-    const first = await startChild(args);
-    const origin = first.v3.replace(/\/api\/v3$/, '');
-    const sb = { origin, v3BaseUrl: first.v3, v2BaseUrl: origin } as never;
-    const c = new Client(sb, 'P1', key);
+    const args = ['--data-dir', join(dir, 'data'), '--partner', `P1=${pem}`];
     const acked: { id: string; inv: string }[] = [];
     let claimed: string | undefined;
     let sent = 0;
-    let killed = false;
-    // 6 concurrent writers; kill -9 once 100 writes were acknowledged, with more in flight.
-    await Promise.all(
-      Array.from({ length: 6 }, async () => {
-        while (!killed) {
-          const inv = `K-${sent++}`;
-          try {
-            const r = await c.call('POST', '/tire-protection/registrations', tpRegistration(inv, 2));
-            if (r.status === 201) acked.push({ id: r.json.id, inv });
-            if (!claimed && r.status === 201) {
-              const cl = await c.call('POST', `/tire-protection/registrations/${r.json.id}/claims`, claim(1));
-              if (cl.status === 201) claimed = r.json.id;
+    for (let run = 0; run < 3; run++) {
+      const proc = await startChild(args);
+      const c = clientOf(proc.v3, 'P1', key);
+      const target = acked.length + 60;
+      let killed = false;
+      // 6 concurrent writers; kill -9 once 60 more writes were acknowledged, with more in flight.
+      await Promise.all(
+        Array.from({ length: 6 }, async () => {
+          while (!killed) {
+            const inv = `K-${sent++}`;
+            try {
+              const r = await c.call('POST', '/tire-protection/registrations', tpRegistration(inv, 2));
+              if (r.status === 201) acked.push({ id: r.json.id, inv });
+              if (!claimed && r.status === 201) {
+                const cl = await c.call('POST', `/tire-protection/registrations/${r.json.id}/claims`, claim(1));
+                if (cl.status === 201) claimed = r.json.id;
+              }
+            } catch {
+              // connection reset by the kill: not acknowledged
             }
-          } catch {
-            // connection reset by the kill: not acknowledged
+            if (acked.length >= target && !killed) {
+              killed = true;
+              proc.child.kill('SIGKILL');
+            }
           }
-          if (acked.length >= 100 && !killed) {
-            killed = true;
-            first.child.kill('SIGKILL');
-          }
-        }
-      }),
-    );
-    await new Promise((r) => (first.child.exitCode !== null || first.child.signalCode !== null ? r(undefined) : first.child.once('exit', r)));
-    assert.equal(first.child.signalCode, 'SIGKILL');
-    assert.ok(readdirSync(data).some((f) => f === 'snapshot.json'), 'a snapshot was written (snapshot-every 40)');
-
-    const second = await startChild(args);
-    const origin2 = second.v3.replace(/\/api\/v3$/, '');
-    const c2 = new Client({ origin: origin2, v3BaseUrl: second.v3, v2BaseUrl: origin2 } as never, 'P1', key);
+        }),
+      );
+      await exited(proc.child);
+      assert.equal(proc.child.signalCode, 'SIGKILL');
+    }
+    const last = await startChild(args);
+    const c2 = clientOf(last.v3, 'P1', key);
     const list = await c2.call('GET', '/tire-protection/registrations?pageSize=1000');
     assert.equal(list.status, 200);
     const ids = new Set((list.json.results as { _id: string }[]).map((r) => r._id));
-    for (const a of acked) assert.ok(ids.has(a.id), `acknowledged ${a.inv} survived`);
-    assert.ok(list.json.totalRecordCount >= acked.length);
+    const lost = acked.filter((a) => !ids.has(a.id));
+    assert.deepEqual(lost, [], `${lost.length} of ${acked.length} acknowledged writes were lost`);
     assert.ok(claimed);
     const m = await c2.call('GET', `/tire-protection/registrations/${claimed}/metadata`);
     assert.deepEqual([m.json.claimedTiresCount, m.json.availableTiresCount], [1, 1]);
-    // writes after the restart work and new ids do not collide
     const after = await c2.call('POST', '/tire-protection/registrations', tpRegistration('AFTER-RESTART'));
     assert.equal(after.status, 201);
     assert.ok(!ids.has(after.json.id));
-    const exit = new Promise<number | null>((r) => second.child.once('exit', (code) => r(code)));
-    second.child.kill('SIGTERM');
+    const exit = new Promise<number | null>((r) => last.child.once('exit', (code) => r(code)));
+    last.child.kill('SIGTERM');
     assert.equal(await exit, 0, 'clean exit on SIGTERM');
   });
 
-  it('ignores a torn last journal line and never reads a torn snapshot', async () => {
+  it('keeps records, partners and keys across a clean restart', async () => {
     const { sb, clients } = await startWith({ dataDir: dir });
     const c = clients[0] as Client;
-    const id = (await c.call('POST', '/tire-protection/registrations', tpRegistration('TORN-1'))).json.id as string;
-    await sb.close(); // compacts into snapshot.json
-    const journal = readdirSync(dir).find((f) => f.startsWith('journal-')) as string;
-    // a write that was never acknowledged: half a line, no newline
-    appendFileSync(join(dir, journal), '{"t":"reg","p":"P1001","r":{"_id":"zz');
-    // an interrupted snapshot write leaves only a temporary file
-    writeFileSync(join(dir, 'snapshot.json.tmp'), '{"format":1,"gen');
-    const sb2 = track(await startSandbox({ dataDir: dir, partners: [{ id: 'P1001', spkiPem: c.key.spkiPem, name: 'partner1' }] }));
-    const c2 = new Client(sb2, 'P1001', c.key);
-    assert.equal((await c2.call('GET', `/tire-protection/registrations/${id}`)).status, 200);
-    assert.equal((await c2.call('GET', '/tire-protection/registrations')).json.totalRecordCount, 1);
-    assert.equal((await c2.call('POST', '/tire-protection/registrations', tpRegistration('TORN-2'))).status, 201);
+    for (let i = 0; i < 7; i++) assert.equal((await c.call('POST', '/tire-protection/registrations', tpRegistration(`R-${i}`))).status, 201);
+    const id = (await c.call('GET', '/tire-protection/registrations?invoiceNumber=R-6')).json.results[0]._id as string;
+    assert.equal((await c.call('PATCH', `/tire-protection/registrations/${id}`, { cancelledOn: new Date().toISOString() })).status, 204);
+    await sb.close();
+    const sb2 = track(await startSandbox({ dataDir: dir }));
+    const c2 = new Client(sb2, 'P1001', c.key); // the partner key was stored too
+    assert.equal((await c2.call('GET', '/tire-protection/registrations')).json.totalRecordCount, 7);
+    assert.equal((await c2.call('PATCH', `/tire-protection/registrations/${id}`, { cancelledOn: new Date().toISOString() })).status, 409);
     await sb2.close();
-    assert.ok(!readdirSync(dir).includes('snapshot.json.tmp'));
-    const { events, log } = DurableLog.open(dir);
-    log.close();
-    assert.equal(events.length, 0, 'close() compacted everything into the snapshot');
-    assert.match(readFileSync(join(dir, 'snapshot.json'), 'utf8'), /TORN-2/);
   });
 
   it('refuses a data directory in use by a running sandbox; a second embedded Local falls back to memory', async () => {
     const { sb, clients } = await startWith({ dataDir: dir });
-    await assert.rejects(startSandbox({ dataDir: dir }), (err: Error) => err.name === 'DataDirInUse' && /in use by process \d+/.test(err.message));
+    await assert.rejects(startSandbox({ dataDir: dir }), (err: Error) => err.name === 'DataDirInUse' && err.message.includes(dir));
     const lines: string[] = [];
     const e = new EmbeddedSandbox({ ...childOptions(), partnerId: 'P1001', dataDir: dir, publicKey: async () => (clients[0] as Client).key.spkiPem, log: (l) => lines.push(l) });
     try {
@@ -138,25 +133,76 @@ describe('Local sandbox: durability', function () {
     await track(await startSandbox({ dataDir: dir })).close();
   });
 
-  it('reports a corrupt line in the middle of the journal instead of silently dropping data', () => {
-    writeFileSync(join(dir, 'journal-0.jsonl'), '{"t":"partner","r":{"id":"A","name":"A","num":1,"spkiPem":"x"}}\nGARBAGE\n{"t":"partner","r":{"id":"B","name":"B","num":2,"spkiPem":"x"}}\n');
-    assert.throws(() => DurableLog.open(dir), /corrupt at line 2/);
+  it('refuses, without changing it, a data directory of a newer schema version, naming the directory and the version', async () => {
+    await track(await startSandbox({ dataDir: dir })).close();
+    // what a newer toolkit leaves behind: its schema version, recorded beside the database
+    writeFileSync(join(dir, 'schema-version'), '99\n');
+    const before = snapshotOf(dir);
+    await assert.rejects(startSandbox({ dataDir: dir }), (err: Error) => err.name === 'SandboxDataError' && err.message.includes(dir) && /schema version 99/.test(err.message));
+    assert.deepEqual(snapshotOf(dir), before, 'the data directory is unchanged');
   });
 
-  it('replays journal events on top of the snapshot (restart without compaction)', async () => {
-    const { sb, clients } = await startWith({ dataDir: dir, snapshotEvery: 3 });
-    const c = clients[0] as Client;
-    for (let i = 0; i < 7; i++) assert.equal((await c.call('POST', '/tire-protection/registrations', tpRegistration(`R-${i}`))).status, 201);
-    const id = (await c.call('GET', '/tire-protection/registrations?invoiceNumber=R-6')).json.results[0]._id as string;
-    assert.equal((await c.call('PATCH', `/tire-protection/registrations/${id}`, { cancelledOn: new Date().toISOString() })).status, 204);
-    // simulate a crash: no compaction on close
-    (sb.operations.store as unknown as { log?: DurableLog }).log?.close();
-    (sb.operations.store as unknown as { log?: DurableLog }).log = undefined;
-    await sb.close();
-    const sb2 = track(await startSandbox({ dataDir: dir }));
-    const c2 = new Client(sb2, 'P1001', c.key); // the partner key was persisted too
-    assert.equal((await c2.call('GET', '/tire-protection/registrations')).json.totalRecordCount, 7);
-    assert.equal((await c2.call('PATCH', `/tire-protection/registrations/${id}`, { cancelledOn: new Date().toISOString() })).status, 409);
-    await sb2.close();
+  it('answers a corrupt data directory at start with a message that names it and says what to do', async () => {
+    await track(await startSandbox({ dataDir: dir })).close();
+    writeFileSync(join(dir, 'pgdata', 'global', 'pg_control'), Buffer.alloc(8192, 0x5a));
+    await assert.rejects(startSandbox({ dataDir: dir }), (err: Error) => err.name === 'SandboxDataError' && err.message.includes(dir) && /move it aside/.test(err.message));
+    assert.ok(readdirSync(join(dir, 'pgdata')).length > 0, 'nothing was deleted');
+  });
+
+  describe('a data directory of the earlier journal format', () => {
+    const key = newKey('ES256');
+    const reg = (id: string, inv: string, extra: Record<string, unknown> = {}) => ({
+      _id: id, registrationId: Number.parseInt(id.slice(-4), 16), source: 'tire-protection', invoiceNumber: inv, storeNumber: '', orgId: '',
+      enrollDate: new Date().toISOString(), createdDate: new Date().toISOString(), statusDate: new Date().toISOString(), tiresCovered: 4,
+      body: { invoiceNumber: inv, tires: [{}, {}, {}, {}] }, claims: [], cancellations: [], ...extra,
+    });
+    const writeLegacy = (journal: string) => {
+      const partner = { t: 'partner', r: { id: 'P1001', name: 'partner1', num: 1001, spkiPem: key.spkiPem } };
+      writeFileSync(join(dir, 'snapshot.json'), JSON.stringify({ format: 1, generation: 2, state: [partner, { t: 'reg', p: 'P1001', r: reg('00000000000000000000aaaa', 'OLD-1') }] }));
+      writeFileSync(join(dir, 'journal-2.jsonl'), journal);
+    };
+
+    it('is imported once, with claims and cancellations, and its files are kept aside untouched', async () => {
+      const claimed = reg('00000000000000000000bbbb', 'OLD-2', { claims: [{ id: 7, source: 'v3', createdDate: '2025-01-01', tireCount: 1, body: claim(1) }] });
+      const cancelled = reg('00000000000000000000cccc', 'OLD-3', { cancellations: [{ source: 'v3', createdDate: '2025-01-01', cancelledOn: '2025-02-01T00:00:00.000Z', tireCount: 4, body: {} }] });
+      const journal = `${JSON.stringify({ t: 'reg', p: 'P1001', r: claimed })}\n${JSON.stringify({ t: 'reg', p: 'P1001', r: cancelled })}\n{"t":"reg","p":"P1001","r":{"_id":"torn`;
+      writeLegacy(journal);
+      const snapshot = readFileSync(join(dir, 'snapshot.json'), 'utf8');
+      for (let round = 0; round < 2; round++) {
+        const sb = track(await startSandbox({ dataDir: dir }));
+        const c = new Client(sb, 'P1001', key);
+        const list = await c.call('GET', '/tire-protection/registrations');
+        assert.deepEqual(list.json.results.map((r: { invoiceNumber: string }) => r.invoiceNumber), ['OLD-1', 'OLD-2', 'OLD-3'], `round ${round}: imported once, in order`);
+        const m = await c.call('GET', '/tire-protection/registrations/00000000000000000000bbbb/metadata');
+        assert.deepEqual([m.json.claimedTiresCount, m.json.availableTiresCount], [1 + round, 3 - round], 'the imported claim counts (plus the one filed in round 0)');
+        assert.equal((await c.call('PATCH', '/tire-protection/registrations/00000000000000000000cccc', { cancelledOn: '2025-03-01' })).status, 409, 'still cancelled');
+        const next = await c.call('POST', '/tire-protection/registrations/00000000000000000000bbbb/claims', claim(1));
+        assert.ok(next.json.id > 7, 'claim ids continue after the imported ones');
+        await sb.close();
+      }
+      assert.deepEqual(readdirSync(join(dir, 'legacy-backup')).sort(), ['journal-2.jsonl', 'snapshot.json']);
+      assert.equal(readFileSync(join(dir, 'legacy-backup', 'snapshot.json'), 'utf8'), snapshot);
+      assert.equal(readFileSync(join(dir, 'legacy-backup', 'journal-2.jsonl'), 'utf8'), journal);
+    });
+
+    it('with a corrupt line in the middle is refused with the file and line named, and nothing changes', async () => {
+      writeLegacy(`GARBAGE\n${JSON.stringify({ t: 'reg', p: 'P1001', r: reg('00000000000000000000dddd', 'OLD-4') })}\n`);
+      await assert.rejects(startSandbox({ dataDir: dir }), (err: Error) => err.name === 'SandboxDataError' && /journal-2\.jsonl is corrupt at line 1/.test(err.message));
+      assert.ok(readdirSync(dir).includes('journal-2.jsonl'), 'the legacy files stay in place');
+    });
   });
 });
+
+/** Names and sizes of every file under `dir` (to prove a directory was left unchanged). */
+function snapshotOf(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else out.push(`${p} ${readFileSync(p).length} ${readFileSync(p).toString('base64').slice(0, 64)}`);
+    }
+  };
+  walk(dir);
+  return out.sort();
+}

@@ -43,7 +43,14 @@ describe('Local sandbox: fuzzing every endpoint', function () {
       fc.string({ maxLength: 40 }).map((s) => ({ raw: s })),
       fc.constantFrom('', '{', '[]', 'null', '{"__proto__":{"x":1}}', '{"constructor":{"prototype":{}}}', '{"a":1e999}', '"str"').map((s) => ({ raw: s })),
       fc.record({ k: fc.string({ maxLength: 12 }), v: fc.jsonValue({ maxDepth: 2 }) }).map(({ k, v }) => ({ raw: JSON.stringify({ ...validish(e), [k]: v }) })),
+      // counts that expand into objects, huge or out of range, in every v2 record kind and as v3 arrays
+      fc.record({ kind: fc.constantFrom('Registrations', 'Claims', 'Cancellations', 'Sales'), n: hugeCount }).map(({ kind, n }) => ({
+        raw: JSON.stringify({ [kind]: [{ ShopID: 'S1', InvoiceNumber: `FZ-${n}`, PlanEnrollDate: '2025-01-01', EmployeeID: 'E', CustomerID: 'C', TiresCovered: n, TireClaimCount: n, TireCancelCount: n, TireCount: n, TPPPrice: 1, TireBrand: 'B', TireSize: 'S', TirePrice: 1, TireCost: 1, TireDOT1: 'D', ClaimDate: '2025-01-01', RepairShopID: 'R', RepairInvoiceNumber: 'R', CreditAmount: 1, CostPerUnit: 1, CancelShopID: 'S1', CancelInvoiceNumber: 'C', CancelDate: '2025-01-01', SaleDate: '2025-01-01', TireModel: 'M' }] }),
+      })),
+      // deep nesting
+      fc.integer({ min: 1, max: 50_000 }).map((d) => ({ raw: `{"customer":${'['.repeat(d)}${']'.repeat(d)},"tires":${'{"a":'.repeat(Math.min(d, 5000))}1${'}'.repeat(Math.min(d, 5000))}}` })),
     );
+  const hugeCount = fc.oneof(fc.integer(), fc.constantFrom(1000, 1001, 1e9, 1e15, 2 ** 53, -1, 1e308, '1000000000', '9'.repeat(40)));
   const pathParam = fc.oneof(fc.constant('REG'), fc.string({ minLength: 1, maxLength: 12 }), fc.constantFrom('partner1', 'x', '..', '%2F', 'roadside'));
 
   for (const e of endpoints) {
@@ -70,6 +77,15 @@ describe('Local sandbox: fuzzing every endpoint', function () {
       );
     });
   }
+
+  it('answers bodies of 10 MB and more with 413, never reading them whole', async () => {
+    for (const mb of [10, 30]) {
+      const raw = JSON.stringify({ ...tpRegistration('FZ-BIG'), comments: 'x'.repeat(mb * 1024 * 1024) });
+      const r = await c.call('POST', '/tire-protection/registrations', undefined, { rawBody: raw });
+      assert.equal(r.status, 413);
+      assert.equal(r.json.statusCode, 413);
+    }
+  });
 
   it('the server is still healthy after the fuzzing', async () => {
     const r = await c.call('GET', '/verify-token');

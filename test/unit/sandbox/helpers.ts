@@ -103,6 +103,66 @@ export async function request(method: string, url: string, headers: Record<strin
   return { status: res.status, headers: res.headers, text, json };
 }
 
+/**
+ * The first embedded database of a process compiles PGlite's WebAssembly and runs initdb (seconds on a busy
+ * machine); later ones load the process's migrated template in well under a second. Pay that once, before the
+ * tests, with its own generous timeout, so that no test's own timeout has to cover it.
+ */
+if (typeof before === 'function') {
+  before(async function () {
+    this.timeout(180_000);
+    await (await startSandbox({})).close();
+  });
+}
+
+/** A storage back end the conformance suites run against (docs/sandbox.md, Storage). */
+export interface Backend {
+  readonly name: string;
+  /** Options of a fresh, empty sandbox on this back end. */
+  options(): Promise<Pick<SandboxOptions, 'database'>>;
+}
+
+const POSTGRES_URL = process.env.TPP_TEST_DATABASE_URL;
+const databases: string[] = [];
+
+/** A new empty database on the test PostgreSQL server; dropped at the end of the run. */
+async function freshDatabase(adminUrl: string): Promise<string> {
+  const { Client: PgClient } = await import('pg');
+  const name = `tpp_test_${process.pid}_${databases.length}_${Date.now().toString(36)}`;
+  const admin = new PgClient({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  databases.push(name);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/** PGlite always; the PostgreSQL server too when TPP_TEST_DATABASE_URL names one (.ci/run starts one). */
+export const BACKENDS: readonly Backend[] = [
+  { name: 'PGlite', options: async () => ({}) },
+  ...(POSTGRES_URL ? [{ name: 'PostgreSQL server', options: async () => ({ database: await freshDatabase(POSTGRES_URL) }) }] : []),
+];
+if (!POSTGRES_URL && typeof describe === 'function') {
+  describe('Local sandbox on a PostgreSQL server', () => {
+    it('runs the conformance suites on PostgreSQL too (skipped: TPP_TEST_DATABASE_URL is not set; .ci/run starts a server and sets it)');
+  });
+}
+if (POSTGRES_URL && typeof after === 'function') {
+  after(async function () {
+    this.timeout(60_000);
+    const { Client: PgClient } = await import('pg');
+    const admin = new PgClient({ connectionString: POSTGRES_URL });
+    await admin.connect();
+    for (const name of databases.splice(0)) await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => undefined);
+    await admin.end();
+  });
+}
+
 /** Sandboxes started by {@link startWith} and not yet closed: closed at the end of the run even when a test failed. */
 const open = new Set<SandboxHandle>();
 if (typeof after === 'function') {

@@ -61,7 +61,8 @@ describe('Local sandbox: realism knobs, sample data and CLI', function () {
     const r = await c.call('POST', '/tire-protection/registrations', tpRegistration('F-1'));
     assert.ok([500, 502, 503, 504].includes(r.status));
     assert.equal(r.json.statusCode, r.status);
-    assert.equal(sb.operations.store.of('P1001').registrations.size, 0, 'a failed request changed nothing');
+    const stored = await sb.context.db.query<{ n: number }>('SELECT count(*)::int AS n FROM tpp.registrations', []);
+    assert.equal(stored.rows[0]?.n, 0, 'a failed request changed nothing');
     await sb.close();
     const { sb: slow, clients: sc } = await startWith({ faults: { slowRate: 1, slowMs: 150, seed: 1 } });
     const t0 = performance.now();
@@ -73,7 +74,7 @@ describe('Local sandbox: realism knobs, sample data and CLI', function () {
   it('loads a few hundred consistent sample registrations with claims, shops and motor-club registrations', async () => {
     const { sb, clients } = await startWith();
     const c = clients[0] as Client;
-    const s = sb.loadSampleData('P1001');
+    const s = await sb.loadSampleData('P1001');
     assert.ok(s.registrations >= 300, JSON.stringify(s));
     assert.ok(s.claims > 30 && s.cancellations > 5 && s.shops === 8 && s.motorClub === 40, JSON.stringify(s));
     const list = await c.call('GET', '/tire-protection/registrations?pageSize=1000');
@@ -83,9 +84,9 @@ describe('Local sandbox: realism knobs, sample data and CLI', function () {
     for (const k of [1, 2, 4]) assert.ok(kinds.has(k), `status ${k} present`);
     for (const x of statuses) assert.equal(x.TiresLeft, Math.max(0, x.TiresCovered - x.TireClaimCount - x.TireCancelCount));
     assert.equal((await c.call('GET', '/motor-club/registrations')).json.totalRecordCount, 40);
-    const again = sb.loadSampleData('P1001');
+    const again = await sb.loadSampleData('P1001');
     assert.ok(again.registrations >= 300, 'loading twice adds more, no conflicts');
-    assert.throws(() => sb.loadSampleData('NOPE'), /Unknown partner/);
+    await assert.rejects(sb.loadSampleData('NOPE'), /Unknown partner/);
     await sb.close();
   });
 

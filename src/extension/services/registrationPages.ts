@@ -2,7 +2,7 @@
  * Loading of registration pages for the tree (no `vscode` import, so the tree benchmark runs it in plain Node).
  * Spec: Tire-protection registrations (list envelope, metadata), Motor-club registrations, States and transitions.
  */
-import type { CallOptions } from '../../core/client';
+import { isAbortError } from '../../core/client/errors';
 import type { EndpointId } from '../../core/contract/types';
 
 /** A registration's state as the tree shows it. */
@@ -46,8 +46,15 @@ export interface RegistrationPage {
 /** Which list: tire protection (with metadata and filters) or motor club. */
 export type RegistrationProduct = 'tire-protection' | 'motor-club';
 
-/** The call the loader needs: an endpoint id and options, answering the parsed body. */
-export type ListCall = (endpointId: EndpointId, options: CallOptions & { quiet?: boolean }) => Promise<{ body: unknown }>;
+/** Options of one call of the loader: query, cancellation, and `quiet` (kept out of the request history). */
+export interface ListCallOptions {
+  readonly query?: Readonly<Record<string, string | number | undefined>>;
+  readonly signal?: AbortSignal;
+  readonly quiet?: boolean;
+}
+
+/** The call the loader needs: a list or metadata endpoint, its path parameters and options, answering the parsed body. */
+export type ListCall = (endpointId: EndpointId, params: Readonly<Record<string, string>>, options: ListCallOptions) => Promise<{ body: unknown }>;
 
 /**
  * The state of a registration (spec: States and transitions; WarrantyStatus meanings): Cancelled when the record
@@ -83,6 +90,9 @@ async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (t: T) => 
   return out;
 }
 
+/** Metadata reads of one page in flight at once, unless a request says otherwise. */
+export const METADATA_CONCURRENCY = 16;
+
 /** Options of {@link loadRegistrationPage}. */
 export interface PageRequest {
   readonly product: RegistrationProduct;
@@ -92,7 +102,7 @@ export interface PageRequest {
   /** Tire protection only (spec: list query invoiceNumber, storeNumber). */
   readonly invoiceNumber?: string;
   readonly storeNumber?: string;
-  /** Metadata reads in flight at once (default 16). */
+  /** Metadata reads in flight at once (default {@link METADATA_CONCURRENCY}). */
   readonly concurrency?: number;
   readonly signal?: AbortSignal;
   /** Clock in milliseconds (tests). */
@@ -108,20 +118,20 @@ export async function loadRegistrationPage(call: ListCall, req: PageRequest): Pr
   const query: Record<string, string | number | undefined> = { page: req.page, pageSize: req.pageSize };
   if (tp && req.invoiceNumber) query.invoiceNumber = req.invoiceNumber;
   if (tp && req.storeNumber) query.storeNumber = req.storeNumber;
-  const res = await call(tp ? 'listTireProtectionRegistrations' : 'listMotorClubRegistrations', { query, signal: req.signal });
+  const res = await call(tp ? 'listTireProtectionRegistrations' : 'listMotorClubRegistrations', {}, { query, signal: req.signal });
   const env = (res.body ?? {}) as { results?: unknown; totalRecordCount?: unknown; totalPages?: unknown; page?: unknown; pageSize?: unknown };
   const records = (Array.isArray(env.results) ? env.results : []).filter((r): r is Record<string, unknown> => r !== null && typeof r === 'object');
   const now = (req.now ?? Date.now)();
   const rows = tp
-    ? await mapLimit(records, req.concurrency ?? 16, async (record): Promise<RegistrationRow> => {
+    ? await mapLimit(records, req.concurrency ?? METADATA_CONCURRENCY, async (record): Promise<RegistrationRow> => {
         const id = record._id;
         if (typeof id !== 'string' || id === '') return { record, state: registrationState(record, undefined, now), metadataError: 'no _id' };
         try {
-          const m = await call('getTireProtectionRegistrationMetadata', { params: { id }, signal: req.signal, quiet: true });
+          const m = await call('getTireProtectionRegistrationMetadata', { id }, { signal: req.signal, quiet: true });
           const metadata = (m.body ?? {}) as RegistrationMetadataView;
           return { record, metadata, state: registrationState(record, metadata, now) };
         } catch (err) {
-          if (err instanceof Error && err.name === 'AbortError') throw err;
+          if (isAbortError(err)) throw err;
           return { record, state: registrationState(record, undefined, now), metadataError: err instanceof Error ? err.message : String(err) };
         }
       })

@@ -4,8 +4,8 @@ import { DEFAULT_LIFETIME_SECONDS, MAX_TOKEN_LIFETIME_SECONDS } from '../../core
 import { inspectJwt, JwtInspection } from '../../core/jwt/inspect';
 import { publicKeyPem } from '../../core/jwt/keys';
 import { effectiveLifetime, TokenMinter } from '../../core/jwt/mint';
-import { EnvironmentSettings } from '../services/environmentSettings';
-import { KeyRecord, KeyStore, signingKeyOf } from '../services/keyStore';
+import { EnvironmentSettings } from './environmentSettings';
+import { KeyRecord, KeyStore, signingKeyOf } from './keyStore';
 
 /** The `iss` and `aud` of an environment's tokens (spec: Authentication, item 5). */
 export interface TokenTarget {

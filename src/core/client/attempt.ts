@@ -1,0 +1,192 @@
+/**
+ * One attempt of a call (spec: Errors — redirects 301/302; Authentication — a new JWT per request): the request
+ * and any same-origin redirect hops under the attempt timer, and the classification of network failures by
+ * undici's error codes (sent or not, fatal or not). transport.ts decides whether to repeat.
+ */
+import { request, type Dispatcher } from 'undici';
+import type { IncomingHttpHeaders } from 'node:http';
+import { CancelledError, PolicyError } from './errors';
+import { REDIRECT_STATUSES } from './status';
+import type { TransportEvent, TransportOptions, TransportRequest } from './types';
+import { insecureUrlProblem, sameOrigin } from './urlPolicy';
+import { maskSecrets } from '../log/mask';
+
+/** Codes of failures that happen before a request is written: repeating cannot duplicate anything. */
+const NOT_SENT_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENETDOWN',
+  'EHOSTDOWN',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+
+
+/** Codes that no repeat will fix (certificate and TLS configuration problems, bad arguments). */
+function isFatalCode(code: string): boolean {
+  return (
+    code.startsWith('ERR_TLS') ||
+    code.startsWith('CERT_') ||
+    code.startsWith('ERR_SSL') ||
+    code === 'UNABLE_TO_VERIFY_LEAF_SIGNATURE' ||
+    code === 'DEPTH_ZERO_SELF_SIGNED_CERT' ||
+    code === 'SELF_SIGNED_CERT_IN_CHAIN' ||
+    code === 'UND_ERR_INVALID_ARG' ||
+    code === 'ERR_INVALID_URL'
+  );
+}
+
+/** What one attempt ended with: an answer (any status) or a network failure. */
+export type AttemptResult =
+  | { kind: 'response'; status: number; headers: IncomingHttpHeaders; rawBody: string; url: URL }
+  | { kind: 'network'; code: string; detail: string; timedOut: boolean; sent: boolean; fatal: boolean; cause: unknown; url: URL };
+
+/**
+ * Parses and checks a URL against the address policy.
+ * @throws PolicyError (`insecure-url`) for plain http off loopback, other schemes, or credentials in the URL;
+ *   TypeError-free: an unparseable URL is reported the same way.
+ */
+export function checkUrl(method: string, url: string): URL {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new PolicyError({ reason: 'insecure-url', method, url, message: `"${url}" is not an absolute URL` });
+  }
+  const problem = insecureUrlProblem(parsed);
+  if (problem) throw new PolicyError({ reason: 'insecure-url', method, url, message: `${method} ${url} refused: ${problem}` });
+  return parsed;
+}
+
+/** One attempt: the request and any same-origin redirect hops, bounded by the attempt timer. */
+export async function attemptOnce(
+  options: TransportOptions,
+  req: TransportRequest,
+  origin: URL,
+  bodyText: string | undefined,
+  setUrl: (u: URL) => void,
+  aborted: () => CancelledError,
+  emit: (event: TransportEvent) => void,
+): Promise<AttemptResult> {
+  const timeoutMs = options.timeoutMs !== undefined && Number.isFinite(options.timeoutMs) && options.timeoutMs > 0 ? options.timeoutMs : 30_000;
+  const maxRedirects = options.maxRedirects ?? 5;
+  const controller = new AbortController();
+  let timedOut = false;
+  let userAborted = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort(new Error(`no complete answer within ${timeoutMs} ms`));
+  }, timeoutMs);
+  const onUserAbort = () => {
+    userAborted = true;
+    controller.abort(req.signal?.reason);
+  };
+  if (req.signal?.aborted) onUserAbort();
+  req.signal?.addEventListener('abort', onUserAbort, { once: true });
+
+  let current = origin;
+  setUrl(current);
+  try {
+    for (let hops = 0; ; hops++) {
+      const token = await req.token();
+      if (userAborted) throw aborted();
+      const headers: Record<string, string> = {
+        authorization: `Bearer ${token}`,
+        accept: 'application/json',
+        'user-agent': options.userAgent ?? 'tpp-toolkit',
+      };
+      if (bodyText !== undefined) headers['content-type'] = 'application/json';
+      let res: Dispatcher.ResponseData;
+      try {
+        res = await request(current, {
+          method: req.method as Dispatcher.HttpMethod,
+          headers,
+          body: bodyText,
+          signal: controller.signal,
+          dispatcher: options.dispatcher,
+        });
+      } catch (err) {
+        return classifyNetworkError(err, current, timedOut, userAborted, timeoutMs, aborted);
+      }
+
+      if (REDIRECT_STATUSES.includes(res.statusCode)) {
+        await res.body.dump().catch(() => undefined);
+        const location = res.headers.location;
+        const where = Array.isArray(location) ? location[0] : location;
+        if (!where) {
+          throw new PolicyError({
+            reason: 'redirect-without-location',
+            method: req.method,
+            url: current.href,
+            status: res.statusCode,
+            message: `${req.method} ${current.href} answered ${res.statusCode} without a Location header`,
+          });
+        }
+        let target: URL;
+        try {
+          target = new URL(where, current);
+        } catch {
+          target = new URL('invalid:');
+        }
+        if (!sameOrigin(target, origin) || insecureUrlProblem(target)) {
+          throw new PolicyError({
+            reason: 'cross-origin-redirect',
+            method: req.method,
+            url: current.href,
+            location: where,
+            status: res.statusCode,
+            message:
+              `${req.method} ${current.href} answered ${res.statusCode} redirecting to ${where}, another origin than ${origin.origin}: ` +
+              'not followed (requests and their Authorization header are only sent to the configured origin)',
+          });
+        }
+        if (hops >= maxRedirects) {
+          throw new PolicyError({
+            reason: 'too-many-redirects',
+            method: req.method,
+            url: current.href,
+            location: where,
+            status: res.statusCode,
+            message: `${req.method} ${origin.href} was redirected more than ${maxRedirects} times`,
+          });
+        }
+        emit({ type: 'redirect', method: req.method, url: maskSecrets(current.href), location: maskSecrets(target.href), status: res.statusCode });
+        current = target;
+        setUrl(current);
+        continue;
+      }
+
+      let rawBody: string;
+      try {
+        rawBody = await res.body.text();
+      } catch (err) {
+        return classifyNetworkError(err, current, timedOut, userAborted, timeoutMs, aborted);
+      }
+      return { kind: 'response', status: res.statusCode, headers: res.headers, rawBody, url: current };
+    }
+  } finally {
+    clearTimeout(timer);
+    req.signal?.removeEventListener('abort', onUserAbort);
+  }
+}
+
+function classifyNetworkError(
+  err: unknown,
+  url: URL,
+  timedOut: boolean,
+  userAborted: boolean,
+  timeoutMs: number,
+  aborted: () => CancelledError,
+): AttemptResult {
+  if (userAborted) throw aborted();
+  if (timedOut) {
+    return { kind: 'network', code: 'TIMEOUT', detail: `no complete answer within ${timeoutMs} ms`, timedOut: true, sent: true, fatal: false, cause: err, url };
+  }
+  const e = err as { code?: unknown; message?: unknown; cause?: { code?: unknown } };
+  const code = typeof e?.code === 'string' ? e.code : typeof e?.cause?.code === 'string' ? e.cause.code : 'UNKNOWN';
+  const detail = `${code}${typeof e?.message === 'string' && e.message ? ` (${e.message})` : ''}`;
+  const isTimeout = code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT';
+  return { kind: 'network', code, detail, timedOut: isTimeout, sent: !NOT_SENT_CODES.has(code), fatal: isFatalCode(code), cause: err, url };
+}

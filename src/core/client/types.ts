@@ -1,0 +1,115 @@
+/**
+ * Shapes shared by the client's modules (spec: Errors; Authentication): what the transport is given and
+ * answers, its events, the repeat policy of a call, and the parsed answer. Types only, so the modules that
+ * use them do not import each other.
+ */
+import type { Dispatcher } from 'undici';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { EndpointId } from '../contract/types';
+import type { RetrySettings } from './backoff';
+
+/** Something the transport did, for logs and progress (never holds a token or header). */
+export type TransportEvent =
+  | { readonly type: 'retry'; readonly method: string; readonly url: string; readonly attempt: number; readonly delayMs: number; readonly reason: string }
+  | { readonly type: 'redirect'; readonly method: string; readonly url: string; readonly location: string; readonly status: number }
+  | { readonly type: 'check'; readonly method: string; readonly url: string; readonly attempt: number; readonly landed: boolean | 'failed' };
+
+/** Settings shared by every call of one client. */
+export interface TransportOptions {
+  /** undici dispatcher (Agent, Pool, MockAgent…); undici's global dispatcher when omitted. */
+  readonly dispatcher?: Dispatcher;
+  /** Time limit of one attempt (request, redirect hops and body), in milliseconds. Default 30 000. */
+  readonly timeoutMs?: number;
+  readonly retry?: Partial<RetrySettings>;
+  /** Redirect hops followed per attempt. Default 5. */
+  readonly maxRedirects?: number;
+  readonly userAgent?: string;
+  /** Random source in [0, 1) for jitter (tests make it deterministic). */
+  readonly random?: () => number;
+  readonly onEvent?: (event: TransportEvent) => void;
+}
+
+/** Outcome of an invoice-number check run before re-sending a create whose first attempt may have landed. */
+export type CheckOutcome =
+  | { readonly landed: false }
+  | {
+      readonly landed: true;
+      /** The body to hand back as the create's result (e.g. `{ id }`). */
+      readonly body: unknown;
+      /** The URL of the list read that found the record (masked). */
+      readonly checkUrl: string;
+      /** The record found. */
+      readonly record: unknown;
+    };
+
+/**
+ * May the request be sent again after a failure that may have reached the server (a network error after
+ * sending, a timeout, and for creates also a 5xx)?
+ * - `safe`: yes (GET; v2 POSTs, whose resend updates).
+ * - `unsafe`: no — the error is reported with `outcomeUnknown` (claims, shops, parts, transactions, PATCH).
+ * - `check`: only after `check()` reports that the first attempt did not land; if it did, its record is the
+ *   result (`recovered`). 5xx answers to such a create are checked the same way before a resend, and so is a
+ *   409/400 answer to a resend (the first attempt may have landed after the check, e.g. from a server queue).
+ * A failure before anything was sent (connection refused, DNS, connect timeout) and 429 are always retried.
+ */
+export type RepeatPolicy =
+  | { readonly kind: 'safe' }
+  | { readonly kind: 'unsafe' }
+  | { readonly kind: 'check'; readonly check: (signal: AbortSignal | undefined) => Promise<CheckOutcome> };
+
+export interface TransportRequest {
+  readonly method: string;
+  /** Absolute URL; must pass the address policy (https, or http to loopback). */
+  readonly url: string;
+  /** JSON-serialisable body, sent with Content-Type: application/json; undefined = no body. */
+  readonly body?: unknown;
+  /** Returns the bearer token; called once per attempt and per redirect hop. Errors it throws propagate as-is. */
+  readonly token: () => string | Promise<string>;
+  readonly signal?: AbortSignal;
+  readonly repeat: RepeatPolicy;
+}
+
+/** The answer that ended the call (a success, a non-retryable status, or the last retryable one). */
+export interface RawExchange {
+  readonly method: string;
+  /** Final URL (after redirects), secrets masked. */
+  readonly url: string;
+  readonly status: number;
+  readonly headers: IncomingHttpHeaders;
+  readonly rawBody: string;
+  readonly attempts: number;
+  /** Milliseconds from the call's start to its end. */
+  readonly durationMs: number;
+  /** True when the status is retryable but the budget (attempts, total time) ran out. */
+  readonly retriesExhausted: boolean;
+  /** Set when an earlier attempt of a create turned out to have landed (found by the invoice check). */
+  readonly recovered?: Extract<CheckOutcome, { landed: true }>;
+}
+
+/** A successful answer, parsed with the contract. */
+export interface ApiResponse<T = unknown> {
+  readonly endpointId: EndpointId;
+  readonly method: string;
+  /** Final URL after same-origin redirects (secrets masked). */
+  readonly url: string;
+  readonly status: number;
+  /** The spec's name of the status, e.g. `Created`. */
+  readonly statusName: string;
+  readonly meaning: string;
+  readonly headers: IncomingHttpHeaders;
+  /**
+   * Body parsed with the endpoint's response schema (undefined for 204 / no body). When the only objection is
+   * unknown properties, the JSON as received is returned (unknown fields tolerated).
+   */
+  readonly body: T;
+  /** Body exactly as received (for a recovered create: the synthesised `{ "id": … }`). */
+  readonly rawBody: string;
+  /** Milliseconds from the call's start to its end, retries and backoff included. */
+  readonly durationMs: number;
+  readonly attempts: number;
+  /**
+   * Set when a create's answer was lost (network error, timeout, 5xx) but the invoice-number check found that it
+   * had landed: `body` is then `{ id }` of the record found, and nothing was sent twice.
+   */
+  readonly recovered?: { readonly checkUrl: string; readonly record: unknown };
+}

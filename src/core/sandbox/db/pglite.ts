@@ -1,0 +1,181 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { PGlite as PGliteType, Transaction } from '@electric-sql/pglite';
+import { DataDirInUseError, Queryable, QueryResult, SandboxDataError, SandboxDb, asStorageError } from './database';
+import { LATEST_VERSION, migrate } from './migrations';
+import { lockDataDir } from './lock';
+import { inTransaction } from './transaction';
+
+/**
+ * The embedded back end: PGlite (PostgreSQL compiled to WebAssembly) in memory or under `<dataDir>/pgdata`.
+ * No native module, so the same bundle runs on every platform and inside the editor's Electron runtime.
+ *
+ * PGlite reads `pglite.wasm`, `initdb.wasm` and `pglite.data` at run time. They are looked up next to the running
+ * bundle (`dist/`, where scripts/build.mjs copies them) and else in the installed package, and handed to PGlite
+ * explicitly, so bundling never breaks its own path resolution. The compiled WebAssembly modules are kept for the
+ * process, so a second instance (tests, a restart after a storage fault) skips compilation.
+ */
+
+/** Node's WebAssembly global (the project's type libraries do not declare it). */
+declare const WebAssembly: { compile(bytes: Uint8Array): Promise<never> };
+
+interface Assets {
+  readonly pglite: never;
+  readonly initdb: never;
+  readonly bundle: Buffer;
+}
+let assets: Promise<Assets> | undefined;
+let memoryTemplate: Promise<Blob | File> | undefined;
+
+function assetDir(): string {
+  if (existsSync(join(__dirname, 'pglite.wasm'))) return __dirname;
+  const resolve = require.resolve; // not bundled: only used when running from source (tests, tsx)
+  return dirname(resolve('@electric-sql/pglite'));
+}
+
+function loadAssets(): Promise<Assets> {
+  assets ??= (async () => {
+    const dir = assetDir();
+    const [pglite, initdb] = await Promise.all([
+      WebAssembly.compile(readFileSync(join(dir, 'pglite.wasm'))),
+      WebAssembly.compile(readFileSync(join(dir, 'initdb.wasm'))),
+    ]);
+    return { pglite, initdb, bundle: readFileSync(join(dir, 'pglite.data')) };
+  })();
+  assets.catch(() => (assets = undefined));
+  return assets;
+}
+
+class PgliteTx implements Queryable {
+  constructor(private readonly tx: Transaction) {}
+  async query<T>(sql: string, params?: readonly unknown[]): Promise<QueryResult<T>> {
+    try {
+      if (params === undefined) {
+        await this.tx.exec(sql);
+        return { rows: [] };
+      }
+      const r = await this.tx.query<T>(sql, params as unknown[]);
+      return { rows: r.rows, affectedRows: r.affectedRows };
+    } catch (err) {
+      throw asStorageError(err);
+    }
+  }
+}
+
+/** File beside `pgdata/` holding the schema version, so that a newer directory is refused before PGlite opens it. */
+const VERSION_FILE = 'schema-version';
+
+/** Throws SandboxDataError, touching nothing, when `dataDir` records a schema version this build does not know. */
+function checkVersionFile(dataDir: string): void {
+  const file = join(dataDir, VERSION_FILE);
+  if (!existsSync(file)) return;
+  const version = Number(readFileSync(file, 'utf8').trim());
+  if (!Number.isInteger(version) || version < 1 || version > LATEST_VERSION) {
+    throw new SandboxDataError(
+      `The sandbox data directory ${dataDir} has schema version ${readFileSync(file, 'utf8').trim()}, which this toolkit does not know (it knows up to ${LATEST_VERSION}). ` +
+        'It was left untouched: use a newer toolkit, or another data directory.',
+    );
+  }
+}
+
+/** Where the PGlite cluster lives inside a sandbox data directory (the rest holds the lock and backups). */
+export function pgDataDir(dataDir: string): string {
+  return join(dataDir, 'pgdata');
+}
+
+/**
+ * Opens the embedded database: in memory without `dataDir`, else under `<dataDir>/pgdata` (created on first
+ * use), guarded by a lock so that one process at a time uses it, and migrated to the latest schema.
+ * Throws {@link DataDirInUseError} when another process holds it, {@link SandboxDataError} when it is corrupt or
+ * of an unknown schema version (nothing is changed in it).
+ */
+export async function openPglite(dataDir?: string): Promise<SandboxDb> {
+  const { PGlite } = await import('@electric-sql/pglite');
+  let release: (() => Promise<void>) | undefined;
+  let existed = false;
+  if (dataDir) {
+    mkdirSync(dataDir, { recursive: true });
+    release = await lockDataDir(dataDir);
+    existed = existsSync(join(pgDataDir(dataDir), 'PG_VERSION'));
+    try {
+      checkVersionFile(dataDir);
+    } catch (err) {
+      await release();
+      throw err;
+    }
+  }
+  const where = dataDir ?? 'memory';
+  const template = dataDir ? undefined : await memoryTemplate?.catch(() => undefined);
+  let pg: PGliteType;
+  try {
+    const a = await loadAssets();
+    pg = await PGlite.create({
+      dataDir: dataDir ? pgDataDir(dataDir) : undefined,
+      loadDataDir: template,
+      pgliteWasmModule: a.pglite,
+      initdbWasmModule: a.initdb,
+      fsBundle: new Blob([a.bundle]),
+      // 32 MB of shared buffers instead of 128: the operating system caches the data files anyway, and the process
+      // stays near 250 MB with a million registrations.
+      startParams: [...PGlite.defaultStartParams, '-c', 'shared_buffers=32MB'],
+    });
+  } catch (err) {
+    await release?.();
+    if (err instanceof DataDirInUseError) throw err;
+    throw new SandboxDataError(
+      existed
+        ? `The sandbox data directory ${where} cannot be opened (${(err as Error).message}). It may be damaged: move it aside and start again (the sandbox then starts empty), or restore a backup. Nothing was deleted.`
+        : `The sandbox data directory ${where} cannot be created: ${(err as Error).message}`,
+    );
+  }
+  const db = new PgliteDb(pg, where, release);
+  try {
+    await migrate(db, where);
+    if (dataDir) writeFileSync(join(dataDir, VERSION_FILE), `${LATEST_VERSION}\n`);
+    // The first in-memory database of the process, migrated and still empty, becomes the template of the next
+    // ones: they load it instead of running initdb and the migrations again (tests start many sandboxes).
+    if (!dataDir && !template) memoryTemplate ??= pg.dumpDataDir('none');
+  } catch (err) {
+    await db.close();
+    throw err;
+  }
+  return db;
+}
+
+class PgliteDb implements SandboxDb {
+  readonly kind = 'pglite';
+  private closed = false;
+
+  constructor(
+    private readonly pg: PGliteType,
+    readonly where: string,
+    private readonly release: (() => Promise<void>) | undefined,
+  ) {}
+
+  async query<T>(sql: string, params?: readonly unknown[]): Promise<QueryResult<T>> {
+    try {
+      if (params === undefined) {
+        await this.pg.exec(sql);
+        return { rows: [] };
+      }
+      const r = await this.pg.query<T>(sql, params as unknown[]);
+      return { rows: r.rows, affectedRows: r.affectedRows };
+    } catch (err) {
+      throw asStorageError(err);
+    }
+  }
+
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+    return inTransaction((run) => this.pg.transaction((tx) => run(new PgliteTx(tx))), fn);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    try {
+      if (!this.pg.closed) await this.pg.close();
+    } finally {
+      await this.release?.();
+    }
+  }
+}

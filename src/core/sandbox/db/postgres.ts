@@ -1,0 +1,84 @@
+import type { Pool, PoolClient } from 'pg';
+import { Queryable, QueryResult, SandboxDb, asStorageError, redactUrl } from './database';
+import { migrate } from './migrations';
+import { inTransaction } from './transaction';
+
+/**
+ * The server back end: the same schema and SQL on a PostgreSQL server (`tpp sandbox --database postgres://…`), so
+ * a team shares one stateful sandbox. Tables live in the `tpp` schema of the given database. Uses a `pg` pool.
+ */
+
+class PgTx implements Queryable {
+  constructor(private readonly client: PoolClient) {}
+  async query<T>(sql: string, params?: readonly unknown[]): Promise<QueryResult<T>> {
+    try {
+      const r = await this.client.query(sql, params as unknown[] | undefined);
+      return { rows: r.rows as T[], affectedRows: r.rowCount ?? undefined };
+    } catch (err) {
+      throw asStorageError(err);
+    }
+  }
+}
+
+/**
+ * Connects to the PostgreSQL server at `url` and migrates the `tpp` schema to the latest version. Throws when the
+ * server is unreachable or refuses the login, and {@link SandboxDataError} for an unknown schema version.
+ */
+export async function openPostgres(url: string): Promise<SandboxDb> {
+  const { Pool: PoolCtor, types } = await import('pg');
+  // bigint counters fit in a double for any realistic sandbox: read them as numbers like PGlite does.
+  types.setTypeParser(20, (v: string) => Number(v));
+  const pool: Pool = new PoolCtor({ connectionString: url, max: 8, connectionTimeoutMillis: 10_000 });
+  pool.on('error', () => undefined); // an idle client's error: the next query reports it
+  const db = new PostgresDb(pool, redactUrl(url));
+  try {
+    await db.query('SELECT 1');
+    await migrate(db, db.where);
+  } catch (err) {
+    await db.close();
+    throw err;
+  }
+  return db;
+}
+
+class PostgresDb implements SandboxDb {
+  readonly kind = 'postgres';
+  private closed = false;
+
+  constructor(
+    private readonly pool: Pool,
+    readonly where: string,
+  ) {}
+
+  async query<T>(sql: string, params?: readonly unknown[]): Promise<QueryResult<T>> {
+    try {
+      const r = await this.pool.query(sql, params as unknown[] | undefined);
+      return { rows: r.rows as T[], affectedRows: r.rowCount ?? undefined };
+    } catch (err) {
+      throw asStorageError(err);
+    }
+  }
+
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+    return inTransaction(async (run) => {
+      const client = await this.pool.connect();
+      try {
+        await client.query('BEGIN');
+        const out = await run(new PgTx(client));
+        await client.query('COMMIT');
+        return out;
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw err;
+      } finally {
+        client.release();
+      }
+    }, fn);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.pool.end();
+  }
+}

@@ -1,0 +1,187 @@
+import { randomBytes } from 'node:crypto';
+import { ERROR_NAMES } from '../../contract';
+import { MAX_TIRE_COUNT } from '../../contract/limits';
+import { Queryable, SandboxDb, UNIQUE_VIOLATION, constraintOf, sqlState } from '../db/database';
+import { ClaimRecord, CancellationRecord, RegistrationCounts, RegistrationRecord, RegistrationSource, countsOf } from '../model';
+
+/**
+ * What every resource module of the Local sandbox shares (spec: Endpoints; Errors): the error type of an answer,
+ * the operations' context (database, clock, program term), row mapping and paging.
+ */
+
+/** One field-level problem of a 400 answer. */
+export interface Issue {
+  readonly path: string;
+  readonly message: string;
+}
+
+/** An error answer: HTTP status, the `error` name of the body, a message and optional field issues. */
+export class ApiError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly error: string,
+    message: string,
+    readonly issues?: readonly Issue[],
+    readonly extra?: Readonly<Record<string, unknown>>,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+/** Names of statuses the spec's Errors table does not list but the HTTP layer may answer. */
+const EXTRA_ERROR_NAMES: Readonly<Record<number, string>> = { 413: 'payload_too_large', 415: 'unsupported_media_type' };
+
+/** The `error` name of a status (the contract's names; other statuses get a generic name). */
+export function errorName(status: number): string {
+  return ERROR_NAMES[status] ?? EXTRA_ERROR_NAMES[status] ?? (status >= 500 ? 'internal_server_error' : 'bad_request');
+}
+
+export const notFound = (what: string) => new ApiError(404, 'not_found', what);
+export const conflict = (what: string) => new ApiError(409, 'conflict', what);
+export const badRequest = (what: string, path = '') => new ApiError(400, 'bad_request', what, [{ path, message: what }]);
+
+/** Program identifier returned as `program_id` on tire-protection reads. */
+export const SANDBOX_PROGRAM_ID = 'local-sandbox-tire-protection';
+
+/** Maximum `pageSize` the sandbox accepts (the spec leaves it open). */
+export const MAX_PAGE_SIZE = 1000;
+
+/** Maximum number of records one version 2 GET answers (its shape for several matches is "not shown"). */
+export const MAX_V2_RECORDS = 1000;
+
+/** 400 unless `n` tires (a count that expands into one object per tire) is within {@link MAX_TIRE_COUNT}. */
+export function checkTireCount(n: number, path: string): void {
+  if (n > MAX_TIRE_COUNT) throw badRequest(`${path} is ${n}: the Local sandbox accepts at most ${MAX_TIRE_COUNT} tires per record`, path);
+}
+
+/** The list envelope (spec: List envelope). */
+export interface ListEnvelope<T> {
+  readonly results: T[];
+  readonly totalRecordCount: number;
+  readonly page: number;
+  readonly pageSize: number;
+  readonly totalPages: number;
+}
+
+export function envelope<T>(results: T[], total: number, page: number, pageSize: number): ListEnvelope<T> {
+  return { results, totalRecordCount: total, page, pageSize, totalPages: Math.ceil(total / pageSize) };
+}
+
+/** Selects a record for a PATCH: by `_id`, or by invoice number with an optional store number. */
+export type Selector = { readonly id: string } | { readonly invoiceNumber: string; readonly storeNumber?: string };
+
+export type Body = Readonly<Record<string, unknown>>;
+
+export function obj(v: unknown): Body {
+  return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Body) : {};
+}
+
+export function arr(v: unknown): readonly unknown[] {
+  return Array.isArray(v) ? v : [];
+}
+
+/** Removes undefined properties (so JSON output and equality are stable). */
+export function compact(o: Record<string, unknown>): Record<string, unknown> {
+  for (const k of Object.keys(o)) if (o[k] === undefined) delete o[k];
+  return o;
+}
+
+const PROCESS_PART = randomBytes(5).toString('hex');
+let counter = randomBytes(3).readUIntBE(0, 3);
+
+/**
+ * A new 24-hex-digit record identifier, shaped like a MongoDB ObjectId (the spec's `_id`): 4 bytes of Unix seconds,
+ * 5 random bytes per process, a 3-byte counter. Ids of one process increase, so the primary-key index grows at its
+ * end instead of at random places.
+ */
+export function newId(): string {
+  counter = (counter + 1) % 0x1000000;
+  return idPrefix() + counter.toString(16).padStart(6, '0');
+}
+
+/** The first 18 hex digits of {@link newId}: seconds and the process part (bulk loads append their own counter). */
+export function idPrefix(): string {
+  return Math.floor(Date.now() / 1000).toString(16).padStart(8, '0').slice(-8) + PROCESS_PART;
+}
+
+/** Whether `err` is a unique violation of `constraint` (a database constraint named in the migrations). */
+export function violates(err: unknown, constraint: string): boolean {
+  return sqlState(err) === UNIQUE_VIOLATION && constraintOf(err) === constraint;
+}
+
+/** What the operations run on: the database, the clock (ms since epoch) and the program term in months. */
+export class OpsContext {
+  constructor(
+    readonly db: SandboxDb,
+    readonly now: () => number,
+    readonly termMonths: number,
+  ) {}
+
+  nowIso(): string {
+    return new Date(this.now()).toISOString();
+  }
+
+  counts(r: RegistrationRecord): RegistrationCounts {
+    return countsOf(r, this.now(), this.termMonths);
+  }
+}
+
+/** Columns of `tpp.registrations` read into a {@link RegistrationRecord}. */
+export const REG_COLUMNS =
+  'id, registration_id, source, invoice_number, store_number, org_id, enroll_date, created_date, status_date, tires_covered, tire_claim_count, tire_cancel_count, cancelled_on, body';
+
+export interface RegRow {
+  id: string;
+  registration_id: number;
+  source: RegistrationSource;
+  invoice_number: string | null;
+  store_number: string;
+  org_id: string;
+  enroll_date: string;
+  created_date: string;
+  status_date: string;
+  tires_covered: number;
+  tire_claim_count: number;
+  tire_cancel_count: number;
+  cancelled_on: string | null;
+  body: Body;
+}
+
+export function regOf(r: RegRow): RegistrationRecord {
+  return {
+    _id: r.id,
+    registrationId: Number(r.registration_id),
+    source: r.source,
+    invoiceNumber: r.invoice_number ?? '',
+    storeNumber: r.store_number,
+    orgId: r.org_id,
+    enrollDate: r.enroll_date,
+    createdDate: r.created_date,
+    statusDate: r.status_date,
+    tiresCovered: Number(r.tires_covered),
+    tireClaimCount: Number(r.tire_claim_count),
+    tireCancelCount: Number(r.tire_cancel_count),
+    ...(r.cancelled_on !== null ? { cancelledOn: r.cancelled_on } : {}),
+    body: r.body,
+  };
+}
+
+/** The claims of a registration, oldest first. */
+export async function claimsOf(q: Queryable, partner: string, id: string): Promise<ClaimRecord[]> {
+  const { rows } = await q.query<{ id: number; source: 'v2' | 'v3'; created_date: string; tire_count: number; body: Body }>(
+    'SELECT id, source, created_date, tire_count, body FROM tpp.claims WHERE partner = $1 AND registration = $2 ORDER BY id',
+    [partner, id],
+  );
+  return rows.map((c) => ({ id: Number(c.id), source: c.source, createdDate: c.created_date, tireCount: Number(c.tire_count), body: c.body }));
+}
+
+/** The cancellation of a registration, if any. */
+export async function cancellationOf(q: Queryable, partner: string, id: string): Promise<CancellationRecord | undefined> {
+  const { rows } = await q.query<{ source: 'v2' | 'v3'; created_date: string; cancelled_on: string; tire_count: number; body: Body }>(
+    'SELECT source, created_date, cancelled_on, tire_count, body FROM tpp.cancellations WHERE partner = $1 AND registration = $2',
+    [partner, id],
+  );
+  const c = rows[0];
+  return c && { source: c.source, createdDate: c.created_date, cancelledOn: c.cancelled_on, tireCount: Number(c.tire_count), body: c.body };
+}

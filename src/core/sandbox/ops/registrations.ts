@@ -1,0 +1,165 @@
+import { CHECK_VIOLATION, Queryable, constraintOf, sqlState } from '../db/database';
+import { RegistrationRecord, RegistrationSource, isoDate, str } from '../model';
+import { Body, ListEnvelope, OpsContext, REG_COLUMNS, RegRow, Selector, arr, checkTireCount, conflict, envelope, newId, notFound, regOf, violates } from './common';
+
+/**
+ * Tire registrations of the earlier revision (/registrations) and the tire-protection product
+ * (spec: Registrations, earlier revision; Tire-protection registrations; Registration metadata; States and
+ * transitions). Uniqueness and "cancelled once" are database constraints; each write is one transaction.
+ */
+
+/**
+ * Creates a v3 registration from a validated body. Unique by invoiceNumber + storeNumber (409 on a duplicate);
+ * a body without invoiceNumber never collides. 400 beyond MAX_TIRE_COUNT tires. Returns the new `_id`.
+ */
+export async function createRegistration(c: OpsContext, partner: string, source: Exclude<RegistrationSource, 'v2'>, body: Body): Promise<string> {
+  const tires = Math.max(1, arr(body.tires).length);
+  checkTireCount(tires, 'tires');
+  const invoiceNumber = typeof body.invoiceNumber === 'string' ? body.invoiceNumber : null;
+  const storeNumber = str(body.storeNumber);
+  const id = newId();
+  const now = c.nowIso();
+  try {
+    await c.db.query(
+      `WITH pos AS (UPDATE tpp.partners SET registration_count = registration_count + 1 WHERE id = $1 RETURNING registration_count)
+       INSERT INTO tpp.registrations (partner, id, position, source, invoice_number, store_number, enroll_date, created_date, status_date, tires_covered, body)
+       SELECT $1, $2, registration_count, $3, $4, $5, $6, $7, $7, $8, $9::json FROM pos`,
+      [partner, id, source, invoiceNumber, storeNumber, isoDate(body.enrollDate), now, tires, JSON.stringify(body)],
+    );
+  } catch (err) {
+    if (violates(err, 'registrations_invoice')) {
+      throw conflict(
+        storeNumber
+          ? `A registration with invoiceNumber ${invoiceNumber} and storeNumber ${storeNumber} already exists`
+          : `A registration with invoiceNumber ${invoiceNumber} already exists`,
+      );
+    }
+    throw err;
+  }
+  return id;
+}
+
+/** The registration `id` of `partner`; 404 when unknown (or another partner's). */
+export async function registration(c: OpsContext, partner: string, id: string, q: Queryable = c.db, lock = false): Promise<RegistrationRecord> {
+  const { rows } = await q.query<RegRow>(`SELECT ${REG_COLUMNS} FROM tpp.registrations WHERE partner = $1 AND id = $2${lock ? ' FOR UPDATE' : ''}`, [partner, id]);
+  const r = rows[0];
+  if (!r) throw notFound(`No registration with id ${id}`);
+  return regOf(r);
+}
+
+/**
+ * Resolves a PATCH selector. 404 when nothing matches; 409 when an invoice number (without store number) matches
+ * several registrations ("use the :id form").
+ */
+export async function select(c: OpsContext, partner: string, sel: Selector, q: Queryable = c.db, lock = false): Promise<RegistrationRecord> {
+  if ('id' in sel) return registration(c, partner, sel.id, q, lock);
+  const forUpdate = lock ? ' FOR UPDATE' : '';
+  if (sel.storeNumber !== undefined) {
+    const { rows } = await q.query<RegRow>(
+      `SELECT ${REG_COLUMNS} FROM tpp.registrations WHERE partner = $1 AND invoice_number = $2 AND store_number = $3${forUpdate}`,
+      [partner, sel.invoiceNumber, sel.storeNumber],
+    );
+    if (!rows[0]) throw notFound(`No registration with invoiceNumber ${sel.invoiceNumber} and storeNumber ${sel.storeNumber}`);
+    return regOf(rows[0]);
+  }
+  const { rows } = await q.query<RegRow>(`SELECT ${REG_COLUMNS} FROM tpp.registrations WHERE partner = $1 AND invoice_number = $2 ORDER BY position LIMIT 2${forUpdate}`, [
+    partner,
+    sel.invoiceNumber,
+  ]);
+  if (rows.length === 0) throw notFound(`No registration with invoiceNumber ${sel.invoiceNumber}`);
+  if (rows.length > 1) throw conflict(`invoiceNumber ${sel.invoiceNumber} is not unique (several registrations): add storeNumber or use the :id form`);
+  return regOf(rows[0] as RegRow);
+}
+
+/**
+ * Cancels a registration (v3 PATCH with cancelledOn): all tires left are cancelled. 409 when already cancelled
+ * (spec: "Cancelled — cancellation again — 409"; the `cancelled_once` key makes it so even for two concurrent
+ * PATCHes) or when the program terms forbid it (expired, or cancelledOn before enrollDate).
+ */
+export async function cancelRegistration(c: OpsContext, partner: string, sel: Selector, cancelledOn: string): Promise<void> {
+  try {
+    await c.db.transaction(async (tx) => {
+      const r = await select(c, partner, sel, tx, true);
+      const k = c.counts(r);
+      if (k.cancelledOn !== undefined) throw conflict(`Registration ${r._id} is already cancelled (cancelledOn ${k.cancelledOn})`);
+      if (k.expired) throw conflict(`Registration ${r._id} expired on ${k.expirationDate}: the program terms forbid cancelling it`);
+      const when = isoDate(cancelledOn);
+      if (Date.parse(when) < Date.parse(r.enrollDate)) throw conflict(`cancelledOn ${cancelledOn} precedes enrollDate: the program terms forbid it`);
+      const now = c.nowIso();
+      await tx.query(
+        `INSERT INTO tpp.cancellations (partner, registration, source, created_date, cancelled_on, tire_count, body) VALUES ($1, $2, 'v3', $3, $4, $5, $6::json)`,
+        [partner, r._id, now, when, k.tiresLeft, JSON.stringify({ cancelledOn })],
+      );
+      await tx.query('UPDATE tpp.registrations SET cancelled_on = $3, tire_cancel_count = tire_cancel_count + $4, status_date = $5 WHERE partner = $1 AND id = $2', [
+        partner,
+        r._id,
+        when,
+        k.tiresLeft,
+        now,
+      ]);
+    });
+  } catch (err) {
+    if (violates(err, 'cancelled_once')) throw conflict('The registration is already cancelled');
+    throw err;
+  }
+}
+
+/** Metadata of a registration (spec: Registration metadata). */
+export async function metadata(c: OpsContext, partner: string, id: string): Promise<Record<string, unknown>> {
+  const r = await registration(c, partner, id);
+  const k = c.counts(r);
+  const isActive = k.cancelledOn === undefined && !k.expired;
+  return {
+    enrollDate: r.enrollDate,
+    expirationDate: k.expirationDate,
+    claimedTiresCount: k.tireClaimCount,
+    availableTiresCount: k.tiresLeft,
+    hasTiresToClaim: isActive && k.tiresLeft > 0,
+    hasTiresToReplace: isActive && k.tiresLeft > 0,
+    isActive,
+  };
+}
+
+/** Query of {@link listRegistrations}: page (1-based), pageSize, optional exact invoiceNumber and storeNumber. */
+export interface RegistrationQuery {
+  readonly page: number;
+  readonly pageSize: number;
+  readonly invoiceNumber?: string;
+  readonly storeNumber?: string;
+}
+
+/**
+ * One page of the partner's registrations in creation order, optionally filtered. Unfiltered, the page is a range
+ * of `position` (an index range whatever the table's size) and the total is the partner's counter; filtered, an
+ * index scan of the matches.
+ */
+export async function listRegistrations(c: OpsContext, partner: string, q: RegistrationQuery, view: (r: RegistrationRecord) => unknown): Promise<ListEnvelope<unknown>> {
+  const start = (q.page - 1) * q.pageSize;
+  if (q.invoiceNumber === undefined && q.storeNumber === undefined) {
+    const [page, total] = await Promise.all([
+      c.db.query<RegRow>(`SELECT ${REG_COLUMNS} FROM tpp.registrations WHERE partner = $1 AND position > $2 AND position <= $3 ORDER BY position`, [
+        partner,
+        start,
+        start + q.pageSize,
+      ]),
+      c.db.query<{ n: number }>('SELECT registration_count AS n FROM tpp.partners WHERE id = $1', [partner]),
+    ]);
+    return envelope(page.rows.map((r) => view(regOf(r))), Number(total.rows[0]?.n ?? 0), q.page, q.pageSize);
+  }
+  const where: string[] = ['partner = $1'];
+  const params: unknown[] = [partner];
+  if (q.invoiceNumber !== undefined) where.push(`invoice_number = $${params.push(q.invoiceNumber)}`);
+  if (q.storeNumber !== undefined) where.push(`store_number = $${params.push(q.storeNumber)}`);
+  const cond = where.join(' AND ');
+  const [page, total] = await Promise.all([
+    c.db.query<RegRow>(`SELECT ${REG_COLUMNS} FROM tpp.registrations WHERE ${cond} ORDER BY position LIMIT ${q.pageSize} OFFSET ${start}`, params),
+    c.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM tpp.registrations WHERE ${cond}`, params),
+  ]);
+  return envelope(page.rows.map((r) => view(regOf(r))), Number(total.rows[0]?.n ?? 0), q.page, q.pageSize);
+}
+
+/** Maps a CHECK violation of the tire counters (a race between two claims) to the business answer, 409. */
+export function tiresLeftConflict(err: unknown, id: string): unknown {
+  if (sqlState(err) === CHECK_VIOLATION && constraintOf(err) === 'tires_left') return conflict(`Registration ${id} has no tires left for this claim`);
+  return err;
+}

@@ -1,0 +1,155 @@
+import type { z } from 'zod';
+import { ENDPOINTS } from '../contract';
+import type { EndpointDef } from '../contract';
+import { ApiError, Issue, MAX_PAGE_SIZE } from './ops/common';
+
+/**
+ * Request parsing of the Local sandbox, driven by the contract's endpoint table (spec: Endpoints): routes grouped
+ * by method and path, queries and bodies validated with the endpoint's zod schemas, 400 answers naming each bad
+ * field.
+ */
+
+/** Path prefix of each base under the sandbox origin: v3 at /api/v3, v2 at the origin, eligibility at /api/v1. */
+export const BASE_PREFIX: Readonly<Record<EndpointDef['base'], string>> = { v3: '/api/v3', v2: '', eligibility: '/api/v1' };
+
+/** Zod issues as `{path, message}` with dotted paths prefixed by `prefix` (e.g. "query."). */
+export function zodIssues(err: z.ZodError, prefix = ''): Issue[] {
+  const out: Issue[] = [];
+  const seen = new Set<string>();
+  for (const i of flatten(err.issues as readonly RawIssue[], [])) {
+    const path = prefix + i.path.join('.');
+    const key = `${path}\u0000${i.message}`;
+    if (!seen.has(key)) {
+      seen.add(key);
+      out.push({ path, message: i.message });
+    }
+  }
+  return out;
+}
+
+interface RawIssue {
+  readonly code?: string;
+  readonly path: readonly PropertyKey[];
+  readonly message: string;
+  readonly errors?: readonly (readonly RawIssue[])[];
+}
+
+/**
+ * Replaces each union failure by the issues of the branch that got furthest (deepest issue path), so that
+ * `{"Registrations":[{…bad…}]}` reports the bad Registrations fields rather than "no union branch matched".
+ * When every branch fails at the same depth (none fits), all their issues are kept.
+ */
+function flatten(issues: readonly RawIssue[], base: readonly PropertyKey[]): { path: string[]; message: string }[] {
+  const out: { path: string[]; message: string }[] = [];
+  for (const i of issues) {
+    const path = [...base, ...i.path];
+    if (i.code === 'invalid_union' && i.errors && i.errors.length > 0) {
+      const depth = (branch: readonly RawIssue[]) => Math.max(0, ...branch.map((x) => x.path.length));
+      const best = Math.max(...i.errors.map(depth));
+      const chosen = i.errors.filter((branch) => depth(branch) === best);
+      if (best > 0 || chosen.length < i.errors.length) {
+        for (const branch of chosen.length === i.errors.length ? chosen : chosen.slice(0, 1)) out.push(...flatten(branch, path));
+        continue;
+      }
+    }
+    out.push({ path: path.map(String), message: i.message });
+  }
+  return out;
+}
+
+/** Endpoints grouped by method and full path (motor-club PATCH update and cancel share one). */
+export function routeGroups(): Map<string, EndpointDef[]> {
+  const groups = new Map<string, EndpointDef[]>();
+  for (const e of Object.values(ENDPOINTS) as EndpointDef[]) {
+    const key = `${e.method} ${BASE_PREFIX[e.base]}${e.path}`;
+    const g = groups.get(key);
+    if (g) g.push(e);
+    else groups.set(key, [e]);
+  }
+  return groups;
+}
+
+/** A raw query value by name, trying the aliases and then a case-insensitive match. */
+function rawQuery(query: Record<string, unknown>, name: string, aliases: readonly string[] = []): unknown {
+  for (const n of [name, ...aliases]) if (query[n] !== undefined) return query[n];
+  const lower = name.toLowerCase();
+  for (const [k, v] of Object.entries(query)) if (k.toLowerCase() === lower) return v;
+  return undefined;
+}
+
+/**
+ * Validates the query of `e`: each declared parameter is taken (with its aliases, case-insensitively),
+ * defaulted, and parsed with its schema. Returns the parsed values or throws a 400 naming every bad parameter.
+ */
+export function parseQuery(e: EndpointDef, query: Record<string, unknown>): Record<string, unknown> {
+  // Eligibility lookup: "If vin, licensePlate and state are all sent, only vin is used."
+  const vin = e.base === 'eligibility' ? rawQuery(query, 'vin') : undefined;
+  if (vin !== undefined) query = { vin };
+  const out: Record<string, unknown> = {};
+  const issues: Issue[] = [];
+  for (const [name, def] of Object.entries(e.query)) {
+    let raw = rawQuery(query, name, def.aliases);
+    if (raw === undefined && def.default !== undefined) raw = String(def.default);
+    if (raw === undefined) {
+      if (def.required) issues.push({ path: `query.${name}`, message: 'required query parameter is missing' });
+      continue;
+    }
+    if (Array.isArray(raw)) {
+      issues.push({ path: `query.${name}`, message: 'given more than once' });
+      continue;
+    }
+    const r = def.schema.safeParse(raw);
+    if (r.success) out[name] = r.data;
+    else for (const i of zodIssues(r.error)) issues.push({ path: i.path ? `query.${name}.${i.path}` : `query.${name}`, message: i.message });
+  }
+  if (typeof out.pageSize === 'number' && out.pageSize > MAX_PAGE_SIZE) {
+    issues.push({ path: 'query.pageSize', message: `at most ${MAX_PAGE_SIZE}` });
+  }
+  if (issues.length > 0) throw new ApiError(400, 'bad_request', `Invalid query: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, issues);
+  return out;
+}
+
+/** Picks the endpoint of a group for this body (motor-club PATCH: customer vs cancelledOn) and validates it. */
+export function chooseAndParseBody(group: readonly EndpointDef[], body: unknown): { endpoint: EndpointDef; body: unknown } {
+  const first = group[0] as EndpointDef;
+  if (group.length === 1) {
+    if (!first.body) return { endpoint: first, body: undefined };
+    return { endpoint: first, body: parseBody(first.body, body) };
+  }
+  let firstError: ApiError | undefined;
+  const keys = body !== null && typeof body === 'object' ? Object.keys(body) : [];
+  // Try the endpoints whose body schema mentions a key present in the body first.
+  const ordered = [...group].sort((a, b) => Number(mentions(b, keys)) - Number(mentions(a, keys)));
+  for (const e of ordered) {
+    try {
+      return { endpoint: e, body: e.body ? parseBody(e.body, body) : undefined };
+    } catch (err) {
+      firstError ??= err as ApiError;
+    }
+  }
+  throw firstError ?? new ApiError(400, 'bad_request', 'Invalid body');
+}
+
+function mentions(e: EndpointDef, keys: readonly string[]): boolean {
+  const shape = (e.body as unknown as { shape?: Record<string, unknown> } | undefined)?.shape;
+  return !!shape && keys.some((k) => k in shape);
+}
+
+function parseBody(schema: z.ZodType, body: unknown): unknown {
+  if (body === undefined) throw new ApiError(400, 'bad_request', 'A JSON body is required (Content-Type: application/json)', [{ path: '', message: 'body is missing' }]);
+  const r = schema.safeParse(body);
+  if (r.success) return r.data;
+  const issues = zodIssues(r.error);
+  throw new ApiError(400, 'bad_request', `Invalid body: ${issues.map((i) => `${i.path || '(body)'}: ${i.message}`).join('; ')}`, issues);
+}
+
+/** Success status of an endpoint: 201 for a POST that may answer 201, else the lowest 2xx of its contract responses. */
+export function successStatus(e: EndpointDef): number {
+  if (e.method === 'POST' && 201 in e.responses) return 201;
+  const codes = Object.keys(e.responses)
+    .map(Number)
+    .filter((c) => c >= 200 && c < 300)
+    .sort((a, b) => a - b);
+  return codes[0] ?? 200;
+}
+

@@ -1,0 +1,103 @@
+import * as vscode from 'vscode';
+import { ENVIRONMENTS, EnvironmentId } from '../../core/environments';
+import { HistoryEntry, HistoryStore, NewHistoryEntry } from '../../core/history/history';
+import { HistoryLog } from '../../core/history/historyLog';
+import { maskSecrets } from '../../core/log/mask';
+import { Logger } from '../log';
+
+/** globalState key where earlier versions kept the whole history; moved to the JSON Lines file once, then removed. */
+export const HISTORY_STATE_KEY = 'tpp.requestHistory';
+
+/** What the latest request of an environment says about its connection (the tree's "Connection" row). */
+export type ConnectionState =
+  | { readonly kind: 'unknown' }
+  | { readonly kind: 'answering' | 'unauthorized' | 'server-error'; readonly status: number; readonly time: string }
+  | { readonly kind: 'unreachable'; readonly error: string; readonly time: string };
+
+/**
+ * The request history (newest first, every environment, tokens masked) and the connection state derived from it.
+ * Kept by core's {@link HistoryLog}: one JSON Lines line appended per request under the extension's global storage,
+ * rotated at 200 entries. {@link onDidChange} fires with the environment whose history changed, so the view redraws
+ * that environment's "Request history" and "Connection" rows only.
+ */
+export class HistoryModel implements vscode.Disposable {
+  // Opened on first use: HistoryLog lives in dist/core.js, which activation does not load.
+  private store: HistoryLog | undefined;
+  private readonly emitter = new vscode.EventEmitter<EnvironmentId>();
+  /** Fires with the environment after an entry was recorded or its history cleared. */
+  readonly onDidChange = this.emitter.event;
+
+  /**
+   * @param state where an earlier version kept the history (moved into the file on first use).
+   * @param dir directory of the history files, e.g. `<globalStorage>/history`.
+   */
+  constructor(
+    private readonly state: vscode.Memento,
+    private readonly dir: string,
+    private readonly log: Logger,
+  ) {}
+
+  private get entries(): HistoryLog {
+    if (!this.store) {
+      this.store = HistoryLog.open(this.dir);
+      const legacy = this.state.get<unknown>(HISTORY_STATE_KEY);
+      if (legacy !== undefined) {
+        if (this.store.list().length === 0) for (const e of [...HistoryStore.fromJSON(legacy).list()].reverse()) this.store.append(e);
+        void this.state.update(HISTORY_STATE_KEY, undefined);
+        this.written();
+      }
+    }
+    return this.store;
+  }
+
+  /** Logs a failed write of the history file (the entry stays in memory). */
+  private written(): void {
+    this.store?.flushed().catch((err: unknown) => this.log.error('The request history could not be written', err));
+  }
+
+  /** Resolves when the history is on disk (tests). */
+  flushed(): Promise<void> {
+    return this.store ? this.store.flushed() : Promise.resolve();
+  }
+
+  /** The history, newest first (optionally one environment's). */
+  list(env?: EnvironmentId): readonly HistoryEntry[] {
+    return this.entries.list(env);
+  }
+
+  /** The entry with `id`, if still kept. */
+  get(id: string): HistoryEntry | undefined {
+    return this.entries.get(id);
+  }
+
+  /** The connection state of `env` from its latest recorded request. */
+  connection(env: EnvironmentId): ConnectionState {
+    const last = this.entries.list(env)[0];
+    if (!last) return { kind: 'unknown' };
+    if (last.status === undefined) return { kind: 'unreachable', error: last.error ?? 'no answer', time: last.time };
+    const kind = last.status === 401 ? 'unauthorized' : last.status >= 500 ? 'server-error' : 'answering';
+    return { kind, status: last.status, time: last.time };
+  }
+
+  /** Records a request (masked by the store), logs one line and fires {@link onDidChange}. Returns the stored entry. */
+  record(entry: NewHistoryEntry & { env: EnvironmentId }): HistoryEntry {
+    const stored = this.entries.append(entry);
+    this.log.info(
+      `[${ENVIRONMENTS[entry.env].label}] ${entry.method} ${maskSecrets(entry.url)} -> ${entry.status ?? entry.error ?? 'no answer'} (${Math.round(entry.durationMs)} ms, ${entry.attempts} attempt${entry.attempts === 1 ? '' : 's'})`,
+    );
+    this.written();
+    this.emitter.fire(entry.env);
+    return stored;
+  }
+
+  /** Forgets the recorded requests of `env`. */
+  async clear(env: EnvironmentId): Promise<void> {
+    this.entries.clear(env);
+    this.emitter.fire(env);
+    await this.flushed().catch((err: unknown) => this.log.error('The request history could not be written', err));
+  }
+
+  dispose(): void {
+    this.emitter.dispose();
+  }
+}
