@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { Queryable } from './db/database';
 import { OpsContext, idPrefix } from './ops/common';
 
@@ -79,7 +80,7 @@ export async function seedRegistrations(c: OpsContext, partner: string, count: n
                  FROM generate_series(1, $5::int) g) r
          ) s
        ) x`,
-      [partner, lists.run, base, now, count, lists.first, lists.last, tireLists, vehicles, c.termMonths, today, lists.tires.length, idPrefix()],
+      [partner, lists.run, base, now, count, lists.first, lists.last, tireLists, vehicles, c.termMonths, today, lists.tires.length, loadPrefix()],
     );
     if (rebuild) await rebuildIndexes(tx);
     const range = [partner, base, base + count];
@@ -103,4 +104,13 @@ export async function seedRegistrations(c: OpsContext, partner: string, count: n
     await tx.query('UPDATE tpp.partners SET registration_count = $2 WHERE id = $1', [partner, base + count]);
     return { registrations: count, claims: Number(claims.affectedRows ?? 0), cancellations: Number(cancellations.affectedRows ?? 0) };
   });
+}
+
+/**
+ * The first 18 hex digits of the ids of one bulk load: the seconds of {@link idPrefix} and 5 random bytes of this
+ * load (not the process's), so two loads within one second (a second Load Sample Data, two partners) never repeat
+ * the row-number suffixes of each other.
+ */
+function loadPrefix(): string {
+  return idPrefix().slice(0, 8) + randomBytes(5).toString('hex');
 }
