@@ -46,7 +46,7 @@ async function main(): Promise<void> {
     seedCount: stored,
     log,
   });
-  const have = await countOf(h, partner);
+  const have = stored > 0 ? await countOf(h, partner) : 0;
   if (have < stored) await h.loadSampleData(partner, stored - have);
   const seedSeconds = (performance.now() - t0) / 1000;
   process.stdout.write(`${JSON.stringify({ origin: h.origin, pid: process.pid, stored: await countOf(h, partner), seedSeconds })}\n`);
