@@ -4,8 +4,9 @@
 import * as esbuild from 'esbuild';
 import { copyFileSync, readdirSync, statSync, rmSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { buildExtensionWithLazyCore } from './lazy-core.mjs';
+import { zodEnglishOnly } from './zod-locales.mjs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -39,6 +40,9 @@ const common = {
   logLevel: 'warning',
   // pg's optional native binding is never used.
   external: ['pg-native'],
+  // English messages only: zod's other locales stay out of every bundle (scripts/zod-locales.mjs needs the metafile).
+  plugins: [zodEnglishOnly()],
+  metafile: true,
 };
 
 /** PGlite reads its WebAssembly and file-system bundle at run time: they ship next to the bundles in dist/. */
@@ -47,9 +51,31 @@ function copyPgliteAssets() {
   for (const f of ['pglite.wasm', 'pglite.data', 'initdb.wasm']) copyFileSync(join(dir, f), join('dist', f));
 }
 
+/**
+ * `tpp` is a small entry (dist/cli.js: the command table, src/cli/commands/index.ts) and one bundle per command
+ * (dist/cli-<name>.js), loaded only when that command runs: `tpp validate` never parses the sandbox's HTTP server,
+ * its database or the HTTP client. `tpp sandbox` loads the server from dist/sandbox.js, the bundle the editor uses.
+ */
+const CLI_COMMANDS = ['environments', 'keygen', 'jwt', 'openapi', 'sandbox', 'validate'];
+const cliSplit = {
+  name: 'cli-split',
+  setup(build) {
+    const commands = resolve('src/cli/commands');
+    build.onResolve({ filter: /^\.\.?\// }, (args) => {
+      const target = resolve(args.resolveDir, args.path);
+      if (args.importer === join(commands, 'index.ts') && dirname(target) === commands && CLI_COMMANDS.includes(basename(target))) {
+        return { path: `./cli-${basename(target)}.js`, external: true };
+      }
+      if (target === resolve('src/core/sandbox/server')) return { path: './sandbox.js', external: true };
+      return undefined;
+    });
+  },
+};
+
 const extensionBuild = { ...common, entryPoints: { extension: 'src/extension/extension.ts' }, outdir: 'dist', external: ['vscode', 'pg-native'] };
 const builds = [
-  { ...common, entryPoints: { cli: 'src/cli/main.ts' }, outdir: 'dist', banner: { js: `#!/usr/bin/env node\n${IMPORT_META_URL}` } },
+  { ...common, entryPoints: { cli: 'src/cli/main.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' }, plugins: [zodEnglishOnly(), cliSplit] },
+  { ...common, entryPoints: Object.fromEntries(CLI_COMMANDS.map((c) => [`cli-${c}`, `src/cli/commands/${c}.ts`])), outdir: 'dist', plugins: [zodEnglishOnly(), cliSplit] },
   // The Local sandbox server (fastify): a separate bundle, loaded by the extension only on first use of Local.
   { ...common, entryPoints: { sandbox: 'src/core/sandbox/server.ts' }, outdir: 'dist' },
   // The Local sandbox's own process (forked by the editor): a small entry that requires dist/sandbox.js on start.
@@ -70,5 +96,6 @@ if (watch) {
   await Promise.all([buildExtensionWithLazyCore(extensionBuild, common), ...builds.map((b) => esbuild.build(b))]);
   copyPgliteAssets();
   const kb = (f) => `${(statSync(join('dist', f)).size / 1024).toFixed(1)} KB`;
-  console.log(`esbuild${production ? ' (production)' : ''}: dist/extension.js ${kb('extension.js')} (loaded at activation), dist/core.js ${kb('core.js')} (loaded on first use), dist/sandbox.js ${kb('sandbox.js')}, dist/sandbox-child.js ${kb('sandbox-child.js')}, dist/cli.js ${kb('cli.js')}`);
+  console.log(`esbuild${production ? ' (production)' : ''}: dist/extension.js ${kb('extension.js')} (loaded at activation), dist/core.js ${kb('core.js')} (loaded on first use; target 600 KB in production), dist/undici.js ${kb('undici.js')} (loaded on the first request), dist/sandbox.js ${kb('sandbox.js')}, dist/sandbox-child.js ${kb('sandbox-child.js')}`);
+  console.log(`  tpp: dist/cli.js ${kb('cli.js')}, then one of ${CLI_COMMANDS.map((c) => `cli-${c}.js ${kb(`cli-${c}.js`)}`).join(', ')}`);
 }

@@ -35,7 +35,13 @@ export async function buildExtensionWithLazyCore(extensionOptions, coreOptions) 
   const files = await heavyImports(extensionOptions);
   const entry = files.map((f, i) => `import * as m${i} from ${JSON.stringify(f)};`).join('\n') +
     `\nexport const modules = {${files.map((f, i) => `${JSON.stringify(keyOf(f))}: m${i}`).join(', ')}};\n`;
-  const core = await esbuild.build({ ...coreOptions, stdin: { contents: entry, resolveDir: resolve('.'), sourcefile: 'core-entry.js', loader: 'js' }, outfile: 'dist/core.js' });
+  // undici (~520 KB minified, half of the core) is only needed to send a request: it is a bundle of its own,
+  // dist/undici.js, required by the client on its first request (src/core/client/attempt.ts).
+  const undiciExternal = { name: 'undici-apart', setup: (b) => b.onResolve({ filter: /^undici$/ }, () => ({ path: './undici.js', external: true })) };
+  const [core] = await Promise.all([
+    esbuild.build({ ...coreOptions, plugins: [...(coreOptions.plugins ?? []), undiciExternal], stdin: { contents: entry, resolveDir: resolve('.'), sourcefile: 'core-entry.js', loader: 'js' }, outfile: 'dist/core.js' }),
+    esbuild.build({ ...coreOptions, stdin: { contents: "module.exports = require('undici');", resolveDir: resolve('.'), sourcefile: 'undici-entry.js', loader: 'js' }, outfile: 'dist/undici.js' }),
+  ]);
 
   const require = createRequire(import.meta.url);
   const corePath = resolve('dist/core.js');

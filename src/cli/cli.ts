@@ -17,7 +17,7 @@ function help(io: CliIo): void {
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
-    const target = name === 'help' && rest[0] ? CLI_COMMANDS.find((c) => c.name === rest[0]) : undefined;
+    const target = name === 'help' && rest[0] ? CLI_COMMANDS.find((c) => c.name === rest[0])?.load() : undefined;
     if (target) io.stdout.write(`Usage: ${target.usage}\n${target.help ? `\n${target.help}\n` : ''}`);
     else help(io);
     return name === undefined ? 2 : 0;
@@ -26,11 +26,12 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     io.stdout.write(`${VERSION}\n`);
     return 0;
   }
-  const command = CLI_COMMANDS.find((c) => c.name === name);
-  if (!command) {
+  const entry = CLI_COMMANDS.find((c) => c.name === name);
+  if (!entry) {
     io.stderr.write(`tpp: unknown command '${name}'. Run 'tpp help' for the list.\n`);
     return 2;
   }
+  const command = entry.load();
   if (rest.includes('--help') || rest.includes('-h')) {
     io.stdout.write(`Usage: ${command.usage}\n${command.help ? `\n${command.help}\n` : ''}`);
     return 0;

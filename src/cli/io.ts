@@ -7,8 +7,6 @@ export interface CliIo {
 /** A `tpp` subcommand. `run` resolves to the process exit code (0 ok, 1 failure found, 2 usage or read error). */
 export interface CliCommand {
   readonly name: string;
-  /** One line for `tpp help`. */
-  readonly summary: string;
   /** Usage text, printed by `tpp help <name>` and on usage errors. */
   readonly usage: string;
   /** Longer help printed after the usage by `--help`/`-h` and `tpp help <name>`. */
@@ -16,10 +14,19 @@ export interface CliCommand {
   run(args: string[], io: CliIo): Promise<number>;
 }
 
-/** A usage error: printed with the command's usage, exit code 2. */
+const USAGE_ERROR = Symbol.for('tpp.cli.UsageError');
+
+/**
+ * A usage error: printed with the command's usage, exit code 2. Each command is a bundle of its own in dist/
+ * with its own copy of this class, so `instanceof` checks a registered symbol instead of the class identity.
+ */
 export class UsageError extends Error {
+  readonly [USAGE_ERROR] = true;
   constructor(message: string) {
     super(message);
     this.name = 'UsageError';
+  }
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === 'object' && value !== null && USAGE_ERROR in value;
   }
 }

@@ -351,9 +351,14 @@ describe('shops, parts, transactions, motor club and the eligibility lookup on t
     assert.equal(cancelled.status, 204, cancelled.message);
     const twice = await cmd<RequestOutcome>('tpp.cancelMotorClubRegistration', { kind: 'motorClub', env: 'local', id }, { cancelledOn: new Date().toISOString() });
     assert.equal(twice.status, 409);
-    const rows = (await api.registrations.pages('local', 'motor-club')).flatMap((p) => p.rows);
-    const row = rows.find((r) => r.record._id === id);
-    if (row) assert.equal(row.state, 'Cancelled');
+    // Spec: States and transitions — a cancelled registration reads back with cancelledOn and is Cancelled. Lists are
+    // oldest first, so the new row may sit on a later page: load pages until it is found, then it must be Cancelled.
+    const find = async () => (await api.registrations.pages('local', 'motor-club')).flatMap((p) => p.rows).find((r) => r.record._id === id);
+    let row = await find();
+    while (!row && (await api.registrations.loadMore('local', 'motor-club')) > 0) row = await find();
+    assert.ok(row, `motor-club registration ${id} is listed`);
+    assert.equal(typeof row.record.cancelledOn, 'string');
+    assert.equal(row.state, 'Cancelled');
   });
 
   it('Check Vehicle Eligibility needs the dedicated token, then answers isEligible', async () => {

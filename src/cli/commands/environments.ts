@@ -5,7 +5,6 @@ import { CliCommand } from '../io';
 /** `tpp environments [--format text|json]`: lists the environments the toolkit knows. */
 export const environmentsCommand: CliCommand = {
   name: 'environments',
-  summary: 'List the environments (Local, Sandbox, Production)',
   usage: 'tpp environments [--format text|json]',
   async run(args, io) {
     const { values } = parseArgs({ args, options: { format: { type: 'string', default: 'text' } }, strict: true });

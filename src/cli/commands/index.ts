@@ -1,10 +1,25 @@
 import { CliCommand } from '../io';
-import { environmentsCommand } from './environments';
-import { jwtCommand } from './jwt';
-import { keygenCommand } from './keygen';
-import { openapiCommand } from './openapi';
-import { sandboxCommand } from './sandbox';
-import { validateCommand } from './validate';
+
+/**
+ * One `tpp` subcommand as `tpp help` lists it. Its code is loaded only when it runs (or prints its own
+ * help): `dist/cli.js` holds this table and nothing heavy, and each command below is a bundle of its own
+ * (`dist/cli-<name>.js`, scripts/build.mjs), so `tpp validate` never loads the sandbox's HTTP server, its
+ * database or the HTTP client. Keep the `require` paths literal: the build maps each to its bundle.
+ */
+export interface CliCommandEntry {
+  readonly name: string;
+  /** One line for `tpp help`. */
+  readonly summary: string;
+  /** Loads the command's module (synchronously, once; Node caches it). */
+  load(): CliCommand;
+}
 
 /** Every `tpp` subcommand, in the order `tpp help` lists them. Add new commands here. */
-export const CLI_COMMANDS: readonly CliCommand[] = [environmentsCommand, keygenCommand, jwtCommand, openapiCommand, sandboxCommand, validateCommand];
+export const CLI_COMMANDS: readonly CliCommandEntry[] = [
+  { name: 'environments', summary: 'List the environments (Local, Sandbox, Production)', load: () => (require('./environments') as typeof import('./environments')).environmentsCommand },
+  { name: 'keygen', summary: 'Generate an ECDSA key pair (PKCS#8 private key, SPKI public key)', load: () => (require('./keygen') as typeof import('./keygen')).keygenCommand },
+  { name: 'jwt', summary: 'Mint a partner JWT, or inspect one against every rule of the spec', load: () => (require('./jwt') as typeof import('./jwt')).jwtCommand },
+  { name: 'openapi', summary: 'Print the OpenAPI 3.1 document of the partner interface', load: () => (require('./openapi') as typeof import('./openapi')).openapiCommand },
+  { name: 'sandbox', summary: 'Run the Local sandbox (an emulator of the whole partner API)', load: () => (require('./sandbox') as typeof import('./sandbox')).sandboxCommand },
+  { name: 'validate', summary: 'Check payload .json files against the contract (as the editor does)', load: () => (require('./validate') as typeof import('./validate')).validateCommand },
+];

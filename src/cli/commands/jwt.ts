@@ -86,7 +86,6 @@ async function inspect(args: string[], io: CliIo): Promise<number> {
  */
 export const jwtCommand: CliCommand = {
   name: 'jwt',
-  summary: 'Mint a partner JWT, or inspect one against every rule of the spec',
   usage: USAGE,
   async run(args, io) {
     const [sub, ...rest] = args;

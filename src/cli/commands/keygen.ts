@@ -11,7 +11,6 @@ import { CliCommand, UsageError } from '../io';
  */
 export const keygenCommand: CliCommand = {
   name: 'keygen',
-  summary: 'Generate an ECDSA key pair (PKCS#8 private key, SPKI public key)',
   usage: 'tpp keygen [--curve P-256|P-384|P-521] --out <prefix> [--force]',
   async run(args, io) {
     const { values, positionals } = parseArgs({

@@ -11,7 +11,6 @@ declare const __TPP_VERSION__: string | undefined;
  */
 export const openapiCommand: CliCommand = {
   name: 'openapi',
-  summary: 'Print the OpenAPI 3.1 document of the partner interface',
   usage: 'tpp openapi [--format yaml|json]   (e.g. tpp openapi > partner-api.yaml)',
   async run(args, io) {
     const { values } = parseArgs({

@@ -161,7 +161,6 @@ export async function runSandboxCommand(args: string[], io: CliIo, stop?: AbortS
 /** `tpp sandbox`: runs the Local sandbox standalone. */
 export const sandboxCommand: CliCommand = {
   name: 'sandbox',
-  summary: 'Run the Local sandbox (an emulator of the whole partner API)',
   usage: USAGE,
   help: HELP,
   run: (args, io) => runSandboxCommand(args, io),

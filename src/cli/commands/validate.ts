@@ -32,7 +32,6 @@ export interface ValidateJsonProblem {
  */
 export const validateCommand: CliCommand = {
   name: 'validate',
-  summary: 'Check payload .json files against the contract (as the editor does)',
   usage: 'tpp validate <file|glob>... [--format text|json] [--ignore <warning code>]...',
   async run(args, io) {
     const { values, positionals } = parseArgs({

@@ -3,7 +3,11 @@
  * and any same-origin redirect hops under the attempt timer, and the classification of network failures by
  * undici's error codes (sent or not, fatal or not). transport.ts decides whether to repeat.
  */
-import { request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+
+// undici is loaded on the first request, not with the client: the editor's core bundle (dist/core.js) keeps it in
+// dist/undici.js, so validating a payload or minting a token never loads it (scripts/lazy-core.mjs).
+const undici = (): typeof import('undici') => require('undici') as typeof import('undici');
 import type { IncomingHttpHeaders } from 'node:http';
 import { CancelledError, PolicyError } from './errors';
 import { REDIRECT_STATUSES } from './status';
@@ -100,7 +104,7 @@ export async function attemptOnce(
       if (bodyText !== undefined) headers['content-type'] = 'application/json';
       let res: Dispatcher.ResponseData;
       try {
-        res = await request(current, {
+        res = await undici().request(current, {
           method: req.method as Dispatcher.HttpMethod,
           headers,
           body: bodyText,

@@ -3,8 +3,9 @@ import { resolve, sep } from 'node:path';
 
 // The CommonJS entry on purpose: the bundles are CommonJS, and the ES module build of tinyglobby's fdir calls
 // createRequire(import.meta.url), which is undefined there (dist/cli.js crashed at start). A require() makes
-// esbuild pick the packages' "require" exports.
-const { globSync } = require('tinyglobby') as typeof import('tinyglobby');
+// esbuild pick the packages' "require" exports. Loaded on the first glob only: `tpp validate file.json` does not
+// pay for it at start-up.
+const tinyglobby = (): typeof import('tinyglobby') => require('tinyglobby') as typeof import('tinyglobby');
 
 /**
  * Glob expansion for `tpp validate` (Node 20 has no fs.glob), by `tinyglobby` (picomatch syntax: `*`, `?`,
@@ -29,7 +30,7 @@ export function expandGlob(pattern: string, cwd: string): string[] {
   const baseParts = parts.slice(0, firstGlob);
   const base = baseParts.join('/') || (norm.startsWith('/') ? '/' : '.');
   const rest = parts.slice(firstGlob).join('/');
-  const matched = globSync(rest, {
+  const matched = tinyglobby().globSync(rest, {
     cwd: resolve(cwd, base),
     onlyFiles: true,
     dot: false,

@@ -1,6 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import type { Queryable } from './db/database';
-import { OpsContext, idPrefix } from './ops/common';
+import { OpsContext, idPrefix, reserveIds } from './ops/common';
 
 /** Value lists the generated registrations draw from (deterministically, by hashing the row number). */
 export interface SeedLists {
@@ -60,7 +59,7 @@ export async function seedRegistrations(c: OpsContext, partner: string, count: n
     const vehicles = lists.vehicles.flatMap(([make, model]) => Array.from({ length: 13 }, (_, y) => JSON.stringify({ year: 2012 + y, make, model })));
     await tx.query(
       `INSERT INTO tpp.registrations (partner, id, position, source, invoice_number, store_number, enroll_date, created_date, status_date, tires_covered, tire_claim_count, tire_cancel_count, cancelled_on, body)
-       SELECT $1, $13 || lpad(to_hex(g), 6, '0'), $3::bigint + g, 'tire-protection', inv, '', to_char(enroll, ${ISO}), $4, $4, tires,
+       SELECT $1, $13 || lpad(to_hex(($14::bigint + g - 1) % 16777216), 6, '0'), $3::bigint + g, 'tire-protection', inv, '', to_char(enroll, ${ISO}), $4, $4, tires,
               claimed, CASE WHEN cancelled THEN tires - claimed ELSE 0 END, CASE WHEN cancelled THEN to_char(enroll + 30, ${ISO}) END,
               json_build_object('product_id', 'tire-protection', 'invoiceNumber', inv, 'enrollDate', to_char(enroll, 'YYYY-MM-DD'),
                 'customer', json_build_object('name', fn || ' ' || ln, 'email', lower(fn || '.' || ln || g || '@example.com')),
@@ -80,7 +79,7 @@ export async function seedRegistrations(c: OpsContext, partner: string, count: n
                  FROM generate_series(1, $5::int) g) r
          ) s
        ) x`,
-      [partner, lists.run, base, now, count, lists.first, lists.last, tireLists, vehicles, c.termMonths, today, lists.tires.length, loadPrefix()],
+      [partner, lists.run, base, now, count, lists.first, lists.last, tireLists, vehicles, c.termMonths, today, lists.tires.length, idPrefix(), reserveIds(count)],
     );
     if (rebuild) await rebuildIndexes(tx);
     const range = [partner, base, base + count];
@@ -104,13 +103,4 @@ export async function seedRegistrations(c: OpsContext, partner: string, count: n
     await tx.query('UPDATE tpp.partners SET registration_count = $2 WHERE id = $1', [partner, base + count]);
     return { registrations: count, claims: Number(claims.affectedRows ?? 0), cancellations: Number(cancellations.affectedRows ?? 0) };
   });
-}
-
-/**
- * The first 18 hex digits of the ids of one bulk load: the seconds of {@link idPrefix} and 5 random bytes of this
- * load (not the process's), so two loads within one second (a second Load Sample Data, two partners) never repeat
- * the row-number suffixes of each other.
- */
-function loadPrefix(): string {
-  return idPrefix().slice(0, 8) + randomBytes(5).toString('hex');
 }

@@ -1,7 +1,20 @@
 import { strict as assert } from 'node:assert';
 import { generateKeyPairSync } from 'node:crypto';
+import * as http from 'node:http';
 import { Client, mint, newKey, request, startWith, BACKENDS } from './helpers';
 import type { SandboxHandle } from '../../../src/core/sandbox/server';
+
+/** GET `url` with a bearer token and an explicit Host header (fetch does not let a caller set Host). */
+function hostRequest(url: string, host: string, token: string): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { headers: { host, authorization: `Bearer ${token}` } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8').on('data', (c: string) => (text += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+    });
+    req.on('error', reject).end();
+  });
+}
 
 /** Spec: Authentication. Tokens are minted with node:crypto, independently of the server's jose. */
 for (const backend of BACKENDS)
@@ -78,10 +91,20 @@ for (const backend of BACKENDS)
     await expect401(es256, es256.token('v3'), '/v2/partners/partner1?rec=registrations');
     const ok = await es256.call('GET', '/v2/partners/partner1?rec=registrations', undefined, { token: es256.token('v2') });
     assert.equal(ok.status, 200);
-    // the audience follows the Host actually called: localhost works with a localhost aud
+  });
+
+  it('takes aud from the address the client called (its Host), so localhost and 127.0.0.1 are different audiences', async () => {
+    // Spec: Authentication, item 5 — aud is the base address of the environment, i.e. the one the client called.
+    // The request goes to 127.0.0.1 with the Host header a client of http://localhost:<port> sends: no name lookup,
+    // so the check runs on every machine (localhost may resolve to ::1, where the sandbox does not listen).
     const port = new URL(sb.origin).port;
-    const viaLocalhost = await request('GET', `http://localhost:${port}/api/v3/verify-token`, { authorization: `Bearer ${es256.token('v3', { aud: `http://localhost:${port}/api/v3` })}` }).catch(() => undefined);
-    if (viaLocalhost) assert.equal(viaLocalhost.status, 200);
+    const viaLocalhost = (aud: string) => hostRequest(`${sb.v3BaseUrl}/verify-token`, `localhost:${port}`, es256.token('v3', { aud }));
+    const accepted = await viaLocalhost(`http://localhost:${port}/api/v3`);
+    assert.equal(accepted.status, 200, accepted.text);
+    assert.equal((JSON.parse(accepted.text) as { partner_id: string }).partner_id, es256.partnerId);
+    const refused = await viaLocalhost(sb.v3BaseUrl);
+    assert.equal(refused.status, 401, 'a 127.0.0.1 audience is not the localhost address that was called');
+    assert.equal(refused.text, EXACT_401);
   });
 
   it('refuses an alg that does not match the key curve, alg none, and a wrong typ', async () => {

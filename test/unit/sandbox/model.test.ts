@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { addMonths, countsOf, RegistrationRecord } from '../../../src/core/sandbox/model';
+import { newId, reserveIds } from '../../../src/core/sandbox/ops/common';
 
 /** Derived counters and WarrantyStatus (spec: States and transitions), program term arithmetic, paging structure. */
 describe('Local sandbox: model', () => {
@@ -40,5 +41,18 @@ describe('Local sandbox: model', () => {
     assert.deepEqual([expired.warrantyStatus, expired.expired, expired.expirationDate], [4, true, '2027-01-31T00:00:00.000Z']);
     assert.equal(countsOf(reg(cancelled(4)), Date.parse('2030-01-01T00:00:00Z'), 36).warrantyStatus, 2);
     assert.equal(countsOf(reg(claimed(9)), at, 36).tiresLeft, 0, 'never below 0');
+  });
+});
+
+describe('Local sandbox: record identifiers', () => {
+  it('are 24 hex digits, increase within a process, and never reuse a block reserved by a bulk load', () => {
+    const a = newId();
+    const first = reserveIds(1000);
+    const b = newId();
+    assert.match(a, /^[0-9a-f]{24}$/);
+    const counterOf = (id: string) => Number.parseInt(id.slice(18), 16);
+    assert.equal(first, (counterOf(a) + 1) % 0x1000000);
+    assert.equal(counterOf(b), (first + 1000) % 0x1000000, 'the next id comes after the reserved block');
+    assert.equal(a.slice(8, 18), b.slice(8, 18), 'one process part');
   });
 });

@@ -86,6 +86,8 @@ describe('Local sandbox: realism knobs, sample data and CLI', function () {
     assert.equal((await c.call('GET', '/motor-club/registrations')).json.totalRecordCount, 40);
     const again = await sb.loadSampleData('P1001');
     assert.ok(again.registrations >= 300, 'loading twice adds more, no conflicts');
+    // loads within the same second (ids share their time prefix) never collide
+    for (let i = 0; i < 3; i++) assert.equal((await sb.loadSampleData('P1001', 20)).registrations, 45);
     await assert.rejects(sb.loadSampleData('NOPE'), /Unknown partner/);
     await sb.close();
   });

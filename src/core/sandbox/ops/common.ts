@@ -96,13 +96,23 @@ let counter = randomBytes(3).readUIntBE(0, 3);
  * end instead of at random places.
  */
 export function newId(): string {
-  counter = (counter + 1) % 0x1000000;
-  return idPrefix() + counter.toString(16).padStart(6, '0');
+  return idPrefix() + reserveIds(1).toString(16).padStart(6, '0');
 }
 
-/** The first 18 hex digits of {@link newId}: seconds and the process part (bulk loads append their own counter). */
+/** The first 18 hex digits of {@link newId}: seconds and the process part. */
 export function idPrefix(): string {
   return Math.floor(Date.now() / 1000).toString(16).padStart(8, '0').slice(-8) + PROCESS_PART;
+}
+
+/**
+ * Reserves `n` consecutive values of the process's id counter and returns the first (a bulk load appends
+ * `(first + i) mod 2^24` to one {@link idPrefix}). No other id of this process gets them; the counter wraps only after
+ * 16,777,216 ids.
+ */
+export function reserveIds(n: number): number {
+  const first = (counter + 1) % 0x1000000;
+  counter = (counter + n) % 0x1000000;
+  return first;
 }
 
 /** Whether `err` is a unique violation of `constraint` (a database constraint named in the migrations). */

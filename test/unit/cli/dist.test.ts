@@ -1,0 +1,77 @@
+import * as assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { CLI_COMMANDS } from '../../../src/cli/commands';
+
+// The published `tpp` is dist/cli.js: a small entry that loads each command's bundle (dist/cli-<name>.js) only when
+// that command runs (issue 14, "fast and small"). These tests run the built files, as a user's `tpp` does.
+const dist = join(__dirname, '../../../dist');
+const cli = join(dist, 'cli.js');
+const example = join(__dirname, '../../../examples/tire-protection-registration.json');
+
+describe('tpp from dist/cli.js (the built command line)', function () {
+  this.timeout(60000);
+  before(function () {
+    if (!existsSync(cli)) {
+      console.log(`      skipped: ${cli} is not built (npm run build; npm test builds before the unit tier)`);
+      this.skip();
+    }
+  });
+
+  for (const { name } of CLI_COMMANDS) {
+    it(`tpp ${name} --help prints its usage from its own bundle, exit 0`, () => {
+      const r = spawnSync(process.execPath, [cli, name, '--help'], { encoding: 'utf8', timeout: 30000 });
+      assert.equal(r.status, 0, r.stderr);
+      assert.match(r.stdout, new RegExp(`^Usage: tpp ${name}\\b`));
+    });
+  }
+
+  it('tpp help lists every command without loading any command bundle', () => {
+    const probe = `process.argv = [process.argv[0], ${JSON.stringify(cli)}, 'help']; require(${JSON.stringify(cli)}); process.on('exit', () => process.stderr.write(JSON.stringify(Object.keys(require.cache))));`;
+    const r = spawnSync(process.execPath, ['-e', probe], { encoding: 'utf8', timeout: 30000 });
+    for (const { name } of CLI_COMMANDS) assert.match(r.stdout, new RegExp(`^  ${name} `, 'm'));
+    const loaded = (JSON.parse(r.stderr) as string[]).filter((f) => f.startsWith(dist));
+    assert.deepEqual(loaded, [cli]);
+  });
+
+  it('tpp validate loads only its own bundle: no sandbox server, database or HTTP client', () => {
+    const probe = `process.argv = [process.argv[0], ${JSON.stringify(cli)}, 'validate', ${JSON.stringify(example)}]; require(${JSON.stringify(cli)}); process.on('exit', () => process.stderr.write('\\n' + JSON.stringify(Object.keys(require.cache))));`;
+    const r = spawnSync(process.execPath, ['-e', probe], { encoding: 'utf8', timeout: 30000 });
+    assert.match(r.stderr, /^1 file checked: 0 errors, 0 warnings$/m);
+    const loaded = (JSON.parse(r.stderr.trim().split('\n').at(-1)!) as string[]).filter((f) => f.startsWith(dist));
+    assert.deepEqual(loaded.sort(), [join(dist, 'cli-validate.js'), cli]);
+    assert.equal(r.status, 0);
+  });
+
+  it('a usage error thrown inside a command bundle is still reported as one (exit 2, with the usage)', () => {
+    const r = spawnSync(process.execPath, [cli, 'validate', '--format', 'xml', example], { encoding: 'utf8', timeout: 30000 });
+    assert.equal(r.status, 2);
+    assert.match(r.stderr, /^tpp validate: --format must be text or json, got 'xml'\nUsage: tpp validate /);
+  });
+
+  it('tpp sandbox starts from dist (the server from dist/sandbox.js), answers, and stops on SIGTERM with exit 0', async () => {
+    const child = spawn(process.execPath, [cli, 'sandbox'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (s: string) => (stderr += s));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    try {
+      const base = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        child.stdout.setEncoding('utf8').on('data', (s: string) => {
+          out += s;
+          if (out.includes('\n')) resolve(out.split('\n')[0]!);
+        });
+        child.on('exit', (code) => reject(new Error(`tpp sandbox exited ${code} before printing its address: ${stderr}`)));
+      });
+      assert.match(base, /^http:\/\/127\.0\.0\.1:\d+\/api\/v3$/);
+      // Spec: Authentication — a request without a token is refused with 401.
+      const res = await fetch(`${base}/verify-token`);
+      assert.equal(res.status, 401);
+    } finally {
+      child.kill('SIGTERM');
+    }
+    assert.equal(await exited, 0, stderr);
+    assert.match(stderr, /Stopping \(SIGTERM\)/);
+  });
+});
