@@ -1,11 +1,11 @@
-import Fastify, { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import Fastify, { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { EndpointDef, EndpointId } from '../contract';
-import { maskSecrets } from '../log/mask';
 import { UNAUTHORIZED_BODY, PartnerKey, TokenRejected, VerifiedTokenCache, checkEligibilityToken, importPartnerKey, verifyPartnerToken } from './auth';
-import { SandboxDb, StorageError, sqlState } from './db/database';
+import { SandboxDb } from './db/database';
+import { errorBody, installErrorReplies, logSafe } from './replies';
 import { openStorage } from './db/open';
 import { handlers, HandlerContext } from './handlers';
-import { ApiError, Issue, OpsContext, errorName } from './ops/common';
+import { OpsContext } from './ops/common';
 import { PartnerRecord, allPartners, findPartner, upsertPartner } from './ops/partners';
 import { FaultInjector, FaultOptions, RateLimiter } from './realism';
 import { BASE_PREFIX, chooseAndParseBody, parseQuery, routeGroups, successStatus } from './routes';
@@ -13,6 +13,7 @@ import { SampleSummary, loadSampleData } from './seed';
 import { DEFAULT_TERM_MONTHS } from './model';
 
 export { BASE_PREFIX } from './routes';
+export { MAX_RESPONSE_BYTES, logSafe } from './replies';
 export { zodIssues } from './routes';
 
 /**
@@ -82,21 +83,8 @@ export interface SandboxHandle {
   close(): Promise<void>;
 }
 
-/** Largest response body the sandbox sends, in bytes. */
-export const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 /** Largest request body, in bytes (413 beyond). */
 export const MAX_BODY_BYTES = 1024 * 1024;
-/** Seconds a client is told to wait after a storage failure. */
-const STORAGE_RETRY_AFTER_SECONDS = 2;
-
-function errorBody(status: number, message: string, issues?: readonly Issue[], extra?: Readonly<Record<string, unknown>>): Record<string, unknown> {
-  return { error: errorName(status), statusCode: status, message, ...(issues ? { issues } : {}), ...(extra ?? {}) };
-}
-
-/** A request line for the log: secrets in the query (`apikey`, `token`, …) and tokens masked. */
-export function logSafe(text: string): string {
-  return maskSecrets(text.replace(/([?&](?:api_?key|token|access_token|key|secret|password)=)[^&\s]*/gi, '$1***'));
-}
 
 interface Gate {
   group: EndpointDef[];
@@ -168,39 +156,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
 
   // No JSON body is taken as text: a text/plain body answers 415 (docs/sandbox.md).
   app.removeContentTypeParser('text/plain');
-  app.setNotFoundHandler((req, reply) => {
-    void reply.code(404).send(errorBody(404, `No endpoint at ${req.method} ${req.url.split('?')[0] ?? ''}`));
-  });
-  app.setErrorHandler((err: FastifyError, _req, reply) => {
-    if (err instanceof ApiError) {
-      void reply.code(err.statusCode).send(errorBody(err.statusCode, err.message, err.issues, err.extra));
-      return;
-    }
-    if (err instanceof StorageError) {
-      log?.(`storage failure: ${err.message}`);
-      void reply
-        .code(503)
-        .header('Retry-After', String(STORAGE_RETRY_AFTER_SECONDS))
-        .send(errorBody(503, `The Local sandbox could not store or read this (storage failure: ${err.message.replace(/^Storage failed: /, '')}). Nothing was stored; retry after ${STORAGE_RETRY_AFTER_SECONDS} s.`));
-      return;
-    }
-    if (sqlState(err)?.startsWith('22')) {
-      // A value PostgreSQL cannot store (a NUL character in a string, a number out of range): the request's fault.
-      void reply.code(400).send(errorBody(400, `A value of the request cannot be stored: ${err.message}`, [{ path: '', message: err.message }]));
-      return;
-    }
-    const status = typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
-    if (status === 500) log?.(`internal error: ${err.stack ?? err.message}`);
-    const message = status === 500 ? 'Internal error of the Local sandbox' : err.message;
-    const issues = status === 400 ? [{ path: '', message: err.message }] : undefined;
-    void reply.code(status).send(errorBody(status, message, issues));
-  });
-  app.addHook('onSend', async (_req, reply, payload) => {
-    const size = typeof payload === 'string' ? Buffer.byteLength(payload) : Buffer.isBuffer(payload) ? payload.length : 0;
-    if (size <= MAX_RESPONSE_BYTES) return payload;
-    void reply.code(500);
-    return JSON.stringify(errorBody(500, `The answer would exceed the Local sandbox's response limit of ${MAX_RESPONSE_BYTES} bytes`));
-  });
+  installErrorReplies(app, log);
+
   if (log) {
     app.addHook('onResponse', async (req, reply) => {
       const started = (req as GatedRequest).tpp?.startedAt ?? performance.now();
