@@ -110,6 +110,8 @@ function registration(invoiceNumber: string): Record<string, unknown> {
   };
 }
 
+const RUN = Date.now().toString(36);
+
 type Row = { target: string; figures: Partial<Record<Op, Figure>>; rss?: { rss: number; peak: number }; note: string };
 
 /** Warms up, then measures every operation against `s`; creates last, so that reads see the seeded data. */
@@ -120,8 +122,9 @@ async function runAll(s: Server, kind: Kind, samples: Samples, note: string): Pr
     const make = (tag: string) => (i: number) => request(kind, s.origin, op, i, samples, tag) as Req;
     if (!request(kind, s.origin, op, 0, samples, 'probe')) continue;
     const expect = op === 'create' ? 201 : 200;
-    await measure(p, { ...LOOP, count: 200, seconds: 2, expect }, make(`W-${s.name}`));
-    figures[op] = await measure(p, { ...LOOP, expect }, make(`B-${s.name}`));
+    // Invoice numbers unique per run: a PostgreSQL server keeps the records of the previous size's run.
+    await measure(p, { ...LOOP, count: 200, seconds: 2, expect }, make(`W-${RUN}-${s.name}`));
+    figures[op] = await measure(p, { ...LOOP, expect }, make(`B-${RUN}-${s.name}`));
   }
   await p.close();
   return { target: s.name, figures, rss: rssOf(s.child.pid), note };

@@ -2,9 +2,8 @@ import { EligibilityQuery } from '../contract';
 import type { EndpointDef, EndpointId } from '../contract';
 import { ApiError, OpsContext, Selector } from './ops/common';
 import type { PartnerRecord } from './ops/partners';
-import { cancelRegistration, createRegistration, listRegistrations, metadata, registration } from './ops/registrations';
+import { cancelRegistration, createRegistration, listRegistrations, metadata, registration, registrationWithClaims } from './ops/registrations';
 import { fileClaim } from './ops/claims';
-import { claimsOf } from './ops/common';
 import { addPart, createShop, createTransaction, lookupShop, updateShop } from './ops/shops';
 import { cancelMotorClub, createMotorClub, listMotorClub, motorClub, motorClubView, updateMotorClubCustomer } from './ops/motorClub';
 import { V2Kind, V2Rejected, v2Get, v2Post } from './ops/v2';
@@ -92,8 +91,8 @@ export const handlers: Readonly<Record<EndpointId, Handler>> = {
     ),
   }),
   getTireProtectionRegistration: async (ctx) => {
-    const r = await registration(ctx.c, pid(ctx), ctx.params.id ?? '');
-    return { body: tireProtectionView(r, await claimsOf(ctx.c.db, pid(ctx), r._id)) };
+    const { registration: r, claims } = await registrationWithClaims(ctx.c, pid(ctx), ctx.params.id ?? '');
+    return { body: tireProtectionView(r, claims) };
   },
   getTireProtectionRegistrationMetadata: async (ctx) => ({ body: await metadata(ctx.c, pid(ctx), ctx.params.id ?? '') }),
   cancelTireProtectionRegistration: async (ctx) => (await cancelRegistration(ctx.c, pid(ctx), byId(ctx), cancelledOn(ctx)), NO_CONTENT),

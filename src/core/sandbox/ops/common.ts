@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { ERROR_NAMES } from '../../contract';
 import { MAX_TIRE_COUNT } from '../../contract/limits';
-import { Queryable, SandboxDb, UNIQUE_VIOLATION, constraintOf, sqlState } from '../db/database';
-import { ClaimRecord, CancellationRecord, RegistrationCounts, RegistrationRecord, RegistrationSource, countsOf } from '../model';
+import { SandboxDb, UNIQUE_VIOLATION, constraintOf, sqlState } from '../db/database';
+import { RegistrationCounts, RegistrationRecord, RegistrationSource, countsOf } from '../model';
 
 /**
  * What every resource module of the Local sandbox shares (spec: Endpoints; Errors): the error type of an answer,
@@ -175,23 +175,4 @@ export function regOf(r: RegRow): RegistrationRecord {
     ...(r.cancelled_on !== null ? { cancelledOn: r.cancelled_on } : {}),
     body: r.body,
   };
-}
-
-/** The claims of a registration, oldest first. */
-export async function claimsOf(q: Queryable, partner: string, id: string): Promise<ClaimRecord[]> {
-  const { rows } = await q.query<{ id: number; source: 'v2' | 'v3'; created_date: string; tire_count: number; body: Body }>(
-    'SELECT id, source, created_date, tire_count, body FROM tpp.claims WHERE partner = $1 AND registration = $2 ORDER BY id',
-    [partner, id],
-  );
-  return rows.map((c) => ({ id: Number(c.id), source: c.source, createdDate: c.created_date, tireCount: Number(c.tire_count), body: c.body }));
-}
-
-/** The cancellation of a registration, if any. */
-export async function cancellationOf(q: Queryable, partner: string, id: string): Promise<CancellationRecord | undefined> {
-  const { rows } = await q.query<{ source: 'v2' | 'v3'; created_date: string; cancelled_on: string; tire_count: number; body: Body }>(
-    'SELECT source, created_date, cancelled_on, tire_count, body FROM tpp.cancellations WHERE partner = $1 AND registration = $2',
-    [partner, id],
-  );
-  const c = rows[0];
-  return c && { source: c.source, createdDate: c.created_date, cancelledOn: c.cancelled_on, tireCount: Number(c.tire_count), body: c.body };
 }

@@ -1,5 +1,5 @@
 import { CHECK_VIOLATION, Queryable, constraintOf, sqlState } from '../db/database';
-import { RegistrationRecord, RegistrationSource, isoDate, str } from '../model';
+import { ClaimRecord, RegistrationRecord, RegistrationSource, isoDate, str } from '../model';
 import { Body, ListEnvelope, OpsContext, REG_COLUMNS, RegRow, Selector, arr, checkTireCount, conflict, envelope, newId, notFound, regOf, violates } from './common';
 
 /**
@@ -45,6 +45,23 @@ export async function registration(c: OpsContext, partner: string, id: string, q
   const r = rows[0];
   if (!r) throw notFound(`No registration with id ${id}`);
   return regOf(r);
+}
+
+/**
+ * The registration `id` of `partner` with the claims filed against it, oldest first, read in one query (a read by
+ * id is the most frequent call). 404 when unknown.
+ */
+export async function registrationWithClaims(c: OpsContext, partner: string, id: string): Promise<{ registration: RegistrationRecord; claims: ClaimRecord[] }> {
+  const { rows } = await c.db.query<RegRow & { claims: { id: number; source: 'v2' | 'v3'; created_date: string; tire_count: number; body: Body }[] | null }>(
+    `SELECT ${REG_COLUMNS}, (SELECT json_agg(json_build_object('id', c.id, 'source', c.source, 'created_date', c.created_date, 'tire_count', c.tire_count, 'body', c.body) ORDER BY c.id)
+       FROM tpp.claims c WHERE c.partner = r.partner AND c.registration = r.id) AS claims
+     FROM tpp.registrations r WHERE partner = $1 AND id = $2`,
+    [partner, id],
+  );
+  const r = rows[0];
+  if (!r) throw notFound(`No registration with id ${id}`);
+  const claims = (r.claims ?? []).map((x) => ({ id: Number(x.id), source: x.source, createdDate: x.created_date, tireCount: Number(x.tire_count), body: x.body }));
+  return { registration: regOf(r), claims };
 }
 
 /**
