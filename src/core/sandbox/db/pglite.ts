@@ -46,19 +46,27 @@ function loadAssets(): Promise<Assets> {
   return assets;
 }
 
+/** What PGlite and its transactions both offer. */
+type PgliteRunner = Pick<Transaction, 'exec' | 'query'>;
+
+/** Runs `sql` on `target`: several statements without parameters (exec), else one statement with them. */
+async function run<T>(target: PgliteRunner, sql: string, params?: readonly unknown[]): Promise<QueryResult<T>> {
+  try {
+    if (params === undefined) {
+      await target.exec(sql);
+      return { rows: [] };
+    }
+    const r = await target.query<T>(sql, params as unknown[]);
+    return { rows: r.rows, affectedRows: r.affectedRows };
+  } catch (err) {
+    throw asStorageError(err);
+  }
+}
+
 class PgliteTx implements Queryable {
   constructor(private readonly tx: Transaction) {}
-  async query<T>(sql: string, params?: readonly unknown[]): Promise<QueryResult<T>> {
-    try {
-      if (params === undefined) {
-        await this.tx.exec(sql);
-        return { rows: [] };
-      }
-      const r = await this.tx.query<T>(sql, params as unknown[]);
-      return { rows: r.rows, affectedRows: r.affectedRows };
-    } catch (err) {
-      throw asStorageError(err);
-    }
+  query<T>(sql: string, params?: readonly unknown[]): Promise<QueryResult<T>> {
+    return run<T>(this.tx, sql, params);
   }
 }
 
@@ -152,17 +160,8 @@ class PgliteDb implements SandboxDb {
     private readonly release: (() => Promise<void>) | undefined,
   ) {}
 
-  async query<T>(sql: string, params?: readonly unknown[]): Promise<QueryResult<T>> {
-    try {
-      if (params === undefined) {
-        await this.pg.exec(sql);
-        return { rows: [] };
-      }
-      const r = await this.pg.query<T>(sql, params as unknown[]);
-      return { rows: r.rows, affectedRows: r.affectedRows };
-    } catch (err) {
-      throw asStorageError(err);
-    }
+  query<T>(sql: string, params?: readonly unknown[]): Promise<QueryResult<T>> {
+    return run<T>(this.pg, sql, params);
   }
 
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {

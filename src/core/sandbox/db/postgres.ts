@@ -8,15 +8,20 @@ import { inTransaction } from './transaction';
  * a team shares one stateful sandbox. Tables live in the `tpp` schema of the given database. Uses a `pg` pool.
  */
 
+/** Runs `sql` on a pool or one of its clients (without parameters, several statements may be sent). */
+async function run<T>(target: Pool | PoolClient, sql: string, params?: readonly unknown[]): Promise<QueryResult<T>> {
+  try {
+    const r = await target.query(sql, params as unknown[] | undefined);
+    return { rows: r.rows as T[], affectedRows: r.rowCount ?? undefined };
+  } catch (err) {
+    throw asStorageError(err);
+  }
+}
+
 class PgTx implements Queryable {
   constructor(private readonly client: PoolClient) {}
-  async query<T>(sql: string, params?: readonly unknown[]): Promise<QueryResult<T>> {
-    try {
-      const r = await this.client.query(sql, params as unknown[] | undefined);
-      return { rows: r.rows as T[], affectedRows: r.rowCount ?? undefined };
-    } catch (err) {
-      throw asStorageError(err);
-    }
+  query<T>(sql: string, params?: readonly unknown[]): Promise<QueryResult<T>> {
+    return run<T>(this.client, sql, params);
   }
 }
 
@@ -50,13 +55,8 @@ class PostgresDb implements SandboxDb {
     readonly where: string,
   ) {}
 
-  async query<T>(sql: string, params?: readonly unknown[]): Promise<QueryResult<T>> {
-    try {
-      const r = await this.pool.query(sql, params as unknown[] | undefined);
-      return { rows: r.rows as T[], affectedRows: r.rowCount ?? undefined };
-    } catch (err) {
-      throw asStorageError(err);
-    }
+  query<T>(sql: string, params?: readonly unknown[]): Promise<QueryResult<T>> {
+    return run<T>(this.pool, sql, params);
   }
 
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
