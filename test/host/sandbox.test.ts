@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { activateExtension } from '../shared/extension';
-import { hasDriver, sidebarDescriptions, texts, until } from '../shared/driver';
+import { hasDriver, screenshot, sidebarDescriptions, texts, until } from '../shared/driver';
 
 /** A fetch that never hangs the suite: the answer's status, or the error's name. */
 async function statusOf(url: string): Promise<number | string> {
@@ -41,6 +41,7 @@ describe('Local sandbox: its own process', () => {
       assert.ok(row, 'the Local row says the sandbox crashed');
       const bar = await until(async () => (await texts('.part.statusbar .statusbar-item')).find((t) => t.includes('TPP: Local (sandbox crashed)')));
       assert.ok(bar, 'the status bar says the sandbox crashed');
+      await screenshot('local-sandbox-crashed');
     }
 
     const again = await api.api.target('local');
