@@ -8,6 +8,7 @@ import { RULES } from '../../../src/core/diagnostics/engine';
 import { CONTRACT_RULES, diagnosePayload, specAnchor } from '../../../src/core/diagnostics/payload';
 import { SEMANTIC_RULES } from '../../../src/core/diagnostics/semantic';
 import { REPO_ROOT, SPEC_PATH } from '../specPath';
+import { paths, setAt } from './mutate';
 
 /**
  * docs/diagnostics.md lists every diagnostic (issue 15): every code the engine can emit is in its table with
@@ -76,7 +77,7 @@ describe('docs/diagnostics.md: every diagnostic, its severity and the spec sente
       fc.property(fc.constantFrom(...kinds), fc.array(fc.tuple(fc.nat(), values), { minLength: 1, maxLength: 4 }), (kind, edits) => {
         const body = structuredClone(PAYLOAD_KINDS[kind].template) as Record<string, unknown>;
         for (const [i, v] of edits) {
-          const leaves = paths(body);
+          const leaves = paths(body, new Set(['$schema']));
           const p = leaves[i % leaves.length]!;
           setAt(body, p, v);
         }
@@ -98,20 +99,3 @@ describe('docs/diagnostics.md: every diagnostic, its severity and the spec sente
   });
 });
 
-function paths(v: unknown, base: (string | number)[] = [], out: (string | number)[][] = []): (string | number)[][] {
-  const children: [string | number, unknown][] = Array.isArray(v) ? v.map((x, i): [number, unknown] => [i, x]) : v !== null && typeof v === 'object' ? Object.entries(v) : [];
-  for (const [k, x] of children) {
-    if (k === '$schema') continue;
-    out.push([...base, k]);
-    paths(x, [...base, k], out);
-  }
-  return out;
-}
-
-function setAt(root: unknown, path: (string | number)[], value: unknown): void {
-  let v = root as Record<string | number, unknown>;
-  for (const seg of path.slice(0, -1)) v = v[seg] as Record<string | number, unknown>;
-  const last = path[path.length - 1]!;
-  if (value === undefined) delete v[last];
-  else v[last] = value;
-}

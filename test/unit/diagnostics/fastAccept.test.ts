@@ -3,26 +3,9 @@ import * as fc from 'fast-check';
 import { z } from 'zod';
 import { PAYLOAD_KINDS, type PayloadKind } from '../../../src/core/contract';
 import { compileAccept, localizedIssues } from '../../../src/core/diagnostics/fastAccept';
+import { paths, setAt } from './mutate';
 
 const KINDS = Object.keys(PAYLOAD_KINDS) as PayloadKind[];
-
-/** Every path to an object property or array item of a value. */
-function paths(v: unknown, base: (string | number)[] = [], out: (string | number)[][] = []): (string | number)[][] {
-  const children: [string | number, unknown][] = Array.isArray(v) ? Array.from(v, (x, i): [number, unknown] => [i, x]) : v !== null && typeof v === 'object' ? Object.entries(v) : [];
-  for (const [k, x] of children) {
-    out.push([...base, k]);
-    paths(x, [...base, k], out);
-  }
-  return out;
-}
-
-function setAt(root: unknown, path: (string | number)[], value: unknown): void {
-  let v = root as Record<string | number, unknown>;
-  for (const seg of path.slice(0, -1)) v = v[seg] as Record<string | number, unknown>;
-  const last = path[path.length - 1]!;
-  if (value === undefined) delete v[last];
-  else v[last] = value;
-}
 
 /** Values likely to sit on a rule's edge: lengths around 25/50/200, money decimals, dates, digits. */
 const edgy = fc.oneof(
