@@ -150,9 +150,8 @@ export const handlers: Readonly<Record<EndpointId, Handler>> = {
   },
 
   eligibilityLookup: async (ctx) => {
-    const raw = ctx.query;
-    // spec: "If vin, licensePlate and state are all sent, only vin is used."
-    const q = EligibilityQuery.safeParse(raw.vin !== undefined ? { vin: raw.vin } : raw);
+    // With a vin, parseQuery has already kept only the vin (spec: "If vin, licensePlate and state are all sent, only vin is used").
+    const q = EligibilityQuery.safeParse(ctx.query);
     if (!q.success) throw new ApiError(400, 'bad_request', q.error.issues.map((i) => i.message).join('; '), q.error.issues.map((i) => ({ path: `query.${i.path.map(String).join('.')}`, message: i.message })));
     return { body: { isEligible: isEligible(q.data) } };
   },

@@ -200,7 +200,10 @@ function snapshotOf(dir: string): string[] {
     for (const e of readdirSync(d, { withFileTypes: true })) {
       const p = join(d, e.name);
       if (e.isDirectory()) walk(p);
-      else out.push(`${p} ${readFileSync(p).length} ${readFileSync(p).toString('base64').slice(0, 64)}`);
+      else {
+        const bytes = readFileSync(p);
+        out.push(`${p} ${bytes.length} ${bytes.toString('base64').slice(0, 64)}`);
+      }
     }
   };
   walk(dir);

@@ -23,7 +23,7 @@ export async function addClaimed(c: OpsContext, tx: Queryable, partner: string, 
   try {
     await tx.query('UPDATE tpp.registrations SET tire_claim_count = tire_claim_count + $3, status_date = $4 WHERE partner = $1 AND id = $2', [partner, id, delta, c.nowIso()]);
   } catch (err) {
-    throw tiresLeftConflict(err, id);
+    throw tiresLeftConflict(err, `Registration ${id} has no tires left for this claim`);
   }
 }
 

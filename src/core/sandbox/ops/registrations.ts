@@ -175,8 +175,10 @@ export async function listRegistrations(c: OpsContext, partner: string, q: Regis
   return envelope(page.rows.map((r) => view(regOf(r))), Number(total.rows[0]?.n ?? 0), q.page, q.pageSize);
 }
 
-/** Maps a CHECK violation of the tire counters (a race between two claims) to the business answer, 409. */
-export function tiresLeftConflict(err: unknown, id: string): unknown {
-  if (sqlState(err) === CHECK_VIOLATION && constraintOf(err) === 'tires_left') return conflict(`Registration ${id} has no tires left for this claim`);
-  return err;
+/**
+ * Maps a violation of the `tires_left` CHECK (claimed + cancelled > covered: a race between two claims, or a v2
+ * resend lowering TiresCovered) to a 409 with `message`; any other error is returned unchanged.
+ */
+export function tiresLeftConflict(err: unknown, message: string): unknown {
+  return sqlState(err) === CHECK_VIOLATION && constraintOf(err) === 'tires_left' ? conflict(message) : err;
 }

@@ -70,7 +70,7 @@ async function v2Registrations(c: OpsContext, tx: Queryable, partner: string, b:
      WHERE partner = $1 AND invoice_number = $2 AND store_number = $3 RETURNING id, registration_id`,
     [partner, invoiceNumber, shopId, ...fields],
   ).catch((err: unknown) => {
-    throw tiresLeftConflict(err, invoiceNumber) instanceof ApiError ? conflict(`TiresCovered ${tiresCovered} is below the tires already claimed or cancelled on InvoiceNumber ${invoiceNumber}`) : err;
+    throw tiresLeftConflict(err, `TiresCovered ${tiresCovered} is below the tires already claimed or cancelled on InvoiceNumber ${invoiceNumber}`);
   });
   if (rows[0]) return { status: 'updated', statusCode: 200, RegistrationID: Number(rows[0].registration_id), id: rows[0].id };
   const id = newId();
