@@ -1,0 +1,74 @@
+/**
+ * One HTTP exchange as the toolkit shows it: a request the extension sent (response view, history), or a request
+ * any client sent to the Local sandbox (Integration Log, `tpp sandbox --log json`). Shared by the producers
+ * (client, history, sandbox log) and the response view, so each renders the same way. Plain JSON: it crosses the
+ * sandbox's process boundary and is stored in history.
+ *
+ * Secrets: tokens in headers, URLs and bodies are masked before an exchange is built (`maskSecrets`); a full
+ * token or a private key never appears in one (Developers' guide: Secrets).
+ */
+
+/** One finding that explains a failure (spec rule broken by the request, and the fix). */
+export interface DiagnosisItem {
+  /**
+   * What was broken: a JWT claim or header field (`iat`, `aud`, `alg`, `iss`, `exp`, `typ`, `signature`…), or the
+   * JSON path of a payload field (`TiresCovered`, `Registrations[0].invoiceNumber`), or a general rule
+   * (`status`, `fault`, `conflict`, `not-found`).
+   */
+  readonly rule: string;
+  /** One sentence: what is wrong and how to fix it. */
+  readonly message: string;
+  /** Diagnostic code when it comes from the payload checker (docs/diagnostics.md), e.g. `money-decimals`. */
+  readonly code?: string;
+  /** JSON path segments of the payload field, when `rule` names one (for links back to the payload file). */
+  readonly path?: readonly (string | number)[];
+  /** A record the request conflicts with or refers to (409: the existing registration). */
+  readonly record?: { readonly kind: 'tire-protection' | 'motor-club' | 'registration'; readonly id: string; readonly label?: string };
+}
+
+/** Headers as received or sent, names lower-case, values masked. */
+export type ExchangeHeaders = Readonly<Record<string, string>>;
+
+/** A request and its answer (or why there was none). Times ISO 8601 UTC, durations in milliseconds. */
+export interface Exchange {
+  /** Unique id (time-ordered). */
+  readonly id: string;
+  /** Environment id (`local`, `sandbox`, `production`). */
+  readonly env: string;
+  /** Where it was seen: sent by the extension or `tpp send`, or logged by the Local sandbox from any client. */
+  readonly source: 'client' | 'sandbox-log';
+  /** ISO 8601 time the request started. */
+  readonly time: string;
+  /** What was done, e.g. "Send tire-protection-registration.json"; absent for logged requests. */
+  readonly title?: string;
+  /** Contract endpoint id when known (e.g. `createTireProtectionRegistration`). */
+  readonly endpointId?: string;
+  /** Partner ID (`iss`) of the request, when known. */
+  readonly partner?: string;
+  readonly request: {
+    readonly method: string;
+    /** Absolute URL (masked). */
+    readonly url: string;
+    readonly headers?: ExchangeHeaders;
+    /** Body as sent (text, masked), absent without a body. */
+    readonly body?: string;
+  };
+  /** Absent when no answer came. */
+  readonly response?: {
+    readonly status: number;
+    readonly headers?: ExchangeHeaders;
+    /** Body as received (text, masked; cut at the size cap, see `truncated`). */
+    readonly body?: string;
+    /** Size of the body as received, in bytes. */
+    readonly size?: number;
+    readonly truncated?: boolean;
+  };
+  /** Wall time, retries included, in milliseconds. */
+  readonly durationMs: number;
+  /** Attempts made (1 = no retry). */
+  readonly attempts: number;
+  /** Why there was no answer, or a contract problem of the answer (masked). */
+  readonly problem?: string;
+  /** What went wrong and how to fix it (401: the JWT checklist; 400: the payload diagnostics; 409: the conflict). */
+  readonly diagnosis?: readonly DiagnosisItem[];
+}
