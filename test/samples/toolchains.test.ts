@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { generateKeyPairSync, verify } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { generateSample, SAMPLE_LANGUAGE_INFO, type SampleLanguage, type SampleRequest, sampleRequestFor, sampleRequestFromPayload } from '../../src/core/samples';
@@ -81,6 +82,42 @@ describe('code samples compile or pass a syntax check in every language', functi
     const php = findTool(['php'], ['-v']);
     if (!php) return skip(this, "php not found: install Debian's php-cli (.ci/run does)");
     eachPasses('php', php, (f) => ['-l', f], /No syntax errors detected/);
+  });
+
+  it('php: the ES512 path (firebase/php-jwt has no ES512) makes tokens with a valid raw P-521 signature', function () {
+    const php = findTool(['php'], ['-v']);
+    if (!php) return skip(this, "php not found: install Debian's php-cli (.ci/run does)");
+    const fn = /^function es512[\s\S]*?^}$/m.exec(generateSample(reqs.read!, 'php'))?.[0];
+    assert.ok(fn, 'the PHP sample has its es512 function');
+    const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-521' });
+    const pemFile = join(dir, 'p521.pem');
+    writeFileSync(pemFile, privateKey.export({ type: 'pkcs8', format: 'pem' }));
+    // Stand-ins for php-jwt's two encoders the function calls (base64url without padding; JSON with unescaped slashes).
+    const script = join(dir, 'es512.php');
+    writeFileSync(script, [
+      '<?php',
+      'namespace Firebase\\JWT { class JWT {',
+      "  public static function urlsafeB64Encode(string $s): string { return str_replace('=', '', strtr(base64_encode($s), '+/', '-_')); }",
+      '  public static function jsonEncode(array $a): string { return json_encode($a, JSON_UNESCAPED_SLASHES); }',
+      '} }',
+      'namespace {',
+      'use Firebase\\JWT\\JWT;',
+      fn!,
+      `for ($n = 0; $n < 40; $n++) echo es512(['iss' => 'P', 'aud' => 'http://h/api/v3', 'iat' => 1, 'exp' => 2], file_get_contents(${JSON.stringify(pemFile)})), "\\n";`,
+      '}',
+    ].join('\n'));
+    const r = check(php, [script], dir);
+    assert.equal(r.status, 0, r.out);
+    const tokens = r.out.trim().split('\n');
+    assert.equal(tokens.length, 40);
+    for (const t of tokens) {
+      const [h, c, sig] = t.split('.') as [string, string, string];
+      assert.deepEqual(JSON.parse(Buffer.from(h, 'base64url').toString()), { typ: 'JWT', alg: 'ES512' });
+      assert.deepEqual(JSON.parse(Buffer.from(c, 'base64url').toString()), { iss: 'P', aud: 'http://h/api/v3', iat: 1, exp: 2 });
+      const raw = Buffer.from(sig, 'base64url');
+      assert.equal(raw.length, 132, 'raw r||s, 66 bytes each (not DER)');
+      assert.ok(verify('sha512', Buffer.from(`${h}.${c}`), { key: publicKey, dsaEncoding: 'ieee-p1363' }, raw), t);
+    }
   });
 
   it('java: javac parses it (parse only: Debian packages no nimbus-jose-jwt jar to compile against)', function () {

@@ -2,7 +2,7 @@ import { bodyJson, headerLines, phpSq, TOKEN_LIFETIME_SECONDS, urlExpression } f
 import { SAMPLE_ENV, type SampleRequest } from '../request';
 
 /**
- * A PHP 8 script: the token signed with firebase/php-jwt (ES256/384/512 from the key's curve, `iat`/`exp` in
+ * A PHP 8 script: the token signed with firebase/php-jwt (ES256/384 from the key's curve; ES512, which php-jwt lacks, by hand; `iat`/`exp` in
  * seconds, `aud` = the base address, `iss` = the Partner ID, `typ` JWT, raw r||s signature; spec: Authentication),
  * then Guzzle.
  */
@@ -27,6 +27,22 @@ export function phpSample(req: SampleRequest): string {
     '    return $value;',
     '}',
     '',
+    '// firebase/php-jwt signs ES256 and ES384 only: for a P-521 key the same JWS is made here, with the DER signature',
+    '// of OpenSSL turned into the raw r||s form (66 bytes each) that ES512 requires.',
+    'function es512(array $claims, string $pem): string',
+    '{',
+    "    $input = JWT::urlsafeB64Encode(JWT::jsonEncode(['typ' => 'JWT', 'alg' => 'ES512'])) . '.' . JWT::urlsafeB64Encode(JWT::jsonEncode($claims));",
+    "    openssl_sign($input, $der, $pem, OPENSSL_ALGO_SHA512) || throw new RuntimeException('OpenSSL could not sign.');",
+    '    $offset = (ord($der[1]) & 0x80) ? 2 + (ord($der[1]) & 0x7f) : 2; // SEQUENCE { INTEGER r, INTEGER s }',
+    "    $raw = '';",
+    '    for ($i = 0; $i < 2; $i++) {',
+    '        $length = ord($der[$offset + 1]);',
+    '        $raw .= str_pad(ltrim(substr($der, $offset + 2, $length), "\\x00"), 66, "\\x00", STR_PAD_LEFT);',
+    '        $offset += 2 + $length;',
+    '    }',
+    "    return $input . '.' . JWT::urlsafeB64Encode($raw);",
+    '}',
+    '',
     `$baseUrl = env('${req.baseEnv}');`,
     `$partnerId = env('${SAMPLE_ENV.partnerId}');`,
     `$pem = file_get_contents(env('${SAMPLE_ENV.privateKeyFile}'));`,
@@ -39,7 +55,8 @@ export function phpSample(req: SampleRequest): string {
     '',
     '// A fresh token for this request: iat and exp in seconds, aud = the base address exactly, iss = the Partner ID.',
     '$now = time();',
-    `$token = JWT::encode(['iss' => $partnerId, 'aud' => $baseUrl, 'iat' => $now, 'exp' => $now + ${TOKEN_LIFETIME_SECONDS}], $pem, $alg);`,
+    `$claims = ['iss' => $partnerId, 'aud' => $baseUrl, 'iat' => $now, 'exp' => $now + ${TOKEN_LIFETIME_SECONDS}];`,
+    "$token = $alg === 'ES512' ? es512($claims, $pem) : JWT::encode($claims, $pem, $alg);",
     '',
     ...(body !== undefined ? ["$body = <<<'JSON'", body, 'JSON;', ''] : []),
     '$client = new Client();',
