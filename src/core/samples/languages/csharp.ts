@@ -18,6 +18,9 @@ export function csharpSample(req: SampleRequest): string {
   const url = urlExpression(req, 'baseUrl', dq, (p) => `Uri.EscapeDataString(Env(${dq(p.env)}))`);
   return [
     ...headerLines(req, 'dotnet new console -o TppSample, replace Program.cs with this file, dotnet run', '.NET 7 or later (no NuGet package)').map((l) => `// ${l}`),
+    'using System;',
+    'using System.IO;',
+    'using System.Net.Http;',
     'using System.Net.Http.Headers;',
     'using System.Security.Cryptography;',
     'using System.Text;',
