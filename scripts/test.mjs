@@ -1,4 +1,4 @@
-// `npm test`: type-check, lint, the import-cycle check, build, then the three tiers (unit, host, UI) and
+// `npm test`: type-check, lint, the import-cycle check, build, then the tiers (unit, samples, host, UI) and
 // the .vsix content check. Every tier prints "<tier>: N passed, N failed"; this script ends with the total and fails if
 // any step fails or any tier ran zero tests.
 import { spawn } from 'node:child_process';
@@ -10,6 +10,8 @@ const steps = [
   { name: 'cycles', cmd: ['npx', 'madge', '--circular', '--no-spinner', '--extensions', 'ts', 'src'] },
   { name: 'build', cmd: ['node', 'scripts/build.mjs'] },
   { name: 'unit', tier: true, cmd: ['npx', 'mocha', 'test/unit/**/*.test.ts'] },
+  // The code samples of `tpp code`, run against the Local sandbox from dist (curl, Node, Python, Go) or syntax-checked.
+  { name: 'samples', tier: true, cmd: ['npx', 'mocha', 'test/samples/**/*.test.ts'] },
   { name: 'host', tier: true, cmd: ['node', 'test/harness/run-tier.mjs', 'host'] },
   { name: 'ui', tier: true, cmd: ['node', 'test/harness/run-tier.mjs', 'ui'] },
   { name: 'package', cmd: ['node', 'scripts/package.mjs', '--check'] },

@@ -179,14 +179,13 @@ describe('main flow on the Local sandbox (commands)', function () {
     }
   });
 
-  it('Copy as cURL puts a command with a fresh token on the clipboard only when asked', async () => {
-    const r = await cmd<{ method: string; url: string }>('tpp.copyAsCurl', { kind: 'registration', env: 'local', id: registrationId });
-    assert.equal(r.method, 'GET');
+  it('Copy as Code on a registration row copies a program for its read, with no token in it (the program mints its own)', async () => {
+    const r = await cmd<{ title: string }>('tpp.copyAsCode', { kind: 'registration', env: 'local', id: registrationId }, 'curl');
+    assert.equal(r.title, 'GET /tire-protection/registrations/:id (getTireProtectionRegistration)');
     const clip = await vscode.env.clipboard.readText();
-    assert.match(clip, /^curl -X GET 'http:\/\/127\.0\.0\.1:\d+\/api\/v3\/tire-protection\/registrations\//);
-    assert.match(clip, /Authorization: Bearer eyJ/);
+    assert.ok(clip.includes(`"$TPP_BASE_URL"/tire-protection/registrations/${registrationId}`), clip);
+    assert.doesNotMatch(clip, /Bearer eyJ/);
     await vscode.env.clipboard.writeText('');
-    assert.ok(!api.history.list().some((e) => JSON.stringify(e).includes('Bearer eyJ')));
   });
 });
 

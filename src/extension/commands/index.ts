@@ -37,7 +37,7 @@ import { refreshRegistrations } from './refreshRegistrations';
 import { filterRegistrations } from './filterRegistrations';
 import { clearRegistrationFilter } from './clearRegistrationFilter';
 import { resendRequest } from './resendRequest';
-import { copyAsCurl } from './copyAsCurl';
+import { copyAsCode, copyAsCurl } from './copyAsCode';
 import { clearHistory } from './clearHistory';
 
 /** Every command of the extension; each id is also contributed in package.json. */
@@ -47,4 +47,4 @@ export const COMMANDS: readonly CommandDef[] = [selectEnvironment, useEnvironmen
   // Browse, send and act (main job)
   sendPayload, cancelRegistration, fileClaim, updateMotorClubCustomer, cancelMotorClubRegistration, createShop, updateShop, addPart,
   recordTransaction, lookUpShop, checkEligibility, copyId, openRecord, refreshRecord, loadMoreRegistrations, refreshRegistrations,
-  filterRegistrations, clearRegistrationFilter, resendRequest, copyAsCurl, clearHistory];
+  filterRegistrations, clearRegistrationFilter, resendRequest, copyAsCode, copyAsCurl, clearHistory];

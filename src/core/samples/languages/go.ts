@@ -1,0 +1,86 @@
+import { bodyJson, dq, headerLines, TOKEN_LIFETIME_SECONDS, urlExpression } from '../literals';
+import { SAMPLE_ENV, type SampleRequest } from '../request';
+
+/**
+ * A Go program: the token signed with github.com/golang-jwt/jwt/v5 (ES256/384/512 from the key's curve, `iat`/`exp`
+ * in seconds, `aud` = the base address as one string, `iss` = the Partner ID, `typ` JWT, raw r||s signature; spec:
+ * Authentication), then `net/http`.
+ */
+export function goSample(req: SampleRequest): string {
+  const body = bodyJson(req);
+  const url = urlExpression(req, 'baseURL', dq, (p) => `url.PathEscape(env(${dq(p.env)}))`, '+');
+  const usesUrl = req.path.some((p) => typeof p !== 'string');
+  const imports = ['fmt', 'io', 'net/http', ...(usesUrl ? ['net/url'] : []), 'os', ...(body !== undefined ? ['strings'] : []), 'time'];
+  return [
+    ...headerLines(req, 'go mod init tppsample && go get github.com/golang-jwt/jwt/v5 && go run .', 'Go 1.21 or later and github.com/golang-jwt/jwt/v5').map((l) => `// ${l}`),
+    '',
+    'package main',
+    '',
+    'import (',
+    ...imports.map((m) => `\t"${m}"`),
+    '',
+    '\t"github.com/golang-jwt/jwt/v5"',
+    ')',
+    '',
+    'func env(name string) string {',
+    '\tvalue := os.Getenv(name)',
+    '\tif value == "" {',
+    '\t\tfail(fmt.Errorf("set the environment variable %s", name))',
+    '\t}',
+    '\treturn value',
+    '}',
+    '',
+    'func fail(err error) {',
+    '\tfmt.Fprintln(os.Stderr, err)',
+    '\tos.Exit(2)',
+    '}',
+    '',
+    'func main() {',
+    `\tbaseURL := env("${req.baseEnv}")`,
+    `\tpartnerID := env("${SAMPLE_ENV.partnerId}")`,
+    `\tpemBytes, err := os.ReadFile(env("${SAMPLE_ENV.privateKeyFile}"))`,
+    '\tif err != nil {',
+    '\t\tfail(err)',
+    '\t}',
+    '\tkey, err := jwt.ParseECPrivateKeyFromPEM(pemBytes)',
+    '\tif err != nil {',
+    '\t\tfail(err)',
+    '\t}',
+    '\tmethods := map[int]jwt.SigningMethod{256: jwt.SigningMethodES256, 384: jwt.SigningMethodES384, 521: jwt.SigningMethodES512}',
+    '\tmethod, ok := methods[key.Curve.Params().BitSize]',
+    '\tif !ok {',
+    `\t\tfail(fmt.Errorf("${SAMPLE_ENV.privateKeyFile} must hold an EC private key on P-256, P-384 or P-521"))`,
+    '\t}',
+    '',
+    '\t// A fresh token for this request: iat and exp in seconds, aud = the base address exactly, iss = the Partner ID.',
+    '\tnow := time.Now().Unix()',
+    `\ttoken, err := jwt.NewWithClaims(method, jwt.MapClaims{"iss": partnerID, "aud": baseURL, "iat": now, "exp": now + ${TOKEN_LIFETIME_SECONDS}}).SignedString(key)`,
+    '\tif err != nil {',
+    '\t\tfail(err)',
+    '\t}',
+    '',
+    ...(body !== undefined ? [`\tbody := ${body.includes('`') ? dq(body) : '`' + body + '`'}`] : []),
+    `\treq, err := http.NewRequest(${dq(req.method)}, ${url}, ${body !== undefined ? 'strings.NewReader(body)' : 'nil'})`,
+    '\tif err != nil {',
+    '\t\tfail(err)',
+    '\t}',
+    '\treq.Header.Set("Authorization", "Bearer "+token)',
+    '\treq.Header.Set("Accept", "application/json")',
+    ...(body !== undefined ? ['\treq.Header.Set("Content-Type", "application/json")'] : []),
+    '\tres, err := http.DefaultClient.Do(req)',
+    '\tif err != nil {',
+    '\t\tfail(err)',
+    '\t}',
+    '\tdefer res.Body.Close()',
+    '\tanswer, err := io.ReadAll(res.Body)',
+    '\tif err != nil {',
+    '\t\tfail(err)',
+    '\t}',
+    '\tfmt.Printf("HTTP %d\\n%s\\n", res.StatusCode, answer)',
+    '\tif res.StatusCode/100 != 2 {',
+    '\t\tos.Exit(1)',
+    '\t}',
+    '}',
+    '',
+  ].join('\n');
+}

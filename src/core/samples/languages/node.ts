@@ -1,0 +1,58 @@
+import { bodyJson, headerLines, TOKEN_LIFETIME_SECONDS, urlExpression } from '../literals';
+import { SAMPLE_ENV, type SampleRequest } from '../request';
+
+/**
+ * A Node.js 18+ program: the token minted with `jose` (ES256/384/512 from the key's curve, `iat`/`exp` in seconds,
+ * `aud` = the base address, `iss` = the Partner ID, `typ` JWT; spec: Authentication), then `fetch`. It has no
+ * top-level import, so it runs as a `.js` or an `.mjs` file alike.
+ */
+export function nodeSample(req: SampleRequest): string {
+  const body = bodyJson(req);
+  const url = urlExpression(req, 'baseUrl', (s) => JSON.stringify(s), (p) => `encodeURIComponent(env(${JSON.stringify(p.env)}))`);
+  const headers = ["Authorization: `Bearer ${token}`", "Accept: 'application/json'", ...(body !== undefined ? ["'Content-Type': 'application/json'"] : [])];
+  return [
+    ...headerLines(req, 'node tpp-sample.js', 'Node.js 18 or later and jose (npm install jose)').map((l) => `// ${l}`),
+    '',
+    'main().catch((err) => {',
+    '  console.error(err instanceof Error ? err.message : err);',
+    '  process.exit(2);',
+    '});',
+    '',
+    'async function main() {',
+    "  const { readFileSync } = await import('node:fs');",
+    "  const { createPrivateKey } = await import('node:crypto');",
+    "  const { SignJWT } = await import('jose');",
+    '  const env = (name) => {',
+    '    const value = process.env[name];',
+    '    if (!value) throw new Error(`Set the environment variable ${name}.`);',
+    '    return value;',
+    '  };',
+    `  const baseUrl = env('${req.baseEnv}');`,
+    `  const partnerId = env('${SAMPLE_ENV.partnerId}');`,
+    `  const key = createPrivateKey(readFileSync(env('${SAMPLE_ENV.privateKeyFile}')));`,
+    "  const alg = { prime256v1: 'ES256', secp384r1: 'ES384', secp521r1: 'ES512' }[key.asymmetricKeyDetails?.namedCurve];",
+    `  if (!alg) throw new Error('${SAMPLE_ENV.privateKeyFile} must hold an EC private key on P-256, P-384 or P-521.');`,
+    '',
+    '  // A fresh token for this request: iat and exp in seconds, aud = the base address exactly, iss = the Partner ID.',
+    '  const iat = Math.floor(Date.now() / 1000);',
+    '  const token = await new SignJWT({})',
+    "    .setProtectedHeader({ alg, typ: 'JWT' })",
+    '    .setIssuer(partnerId)',
+    '    .setAudience(baseUrl)',
+    '    .setIssuedAt(iat)',
+    `    .setExpirationTime(iat + ${TOKEN_LIFETIME_SECONDS})`,
+    '    .sign(key);',
+    '',
+    ...(body !== undefined ? [`  const body = ${body.replace(/\n/g, '\n  ')};`, ''] : []),
+    `  const response = await fetch(${url}, {`,
+    `    method: '${req.method}',`,
+    `    headers: { ${headers.join(', ')} },`,
+    ...(body !== undefined ? ['    body: JSON.stringify(body),'] : []),
+    '  });',
+    '  console.log(`HTTP ${response.status}`);',
+    '  console.log(await response.text());',
+    '  if (!response.ok) process.exitCode = 1;',
+    '}',
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,108 @@
+import * as vscode from 'vscode';
+import { ENDPOINTS } from '../../core/contract/endpoints';
+import type { EndpointId } from '../../core/contract/types';
+import type { Exchange } from '../../core/exchange/types';
+import type { HistoryEntry } from '../../core/history/history';
+import {
+  generateSample,
+  isSampleLanguage,
+  SAMPLE_LANGUAGE_INFO,
+  SAMPLE_LANGUAGES,
+  sampleRequestFor,
+  sampleRequestFromExchange,
+  sampleRequestFromPayload,
+  type SampleLanguage,
+  type SampleRequest,
+} from '../../core/samples';
+import { entryOf, pickEntry } from './historyHelpers';
+import { envOfArg } from './mainHelpers';
+import { CommandDef, UserCancelled } from './registry';
+
+function isExchange(v: unknown): v is Exchange {
+  const r = (v as { request?: { method?: unknown; url?: unknown } } | undefined)?.request;
+  return typeof r?.method === 'string' && typeof r.url === 'string';
+}
+
+/** The request of a recorded history entry (its endpoint, parameters, query and body). */
+function fromEntry(entry: HistoryEntry): SampleRequest {
+  const replay = entry.replay;
+  if (!replay || !Object.hasOwn(ENDPOINTS, replay.endpointId)) throw new Error('This request cannot be copied as code (its details were not kept).');
+  const str = (o: Readonly<Record<string, unknown>> | undefined) =>
+    Object.fromEntries(Object.entries(o ?? {}).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)]]))) as Record<string, string>;
+  let body: unknown;
+  if (replay.bodyJson !== undefined) body = JSON.parse(replay.bodyJson) as unknown;
+  return sampleRequestFor(replay.endpointId as EndpointId, str(replay.params), str(replay.query), body);
+}
+
+/** The payload file's request: the open document's text (unsaved edits included). */
+async function fromDocument(doc: vscode.TextDocument): Promise<SampleRequest> {
+  const name = doc.uri.path.split('/').pop() ?? doc.uri.toString();
+  let value: unknown;
+  try {
+    value = JSON.parse(doc.getText());
+  } catch (err) {
+    throw new Error(`${name} is not JSON: ${(err as Error).message}`);
+  }
+  return sampleRequestFromPayload(value, name);
+}
+
+/** What to copy, from the command's argument: a payload file, an exchange, a history or log row, a registration row. */
+async function requestOf(services: Parameters<CommandDef['run']>[0], arg: unknown): Promise<SampleRequest> {
+  if (arg instanceof vscode.Uri) return fromDocument(await vscode.workspace.openTextDocument(arg));
+  if (isExchange(arg)) return sampleRequestFromExchange(arg);
+  const inner = (arg as { exchange?: unknown } | undefined)?.exchange;
+  if (isExchange(inner)) return sampleRequestFromExchange(inner);
+  const node = arg as { kind?: string; id?: string } | undefined;
+  if (node?.kind === 'registration' && node.id) return sampleRequestFor('getTireProtectionRegistration', { id: node.id });
+  if (node?.kind === 'motorClub' && node.id) return sampleRequestFor('getMotorClubRegistration', { id: node.id });
+  const entry = entryOf(services, arg);
+  if (entry) return fromEntry(entry);
+  const doc = vscode.window.activeTextEditor?.document;
+  if (arg === undefined && doc && doc.languageId.startsWith('json')) return fromDocument(doc);
+  return fromEntry(await pickEntry(services, envOfArg(services, arg), 'Copy as Code'));
+}
+
+/** Asks for the language (the last one chosen first). Throws {@link UserCancelled}. */
+async function pickLanguage(last: SampleLanguage | undefined): Promise<SampleLanguage> {
+  const order = last ? [last, ...SAMPLE_LANGUAGES.filter((l) => l !== last)] : [...SAMPLE_LANGUAGES];
+  const picked = await vscode.window.showQuickPick(
+    order.map((l) => ({ label: SAMPLE_LANGUAGE_INFO[l].label, description: SAMPLE_LANGUAGE_INFO[l].detail, language: l })),
+    { title: 'Copy as Code', placeHolder: 'Language of the program (it mints its own token from TPP_BASE_URL, TPP_PARTNER_ID, TPP_PRIVATE_KEY_FILE)' },
+  );
+  if (!picked) throw new UserCancelled();
+  return picked.language;
+}
+
+let lastLanguage: SampleLanguage | undefined;
+
+/**
+ * `tpp.copyAsCode(target?, language?)`: copies a complete program in curl, Node, Python, C#, Java, Go or PHP that
+ * sends the same request and mints a fresh partner JWT as the spec's Authentication section requires (core:
+ * src/core/samples). `target`: a payload file's `vscode.Uri` (explorer, editor title), an `Exchange` or a row holding
+ * one (`{ exchange }`: Integration Log, response view), a history row or entry id, a registration or motor-club row;
+ * without one, the active payload editor, else a recorded request picked from the history. `language` skips the pick.
+ * The copied text holds no token and no key. Resolves to `{ language, title }`.
+ * @throws Error when the file is no valid payload, or the request matches no endpoint (shown by the command wrapper).
+ */
+export const copyAsCode: CommandDef = {
+  id: 'tpp.copyAsCode',
+  async run(services, target, language) {
+    const req = await requestOf(services, target);
+    const lang = typeof language === 'string' && isSampleLanguage(language) ? language : await pickLanguage(lastLanguage);
+    lastLanguage = lang;
+    const text = generateSample(req, lang);
+    await vscode.env.clipboard.writeText(text);
+    const info = SAMPLE_LANGUAGE_INFO[lang];
+    const vars = [...new Set(text.match(/\bTPP_[A-Z0-9_]+\b/g) ?? [])].filter((v) => v !== 'TPP_JSON');
+    void vscode.window.showInformationMessage(`Copied a ${info.label} program for ${req.title}. It reads ${vars.join(', ')}.`, 'Open in Editor').then(async (choice) => {
+      if (choice) await vscode.window.showTextDocument(await vscode.workspace.openTextDocument({ content: text, language: info.editorLanguage }));
+    });
+    return { language: lang, title: req.title };
+  },
+};
+
+/** `tpp.copyAsCurl`: kept for existing key bindings and scripts; the curl case of {@link copyAsCode}. */
+export const copyAsCurl: CommandDef = {
+  id: 'tpp.copyAsCurl',
+  run: (services, target) => copyAsCode.run(services, target, 'curl'),
+};
