@@ -135,7 +135,7 @@ function resolveString(s: string, path: readonly (string | number)[], schema: z.
  * @param kind its kind: the contract's field types decide the type of a string that is exactly one variable.
  * @param scope environment variables, captures, clock and random source.
  * @returns a new value with every reference replaced (strings without `{{` are kept as they are; `value` is not
- *   modified). Each occurrence of a dynamic value is generated afresh.
+ *   modified; top-level `$` meta data stays text). Each occurrence of a dynamic value is generated afresh.
  * @throws VariableError for an unknown or malformed variable, a capture with no value yet, or arguments out of bounds.
  */
 export function resolvePayloadVariables(value: unknown, kind: PayloadKind | undefined, scope: VariableScope = {}): unknown {
@@ -151,7 +151,13 @@ export function resolvePayloadVariables(value: unknown, kind: PayloadKind | unde
     }
     return v;
   };
-  return walk(value, [], root);
+  const out = walk(value, [], root);
+  // Meta data (`$registrationId`, `$uniqueId`) fills paths and queries: text, whatever the variable's type.
+  if (out !== null && typeof out === 'object' && !Array.isArray(out)) {
+    const o = out as Record<string, unknown>;
+    for (const k of Object.keys(o)) if (k.startsWith('$') && typeof o[k] === 'number') o[k] = String(o[k]);
+  }
+  return out;
 }
 
 /** The schema of a child (property or item), from schemaWalk's view of the schema. */
