@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { fieldName } from '../diagnostics/paths';
 import { schemaAt } from '../diagnostics/schemaWalk';
 import { isCaptureName, isCaptureRoot } from './captures';
 import { dynamicVariable } from './dynamic';
@@ -30,11 +31,6 @@ export interface VariableCheck {
 /** Rule codes of variable findings. */
 export const VARIABLE_RULES = { variable: 'variable', unknownVariable: 'unknown-variable' } as const;
 
-const label = (path: readonly (string | number)[]): string => {
-  const last = path[path.length - 1];
-  return last === undefined ? '(document)' : typeof last === 'number' ? `${label(path.slice(0, -1))}[${last}]` : last;
-};
-
 /**
  * Checks the variables of a parsed payload.
  *
@@ -50,7 +46,7 @@ export function checkVariables(root: unknown, schema: z.ZodType, environmentName
     const isMeta = path.length === 1 && typeof path[0] === 'string' && path[0].startsWith('$');
     const fieldSchema = isMeta ? undefined : schemaAt(schema, path);
     const w = wantsOf(fieldSchema);
-    const field = label(path);
+    const field = fieldName(path);
     for (const ref of parseRefs(s)) {
       const at = (severity: VariableFinding['severity'], code: VariableFinding['code'], reason: string) => findings.push({ path, severity, code, message: `${field}: ${ref.raw}: ${reason}` });
       if (ref.name.startsWith('$')) {

@@ -107,11 +107,10 @@ const text = (v: unknown): string => (typeof v === 'string' ? v : typeof v === '
  * number where the contract wants a number or int, a string where it wants a string); otherwise substitution is
  * textual.
  */
-function resolveString(s: string, path: readonly (string | number)[], schema: z.ZodType | undefined | null, scope: VariableScope, ctx: DynamicContext, depth = 0): unknown {
+function resolveString(s: string, path: readonly (string | number)[], schema: z.ZodType | undefined, scope: VariableScope, ctx: DynamicContext, depth = 0): unknown {
   const whole = wholeRef(s);
   if (whole) {
     const v = refValue(whole, path, scope, ctx, depth);
-    if (schema === null) return v; // a nested variable of the setting: typed by the outer reference
     const w = wantsOf(schema);
     if (typeof v === 'number' && !w.number) return String(v);
     if (typeof v === 'string' && w.number && !w.string && /^-?\d+(\.\d+)?$/.test(v)) return Number(v);
