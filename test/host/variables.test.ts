@@ -26,10 +26,13 @@ async function openPayload(api: ExtensionApi, uri: vscode.Uri): Promise<vscode.T
 }
 
 /** Sends the active editor's payload as the keybinding does: Ctrl+Alt+R in the browser when the driver is there. */
-async function sendWithKeybinding(api: ExtensionApi): Promise<HistoryEntry> {
+async function sendWithKeybinding(api: ExtensionApi, uri: vscode.Uri): Promise<HistoryEntry> {
   const before = api.history.list('local')[0]?.id;
+  // The answer of an earlier send opens beside: bring the payload's editor back and give it the keyboard.
+  await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri), { preview: false, preserveFocus: false });
   if (hasDriver()) {
-    await driver('click', '.editor-group-container.active .monaco-editor .view-lines');
+    const name = uri.path.split('/').pop()!;
+    await driver('click', `.monaco-editor[data-uri$="/${name}"] .view-lines`).catch(() => cmd('workbench.action.focusActiveEditorGroup'));
     await sleep(300); // the context key tpp.isPayloadFile follows the active editor
     await driver('press', 'Control+Alt+KeyR');
   } else await cmd('tpp.sendPayload'); // what the keybinding runs: no argument, the active editor, the active environment
@@ -99,14 +102,14 @@ describe('variables in payload files (Local)', function () {
     const text = Buffer.from(await vscode.workspace.fs.readFile(uri)).toString('utf8');
     assert.match(text, /\{\{\$timestamp\}\}/, 'the example uses variables');
     await openPayload(api, uri);
-    const first = await sendWithKeybinding(api);
+    const first = await sendWithKeybinding(api, uri);
     assert.equal(first.method, 'POST');
     assert.ok(first.path.endsWith('/tire-protection/registrations'), first.path);
     assert.ok(first.status === 200 || first.status === 201, `${first.status} ${first.error ?? ''}`);
     const sent = bodyOf(first)!;
     assert.match(String(sent.invoiceNumber), /^INV-\d{10}-\d{4}$/, 'history shows the resolved body');
     assert.ok(!JSON.stringify(sent).includes('{{'));
-    const second = await sendWithKeybinding(api);
+    const second = await sendWithKeybinding(api, uri);
     assert.ok(second.status === 200 || second.status === 201, `${second.status} ${second.error ?? ''}`);
     assert.notEqual(bodyOf(second)!.invoiceNumber, sent.invoiceNumber);
     // The capture follows the answer (the history entry is written first).
