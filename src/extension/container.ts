@@ -13,6 +13,7 @@ import { HistoryModel } from './services/historyModel';
 import { KeyStore } from './services/keyStore';
 import { LocalSandbox } from './services/localSandbox';
 import { RegistrationsModel } from './services/registrationsModel';
+import { VariablesService } from './services/variables';
 
 /**
  * The one owner of the extension's services and their lifetimes (after gitlens' `Container`): built once by
@@ -42,6 +43,8 @@ export class Container implements vscode.Disposable {
   readonly responses: ResponseView;
   /** Read-only, refreshable `tpp-record:` JSON documents of tree nodes. */
   readonly records: RecordProvider;
+  /** `{{variables}}` of payload files: the `tpp.variables` setting and the captures per environment. */
+  readonly variables: VariablesService;
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(context: vscode.ExtensionContext) {
@@ -71,6 +74,7 @@ export class Container implements vscode.Disposable {
     this.registrations = own(new RegistrationsModel(this.api, this.settings, this.keys));
     this.responses = own(new ResponseView());
     this.records = own(new RecordProvider(this.api));
+    this.variables = own(new VariablesService(context.globalState, this.active));
   }
 
   dispose(): void {

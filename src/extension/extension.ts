@@ -6,6 +6,7 @@ import { Container } from './container';
 import type { LocalSandbox } from './services/localSandbox';
 import { registerPayloadDiagnostics } from './diagnostics';
 import type { DiagnosticsController } from './diagnostics/controller';
+import { registerVariableFeatures } from './diagnostics/variableFeatures';
 import { registerClaimTimeHover } from './jwt/claimTimeHover';
 import type { Logger } from './log';
 import type { ApiClients } from './services/apiClients';
@@ -13,6 +14,7 @@ import type { EnvironmentModel } from './services/environmentModel';
 import type { HistoryModel } from './services/historyModel';
 import type { KeyStore } from './services/keyStore';
 import type { RegistrationsModel } from './services/registrationsModel';
+import type { VariablesService } from './services/variables';
 import { registerSendCodeLens } from './send/codeLens';
 import { trackSetupContext } from './setupContext';
 import { EnvironmentStatusBar } from './statusBar';
@@ -45,6 +47,8 @@ export interface ExtensionApi extends PublicApi {
   readonly view: EnvironmentsProvider;
   /** The Local sandbox's process (state, restarts). */
   readonly localSandbox: LocalSandbox;
+  /** `{{variables}}`: the setting and the captures per environment. */
+  readonly variables: VariablesService;
 }
 
 /**
@@ -69,13 +73,15 @@ export function activate(context: vscode.ExtensionContext): PublicApi | Extensio
     trackSetupContext(c.environments),
     ...registerCommands(c, COMMANDS),
     ...payloads.disposables,
+    payloads.controller.useVariables((uri) => c.variables.names(undefined, uri), c.variables.onDidChange),
+    registerVariableFeatures(c.variables),
   );
 
   const activationMs = performance.now() - started;
   c.log.info(`Activated in ${activationMs.toFixed(1)} ms (active environment: ${c.active.get()})`);
   if (context.extensionMode !== vscode.ExtensionMode.Test) return { activationMs };
-  const { environments, keys, log, api, history, registrations, localSandbox } = c;
-  return { activationMs, environments, keys, log, diagnostics: payloads.controller, api, history, registrations, view, localSandbox };
+  const { environments, keys, log, api, history, registrations, localSandbox, variables } = c;
+  return { activationMs, environments, keys, log, diagnostics: payloads.controller, api, history, registrations, view, localSandbox, variables };
 }
 
 export function deactivate(): void {

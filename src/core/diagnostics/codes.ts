@@ -2,6 +2,7 @@ import { CONTRACT_RULES } from './payload';
 import { RULES } from './engine';
 import { SEMANTIC_RULES } from './semantic';
 import type { Severity } from './types';
+import { VARIABLE_RULES } from '../variables/check';
 
 /**
  * Every diagnostic code the payload diagnostics (editor and `tpp validate`) can emit, with its severity and
@@ -59,6 +60,8 @@ export const DIAGNOSTIC_CODES: Readonly<Record<string, DiagnosticCode>> = {
   [SEMANTIC_RULES.dateWithoutZone]: plausible,
   [CONTRACT_RULES.unknownKind]: { severity: 'error', basis: 'tool' },
   [NO_SCHEMA]: { severity: 'error', basis: 'tool' },
+  [VARIABLE_RULES.variable]: { severity: 'error', basis: 'tool' },
+  [VARIABLE_RULES.unknownVariable]: { severity: 'warning', basis: 'tool' },
 };
 
 /** Codes that can be turned off (`tpp.diagnostics.disabled`, `--ignore`): every warning. */

@@ -5,9 +5,9 @@
  * Problems panel free of a second, less precise copy of each problem:
  * - dropped: required, min/maxLength, pattern, format, minimum/maximum, multipleOf, min/maxItems,
  *   additionalProperties: false, deprecated, not, if/then/else;
- * - `enum` and `const` become `examples` (still offered as value completions);
- * - `type` becomes a `defaultSnippets` body of that type (so completing a property still inserts
- *   `""`, `0`, `[]` or `{}`) and is then removed; `oneOf` becomes `anyOf`.
+ * - `enum` and `const` become `examples` (still offered as value completions; several values in an `allOf` branch);
+ * - `type` becomes a `defaultSnippets` body holding a value that is valid at once (issue 12, item 6: never a
+ *   `""` that is then an error), see {@link valueSnippet}; it is then removed; `oneOf` becomes `anyOf`.
  */
 
 const DROP = new Set([
@@ -37,9 +37,52 @@ const DROP = new Set([
   'oneOf',
 ]);
 
-const SNIPPET_BY_TYPE: Record<string, unknown> = { string: '', number: 0, integer: 0, boolean: false, array: [], object: {} };
-
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+
+/** A body string starting with `^` is inserted as snippet text as is (vscode-json-languageservice's convention). */
+const TODAY = '^"${CURRENT_YEAR}-${CURRENT_MONTH}-${CURRENT_DATE}"';
+const DATE_PATTERN_START = '^(\\d{4})-(\\d{2})-(\\d{2})';
+const MONEY = '^0.00';
+
+/**
+ * The value completing a property inserts, valid against the contract as inserted: a date (pattern of an ISO 8601
+ * date) is today's date in the spec's format (YYYY-MM-DD, from the editor's snippet variables, so it is today's
+ * whenever it is inserted), a four-digit year this year, money and numbers `0.00`, ints 1, an enum its first value,
+ * text the cursor between quotes. Undefined for a node that has no type.
+ */
+export function valueSnippet(node: { readonly [k: string]: Json }): Json | undefined {
+  const examples = Array.isArray(node.enum) ? node.enum : node.const !== undefined ? [node.const] : [];
+  if (examples.length) return examples[0]!;
+  const branches = Array.isArray(node.anyOf) ? (node.anyOf as { [k: string]: Json }[]) : Array.isArray(node.oneOf) ? (node.oneOf as { [k: string]: Json }[]) : [];
+  if (branches.length) {
+    const patterns = branches.map((b) => (typeof b.pattern === 'string' ? b.pattern : ''));
+    if (patterns.some((p) => p.startsWith(DATE_PATTERN_START))) return TODAY;
+    if (patterns.some((p) => p.includes('\\.\\d{1,2}'))) return MONEY; // money: number or "12.50"
+    if (branches.some((b) => b.type === 'integer')) return 1;
+    return branches.map((b) => valueSnippet(b)).find((v) => v !== undefined);
+  }
+  const type = Array.isArray(node.type) ? node.type.find((t) => t !== 'null') : node.type;
+  switch (type) {
+    case 'string': {
+      const p = typeof node.pattern === 'string' ? node.pattern : '';
+      if (p.startsWith(DATE_PATTERN_START)) return TODAY;
+      if (p === '^(\\d{4})?$') return '^"${CURRENT_YEAR}"';
+      return '^"$1"';
+    }
+    case 'integer':
+      return typeof node.minimum === 'number' && node.minimum >= 1000 && node.maximum === 9999 ? '^${CURRENT_YEAR}' : 1;
+    case 'number':
+      return MONEY;
+    case 'boolean':
+      return false;
+    case 'array':
+      return [];
+    case 'object':
+      return {};
+    default:
+      return undefined;
+  }
+}
 
 /** Completion-and-hover variant of a generated JSON Schema (see the module comment). */
 export function editorSchema(schema: unknown): unknown {
@@ -55,11 +98,12 @@ export function editorSchema(schema: unknown): unknown {
     const examples: Json[] = [];
     if (Array.isArray(node.enum)) examples.push(...node.enum);
     if (node.const !== undefined) examples.push(node.const);
-    if (examples.length && !out.examples) out.examples = examples;
-    const type = Array.isArray(node.type) ? node.type.find((t) => t !== 'null') : node.type;
-    if (typeof type === 'string' && SNIPPET_BY_TYPE[type] !== undefined && !out.defaultSnippets && out.default === undefined) {
-      out.defaultSnippets = [{ body: (examples.length === 1 ? examples[0] : SNIPPET_BY_TYPE[type]) as Json }];
-    }
+    // Several allowed values: offered as value completions from an allOf branch, so that completing the property still
+    // inserts the first one (the language service inserts nothing when the property itself has several proposals).
+    if (examples.length > 1 && !out.examples) out.allOf = [...(Array.isArray(out.allOf) ? out.allOf : []), { examples }];
+    else if (examples.length && !out.examples) out.examples = examples;
+    const snippet = !out.defaultSnippets && out.default === undefined ? valueSnippet(node) : undefined;
+    if (snippet !== undefined) out.defaultSnippets = [{ body: snippet }];
     return out;
   };
   const mapValues = (v: Json): Json => {

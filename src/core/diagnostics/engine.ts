@@ -7,6 +7,7 @@ import { localizedIssues } from './fastAccept';
 import { LineIndex } from './lineIndex';
 import { pathKey, strictLocator, treeLocator, type Locate, type Located } from './locate';
 import { enumValues, findUnknownProperties, placeholderFor, schemaAt } from './schemaWalk';
+import { checkVariables } from '../variables/check';
 import type { Fix, JsonPath, Problem, Severity } from './types';
 
 /**
@@ -90,6 +91,8 @@ export interface ValidateOptions {
   readonly now?: Date;
   /** Stop after this many problems (default 1000): a wholly broken 10 MB file stays cheap. */
   readonly maxProblems?: number;
+  /** Names of the environment's variables (`tpp.variables`); other `{{names}}` are unknown-variable warnings. */
+  readonly variables?: ReadonlySet<string>;
 }
 
 interface Draft {
@@ -157,6 +160,9 @@ export function validateText(text: string, target: ValidationTarget, options: Va
   const root = value;
 
   const drafts: Draft[] = [];
+  // `{{variables}}` (issue 12): values known at send time only skip the checks of their path; a file without `{{` pays one scan.
+  const vars = text.includes('{{') ? checkVariables(root, target.schema, options.variables) : undefined;
+  for (const f of vars?.findings ?? []) drafts.push({ ...f, anchor: 'value', section: target.sectionOf?.(f.path) });
   // Valid documents skip zod; otherwise zod runs only on the failing parts (see fastAccept.ts).
   const issues = localizedIssues(target.schema, root);
   if (issues.length > 0) {
@@ -165,6 +171,7 @@ export function validateText(text: string, target: ValidationTarget, options: Va
       if (drafts.length >= max) break;
       if (issue.code === 'unrecognized_keys') continue; // reported by the unknown-property walk, with suggestions
       const path = issue.path.filter((s): s is string | number => typeof s === 'string' || typeof s === 'number');
+      if (vars?.skip.has(pathKey(path))) continue;
       const found = lookup(root, path);
       const field = fieldName(path);
       const section = target.sectionOf?.(path);
@@ -217,6 +224,7 @@ export function validateText(text: string, target: ValidationTarget, options: Va
   const now = options.now ?? new Date();
   for (const check of target.checks ?? []) {
     for (const f of check(root, { now })) {
+      if (vars?.skip.has(pathKey(f.path))) continue;
       const replacement = f.replaceWith === undefined ? undefined : JSON.stringify(f.replaceWith);
       const fix: Draft['fix'] = replacement === undefined ? undefined : (loc) => ({ title: `Change to ${replacement}`, edits: [{ offset: loc.start, length: loc.end - loc.start, newText: replacement }], preferred: true });
       drafts.push({ path: f.path, severity: f.severity, code: f.code, message: f.message, anchor: f.onKey ? 'key' : 'value', section: f.section ?? target.sectionOf?.(f.path), fix });

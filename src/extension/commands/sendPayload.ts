@@ -1,5 +1,7 @@
 import * as vscode from 'vscode';
-import { routePayload, type PayloadRoute, type RouteAnswers, type RouteNeed } from '../../core/client/route';
+import { PayloadRefused, routePayload, type PayloadRoute, type RouteAnswers, type RouteNeed } from '../../core/client/route';
+import { kindFromSchemaUri } from '../../core/contract/kinds';
+import { VariableError, resolvePayloadVariables } from '../../core/variables';
 import { ENVIRONMENTS, EnvironmentId, isEnvironmentId } from '../../core/environments';
 import { readPayload } from '../send/payloadSend';
 import { runRequest } from '../send/runRequest';
@@ -23,7 +25,10 @@ async function ask(services: Parameters<CommandDef['run']>[0], env: EnvironmentI
  * (argument: its URI, else the active editor) to an environment (argument: an id, `'pick'` to ask, else the active
  * one). Refused while the document has error diagnostics or does not validate; routed by core's `routePayload`
  * (asking for the registration or shop when the file does not name it); version 2 files go to the v2 endpoint in
- * one request. Resolves to the request outcome (status, body, response document).
+ * one request. `{{variables}}` are resolved here, at send time only, with the target environment's variables and
+ * captures: the resolved body is what is sent, and what history and the response view show; a 2xx create is then
+ * captured (`{{lastRegistration.id}}`). Ctrl+Alt+R / Cmd+Alt+R runs it on the active payload file. Resolves to the
+ * request outcome (status, body, response document).
  */
 export const sendPayload: CommandDef = {
   id: 'tpp.sendPayload',
@@ -36,12 +41,21 @@ export const sendPayload: CommandDef = {
       : envArg === 'pick'
         ? await pickEnvironment(services.environments, undefined, 'Send Payload to…')
         : services.environments.active.get();
-    const { value, name } = readPayload(doc);
+    const { value: file, name } = readPayload(doc);
+    const schema = (file as { $schema?: unknown } | null)?.$schema;
+    const kind = typeof schema === 'string' ? kindFromSchemaUri(schema) : undefined;
+    let value: unknown;
+    try {
+      value = resolvePayloadVariables(file, kind, services.variables.scope(env, uri));
+    } catch (err) {
+      if (err instanceof VariableError) throw new PayloadRefused(`Not sent: ${name}: ${err.message}`);
+      throw err;
+    }
     let routed = routePayload(value, name);
     if ('missing' in routed) routed = routePayload(value, name, await ask(services, env, routed.missing, name));
     if ('missing' in routed) throw new Error(`Not sent: ${name} does not say which record it is for.`);
     const route: PayloadRoute = routed.route;
-    return runRequest(
+    const outcome = await runRequest(
       services,
       env,
       route.endpointId,
@@ -54,5 +68,7 @@ export const sendPayload: CommandDef = {
         },
       },
     );
+    if (outcome.ok && outcome.status !== undefined && outcome.status >= 200 && outcome.status < 300) await services.variables.capture(env, route.kind, value, outcome.body);
+    return outcome;
   },
 };

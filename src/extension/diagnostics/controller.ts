@@ -8,6 +8,8 @@ export const DIAGNOSTIC_SOURCE = 'tpp';
 export const DEBOUNCE_MS = 100;
 /** A validation taking longer than this switches its document to "validate on save" (typing never waits). */
 export const BUDGET_MS = 150;
+/** Context key: the active editor's document is a payload file (the send keybinding's `when`). */
+export const PAYLOAD_CONTEXT = 'tpp.isPayloadFile';
 /** Setting: warning codes not to show (`tpp.diagnostics.disabled`; errors are always shown). */
 export const DISABLED_SETTING = 'diagnostics.disabled';
 
@@ -50,6 +52,9 @@ export class DiagnosticsController implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   /** Milliseconds of the last validation per document (for tests and the status message). */
   readonly lastDurationMs = new Map<string, number>();
+  /** Names of the active environment's variables for a document (`{{name}}` not among them: unknown-variable). */
+  private variableNames?: (uri: vscode.Uri) => ReadonlySet<string>;
+  private payloadContext: boolean | undefined;
 
   constructor(
     private readonly log: Logger,
@@ -74,6 +79,15 @@ export class DiagnosticsController implements vscode.Disposable {
         for (const { uri, problems } of this.found.values()) this.render(uri, problems);
       }),
     );
+  }
+
+  /**
+   * Makes the `{{names}}` of `tpp.variables` known to the diagnostics, and re-checks the open documents when the
+   * variables or the active environment change.
+   */
+  useVariables(names: (uri: vscode.Uri) => ReadonlySet<string>, onDidChange: vscode.Event<void>): vscode.Disposable {
+    this.variableNames = names;
+    return onDidChange(() => this.validateOpenDocuments());
   }
 
   /** Validates every open document (after activation, see registerPayloadDiagnostics). */
@@ -127,7 +141,8 @@ export class DiagnosticsController implements vscode.Disposable {
   private publish(uri: vscode.Uri, text: string, fileName: string): void {
     let problems: readonly Problem[] | undefined;
     try {
-      problems = diagnosePayload(text, { fileName })?.problems;
+      const variables = text.includes('{{') ? this.variableNames?.(uri) : undefined;
+      problems = diagnosePayload(text, { fileName, variables })?.problems;
     } catch (err) {
       this.log.error(`Validating ${uri.path} failed`, err);
       problems = undefined;
@@ -177,6 +192,11 @@ export class DiagnosticsController implements vscode.Disposable {
   private updateStatus(): void {
     const doc = vscode.window.activeTextEditor?.document;
     const key = doc?.uri.toString();
+    const isPayload = key !== undefined && this.published.has(key);
+    if (isPayload !== this.payloadContext) {
+      this.payloadContext = isPayload;
+      void vscode.commands.executeCommand('setContext', PAYLOAD_CONTEXT, isPayload);
+    }
     if (key && this.saveOnly.has(key)) {
       const ms = this.lastDurationMs.get(key) ?? 0;
       this.status.text = '$(watch) TPP: validating on save';

@@ -17,6 +17,7 @@ import {
   stripMeta,
   validatePayload,
 } from '../../../src/core/contract';
+import { resolvedExample } from '../variables/exampleScope';
 
 const EXAMPLES = join(__dirname, '..', '..', '..', 'examples');
 
@@ -45,13 +46,14 @@ const EXPECTED_KINDS: Record<PayloadKind, string[]> = {
   ],
 };
 
+/** The examples as sent: `{{variables}}` resolved (issue 12; the files themselves are checked in test/unit/variables). */
 function loadExamples(): { file: string; json: Record<string, unknown>; text: string }[] {
   return readdirSync(EXAMPLES)
     .filter((f) => f.endsWith('.json'))
     .sort()
     .map((file) => {
-      const text = readFileSync(join(EXAMPLES, file), 'utf8');
-      return { file, text, json: JSON.parse(text) as Record<string, unknown> };
+      const json = resolvedExample(JSON.parse(readFileSync(join(EXAMPLES, file), 'utf8')) as Record<string, unknown>);
+      return { file, text: JSON.stringify(json, null, 2), json };
     });
 }
 

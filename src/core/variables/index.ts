@@ -1,0 +1,6 @@
+/** Variables in payload files (issue 12, item 2): `{{$guid}}`, `{{lastRegistration.id}}`, `{{storeNumber}}`. */
+export { hasVariables, parseRefs, wholeRef, forEachVariableString, type VariableRef } from './syntax';
+export { KNOWN_DYNAMIC_VARIABLES, MAX_MAGNITUDE, MAX_DATE_OFFSET_DAYS, dynamicVariable, isoDay, type DynamicVariable, type DynamicType } from './dynamic';
+export { CAPTURES, captureFromResponse, captureNames, isCaptureName, isCaptureRoot, type Captures, type CaptureInfo } from './captures';
+export { VariableError, environmentVariables, resolvePayloadVariables, variablesUsed, type VariableScope } from './resolve';
+export { checkVariables, type VariableCheck } from './check';
