@@ -43,6 +43,16 @@ describe('Copy as Code…', function () {
     }
   });
 
+  it('copies a payload file with its {{variables}} resolved for the active environment, as a send would', async () => {
+    const uri = vscode.Uri.joinPath(folder(), 'tire-protection-registration.json');
+    const text0 = Buffer.from(await vscode.workspace.fs.readFile(uri)).toString('utf8');
+    assert.match(text0, /\{\{\$/, 'the example uses dynamic variables');
+    await cmd('tpp.copyAsCode', uri, 'curl');
+    const text = await vscode.env.clipboard.readText();
+    noSecrets(text);
+    assert.doesNotMatch(text, /\{\{/, 'no {{variable}} is left in the program');
+  });
+
   it('copies an Exchange (an Integration Log entry) and a row holding one, with its path and query', async () => {
     const exchange: Exchange = {
       id: 'x1',

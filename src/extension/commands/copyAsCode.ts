@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
 import { ENDPOINTS } from '../../core/contract/endpoints';
 import type { EndpointId } from '../../core/contract/types';
+import { kindFromSchemaUri, metaOf } from '../../core/contract/kinds';
+import { resolvePayloadVariables } from '../../core/variables';
 import type { Exchange } from '../../core/exchange/types';
 import type { HistoryEntry } from '../../core/history/history';
 import {
@@ -34,8 +36,11 @@ function fromEntry(entry: HistoryEntry): SampleRequest {
   return sampleRequestFor(replay.endpointId as EndpointId, str(replay.params), str(replay.query), body);
 }
 
-/** The payload file's request: the open document's text (unsaved edits included). */
-async function fromDocument(doc: vscode.TextDocument): Promise<SampleRequest> {
+/**
+ * The payload file's request: the open document's text (unsaved edits included), its `{{variables}}` resolved for
+ * the active environment as a send would (a program holds values, not placeholders).
+ */
+async function fromDocument(services: Parameters<CommandDef['run']>[0], doc: vscode.TextDocument): Promise<SampleRequest> {
   const name = doc.uri.path.split('/').pop() ?? doc.uri.toString();
   let value: unknown;
   try {
@@ -43,12 +48,15 @@ async function fromDocument(doc: vscode.TextDocument): Promise<SampleRequest> {
   } catch (err) {
     throw new Error(`${name} is not JSON: ${(err as Error).message}`);
   }
+  const schema = metaOf(value).$schema;
+  const kind = typeof schema === 'string' ? kindFromSchemaUri(schema) : undefined;
+  if (kind) value = resolvePayloadVariables(value, kind, services.variables.scope(undefined, doc.uri));
   return sampleRequestFromPayload(value, name);
 }
 
 /** What to copy, from the command's argument: a payload file, an exchange, a history or log row, a registration row. */
 async function requestOf(services: Parameters<CommandDef['run']>[0], arg: unknown): Promise<SampleRequest> {
-  if (arg instanceof vscode.Uri) return fromDocument(await vscode.workspace.openTextDocument(arg));
+  if (arg instanceof vscode.Uri) return fromDocument(services, await vscode.workspace.openTextDocument(arg));
   if (isExchange(arg)) return sampleRequestFromExchange(arg);
   const inner = (arg as { exchange?: unknown } | undefined)?.exchange;
   if (isExchange(inner)) return sampleRequestFromExchange(inner);
@@ -58,7 +66,7 @@ async function requestOf(services: Parameters<CommandDef['run']>[0], arg: unknow
   const entry = entryOf(services, arg);
   if (entry) return fromEntry(entry);
   const doc = vscode.window.activeTextEditor?.document;
-  if (arg === undefined && doc && doc.languageId.startsWith('json')) return fromDocument(doc);
+  if (arg === undefined && doc && doc.languageId.startsWith('json')) return fromDocument(services, doc);
   return fromEntry(await pickEntry(services, envOfArg(services, arg), 'Copy as Code'));
 }
 
