@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { Logger } from './log';
 import { JwtService } from './services/jwtService';
 import { JwtPreviewProvider } from './jwt/previewProvider';
+import { DraftFiles } from './documents/draftFiles';
 import { RecordProvider } from './response/recordProvider';
 import { ResponseView } from './response/responseView';
 import { ActiveEnvironment } from './services/activeEnvironment';
@@ -45,6 +46,8 @@ export class Container implements vscode.Disposable {
   readonly responses: ResponseView;
   /** Read-only, refreshable `tpp-record:` JSON documents of tree nodes. */
   readonly records: RecordProvider;
+  /** In-memory `tpp-draft:` payload drafts (File Claim…), discarded once sent or closed. */
+  readonly drafts: DraftFiles;
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(context: vscode.ExtensionContext) {
@@ -76,6 +79,7 @@ export class Container implements vscode.Disposable {
     this.registrations = own(new RegistrationsModel(this.api, this.settings, this.keys));
     this.responses = own(new ResponseView());
     this.records = own(new RecordProvider(this.api));
+    this.drafts = own(new DraftFiles(this.api));
   }
 
   dispose(): void {

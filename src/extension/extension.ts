@@ -6,6 +6,7 @@ import { Container } from './container';
 import type { LocalSandbox } from './services/localSandbox';
 import { registerPayloadDiagnostics } from './diagnostics';
 import type { DiagnosticsController } from './diagnostics/controller';
+import type { DraftFiles } from './documents/draftFiles';
 import { registerClaimTimeHover } from './jwt/claimTimeHover';
 import type { Logger } from './log';
 import type { ApiClients } from './services/apiClients';
@@ -15,6 +16,7 @@ import type { KeyStore } from './services/keyStore';
 import type { RegistrationsModel } from './services/registrationsModel';
 import { registerSendCodeLens } from './send/codeLens';
 import { trackSetupContext } from './setupContext';
+import { WalkthroughProgress } from './walkthrough';
 import { EnvironmentStatusBar } from './statusBar';
 import { EnvironmentsProvider } from './tree/environmentsProvider';
 
@@ -45,6 +47,10 @@ export interface ExtensionApi extends PublicApi {
   readonly view: EnvironmentsProvider;
   /** The Local sandbox's process (state, restarts). */
   readonly localSandbox: LocalSandbox;
+  /** In-memory payload drafts (File Claim…). */
+  readonly drafts: DraftFiles;
+  /** The walkthrough's steps as completed from real events. */
+  readonly walkthrough: WalkthroughProgress;
 }
 
 /**
@@ -55,6 +61,7 @@ export function activate(context: vscode.ExtensionContext): PublicApi | Extensio
   const started = performance.now();
   const c = new Container(context);
   const view = new EnvironmentsProvider(c);
+  const walkthrough = new WalkthroughProgress(context.globalState, c.environments, c.api);
   // A copy of the interface description ships in media/, so problem codes link to their spec section offline.
   const spec = vscode.Uri.joinPath(context.extensionUri, 'media', 'partner-interface.md');
   const payloads = registerPayloadDiagnostics(c.log, existsSync(spec.fsPath) ? spec : undefined);
@@ -67,6 +74,7 @@ export function activate(context: vscode.ExtensionContext): PublicApi | Extensio
     vscode.window.createTreeView('tpp.environments', { treeDataProvider: view, showCollapseAll: true }),
     new EnvironmentStatusBar(c.environments, c.localSandbox),
     trackSetupContext(c.environments),
+    walkthrough,
     ...registerCommands(c, COMMANDS),
     ...payloads.disposables,
   );
@@ -74,8 +82,8 @@ export function activate(context: vscode.ExtensionContext): PublicApi | Extensio
   const activationMs = performance.now() - started;
   c.log.info(`Activated in ${activationMs.toFixed(1)} ms (active environment: ${c.active.get()})`);
   if (context.extensionMode !== vscode.ExtensionMode.Test) return { activationMs };
-  const { environments, keys, log, api, history, registrations, localSandbox } = c;
-  return { activationMs, environments, keys, log, diagnostics: payloads.controller, api, history, registrations, view, localSandbox };
+  const { environments, keys, log, api, history, registrations, localSandbox, drafts } = c;
+  return { activationMs, environments, keys, log, diagnostics: payloads.controller, api, history, registrations, view, localSandbox, drafts, walkthrough };
 }
 
 export function deactivate(): void {
