@@ -35,18 +35,18 @@ describe('tree states, menus, filters and drafts (Local sandbox)', function () {
   this.timeout(180_000);
   let api: ExtensionApi;
   const tag = Date.now().toString(36).toUpperCase();
-  const store = `S-${tag}`;
   const ids: Record<string, string> = {};
   let example: Record<string, unknown>;
 
   async function create(invoiceNumber: string, tires: number): Promise<string> {
-    const body = { ...example, invoiceNumber, storeNumber: store, tires: (example.tires as unknown[]).slice(0, tires) };
+    const body = { ...example, invoiceNumber, tires: (example.tires as unknown[]).slice(0, tires) };
     const { response } = await api.api.send('local', 'createTireProtectionRegistration', {}, body as never);
     return String((response.body as { id: string }).id);
   }
 
-  /** The row of `invoice` in the Local registrations folder (filtered to this suite's store). */
+  /** The row of `invoice` in the Local registrations folder, filtered to that invoice number (by the server). */
   async function row(invoice: string): Promise<TreeNode> {
+    if (api.registrations.filter('local', 'tire-protection').invoiceNumber !== invoice) await cmd('tpp.filterRegistrations', 'local', { invoiceNumber: invoice });
     const rows = await folderRows(api, 'local', 'tire-protection');
     const r = rows.find((n) => n.toTreeItem().label === invoice);
     assert.ok(r, `${invoice} in ${rows.map((n) => n.toTreeItem().label).join(', ')}`);
@@ -65,7 +65,6 @@ describe('tree states, menus, filters and drafts (Local sandbox)', function () {
     await api.api.send('local', 'cancelTireProtectionRegistration', { id: ids.cancelled }, { cancelledOn: new Date().toISOString() } as never);
     const claim = { serviceInvoiceNumber: `SRV-${tag}`, serviceInvoiceDate: '2026-11-01', authorizedAmount: 100, tires: [{ original: { make: 'A', model: 'B', size: 'C' } }] };
     await api.api.send('local', 'createTireProtectionClaim', { id: ids.none }, claim as never);
-    await cmd('tpp.filterRegistrations', 'local', { storeNumber: store });
   });
 
   after(async () => {
@@ -73,19 +72,24 @@ describe('tree states, menus, filters and drafts (Local sandbox)', function () {
     await cmd('workbench.action.closeAllEditors');
   });
 
-  it('the store-number filter is sent to the server; rows say only what the list says until expanded', async () => {
-    const rows = await folderRows(api, 'local', 'tire-protection');
-    assert.deepEqual(rows.map((n) => n.toTreeItem().label).sort(), [`OTHER-${tag}-NONE`, `PFX-${tag}-ACTIVE`, `PFX-${tag}-CANCELLED`]);
-    assert.match(api.history.list('local')[0]!.path, new RegExp(`storeNumber=${store}`));
-    const byLabel = Object.fromEntries(rows.map((n) => [n.toTreeItem().label, n.toTreeItem().contextValue]));
-    assert.equal(byLabel[`PFX-${tag}-CANCELLED`], 'registration.cancelled', 'the listed record carries cancelledOn');
-    assert.equal(byLabel[`PFX-${tag}-ACTIVE`], 'registration.open');
-    assert.match(String((await registrationsFolder(api, 'local', 'tire-protection')).toTreeItem().description), new RegExp(`filter: store ${store}`));
+  it('invoice and store number filters are sent to the server; a listed row says only what the list says', async () => {
+    const listed = (await row(`PFX-${tag}-ACTIVE`)).toTreeItem();
+    assert.match(api.history.list('local')[0]!.path, new RegExp(`invoiceNumber=PFX-${tag}-ACTIVE`));
+    assert.equal(listed.contextValue, 'registration.open');
+    assert.match(String(listed.description), /Not cancelled$/);
+    assert.equal((await row(`PFX-${tag}-CANCELLED`)).toTreeItem().contextValue, 'registration.cancelled', 'the listed record carries cancelledOn');
+    await cmd('tpp.filterRegistrations', 'local', { storeNumber: `S-${tag}` });
+    await folderRows(api, 'local', 'tire-protection');
+    assert.match(api.history.list('local')[0]!.path, new RegExp(`storeNumber=S-${tag}`));
+    assert.match(String((await registrationsFolder(api, 'local', 'tire-protection')).toTreeItem().description), new RegExp(`filter: store S-${tag}`));
   });
 
   it('expanded rows get their state from the metadata, and the menus follow the context value', async () => {
-    for (const invoice of [`PFX-${tag}-ACTIVE`, `OTHER-${tag}-NONE`, `PFX-${tag}-CANCELLED`]) await api.view.getChildren(await row(invoice));
-    const ctx = async (invoice: string) => String((await row(invoice)).toTreeItem().contextValue);
+    const ctx = async (invoice: string) => {
+      const r = await row(invoice);
+      await api.view.getChildren(r); // expand: reads the registration and its metadata
+      return String(r.toTreeItem().contextValue);
+    };
     assert.equal(await ctx(`PFX-${tag}-ACTIVE`), 'registration.active');
     assert.equal(await ctx(`OTHER-${tag}-NONE`), 'registration.noTiresLeft');
     assert.equal(await ctx(`PFX-${tag}-CANCELLED`), 'registration.cancelled');
@@ -103,14 +107,22 @@ describe('tree states, menus, filters and drafts (Local sandbox)', function () {
   });
 
   it('an invoice prefix is matched among the rows read (the list query has no prefix form), and says so', async () => {
-    await cmd('tpp.filterRegistrations', 'local', { invoicePrefix: `PFX-${tag}`, storeNumber: store });
+    await vscode.workspace.getConfiguration('tpp.registrations').update('pageSize', 200, vscode.ConfigurationTarget.Global);
+    await cmd('tpp.filterRegistrations', 'local', { invoicePrefix: `PFX-${tag}` });
     try {
-      const rows = await folderRows(api, 'local', 'tire-protection');
-      assert.deepEqual(rows.map((n) => n.toTreeItem().label).sort(), [`PFX-${tag}-ACTIVE`, `PFX-${tag}-CANCELLED`]);
+      let rows = await folderRows(api, 'local', 'tire-protection');
       assert.doesNotMatch(api.history.list('local')[0]!.path, /invoiceNumber=/, 'a prefix is not sent as a whole invoice number');
+      // Registrations are listed oldest first: search further pages until both are found.
+      for (let i = 0; i < 20 && rows.filter((n) => String(n.toTreeItem().label).startsWith('PFX-')).length < 2 && rows.at(-1)?.toTreeItem().label === 'Load more…'; i++) {
+        assert.match(String(rows.at(-1)!.toTreeItem().description), /matches? among [\d,]+ of [\d,]+ read: search the next page/);
+        await cmd('tpp.loadMoreRegistrations', 'local', 'tire-protection');
+        rows = await folderRows(api, 'local', 'tire-protection');
+      }
+      assert.deepEqual(rows.map((n) => n.toTreeItem().label).filter((l) => l !== 'Load more…').sort(), [`PFX-${tag}-ACTIVE`, `PFX-${tag}-CANCELLED`]);
       assert.match(String((await registrationsFolder(api, 'local', 'tire-protection')).toTreeItem().description), new RegExp(`invoice PFX-${tag}\\*`));
     } finally {
-      await cmd('tpp.filterRegistrations', 'local', { storeNumber: store });
+      await cmd('tpp.clearRegistrationFilter', 'local');
+      await vscode.workspace.getConfiguration('tpp.registrations').update('pageSize', undefined, vscode.ConfigurationTarget.Global);
     }
   });
 
@@ -130,6 +142,7 @@ describe('tree states, menus, filters and drafts (Local sandbox)', function () {
 
   it('a claim redraws that registration’s row alone, with its new state', async () => {
     const target = await row(`PFX-${tag}-ACTIVE`);
+    await api.view.getChildren(target);
     const fired: (TreeNode | undefined)[] = [];
     const sub = api.view.onDidChangeTreeData((n) => fired.push(n));
     try {
@@ -165,7 +178,7 @@ describe('tree states, menus, filters and drafts (Local sandbox)', function () {
       const s = await cmd<{ registrations: number }>('tpp.loadSampleData');
       assert.ok(s.registrations > 0);
       const redrawn = new Set(fired.map((n) => (n ? n.toTreeItem().id : 'whole tree')));
-      assert.deepEqual([...redrawn].filter((id) => /folder/.test(String(id))).sort(), ['local:folder:motor-club', 'local:folder:tire-protection']);
+      assert.deepEqual([...redrawn].filter((id) => /folder:(tire-protection|motor-club)/.test(String(id))).sort(), ['local:folder:motor-club', 'local:folder:tire-protection']);
       assert.ok(!redrawn.has('whole tree'));
       await folderRows(api, 'local', 'tire-protection');
       const after = (await api.registrations.pages('local', 'tire-protection'))[0]!.totalRecordCount ?? 0;

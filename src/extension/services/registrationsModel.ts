@@ -104,7 +104,7 @@ export class RegistrationsModel implements vscode.Disposable {
       ...(filter.invoicePrefix && !filter.invoiceNumber ? { invoicePrefix: filter.invoicePrefix } : {}),
       ...(filter.storeNumber ? { storeNumber: filter.storeNumber } : {}),
     };
-    this.invalidate(env, product);
+    this.invalidate(env, product, true);
   }
 
   /** True when `row` passes the part of the filter matched here (the invoice-number prefix). */
@@ -222,8 +222,11 @@ export class RegistrationsModel implements vscode.Disposable {
     for (const product of touchedLists(endpointId)) this.invalidate(env, product);
   }
 
-  /** Drops loaded data (of one environment and product, or more) and fires {@link onDidChange} once per list. */
-  invalidate(env?: EnvironmentId, product?: RegistrationProduct): void {
+  /**
+   * Drops loaded data (of one environment and product, or more) and fires {@link onDidChange} once per list.
+   * @param keepDetails keep the registrations read by id (a filter change: the data itself did not change).
+   */
+  invalidate(env?: EnvironmentId, product?: RegistrationProduct, keepDetails = false): void {
     for (const e of env ? [env] : ENVIRONMENT_IDS) {
       for (const p of product ? [product] : PRODUCTS) {
         const s = this.state(e, p);
@@ -232,7 +235,7 @@ export class RegistrationsModel implements vscode.Disposable {
         s.error = undefined;
         this.emitter.fire({ env: e, product: p });
       }
-      if (product !== 'motor-club') for (const cache of [this.details, this.known]) for (const k of [...cache.keys()]) if (k.startsWith(`${e}:`)) cache.delete(k);
+      if (product !== 'motor-club' && !keepDetails) for (const cache of [this.details, this.known]) for (const k of [...cache.keys()]) if (k.startsWith(`${e}:`)) cache.delete(k);
     }
   }
 
