@@ -97,10 +97,11 @@ describe('main flow on the Local sandbox (commands)', function () {
   });
 
   it('files a claim from the prefilled payload and lists it under the registration', async () => {
+    const untitledBefore = vscode.workspace.textDocuments.filter((d) => d.isUntitled).length;
     claimDoc = await cmd<vscode.TextDocument>('tpp.fileClaim', { kind: 'registration', env: 'local', id: registrationId });
     const payload = JSON.parse(claimDoc.getText()) as { $registrationId: string; tires: unknown[] };
     assert.equal(claimDoc.uri.scheme, 'tpp-draft', 'a draft in memory, not an untitled document');
-    assert.match(claimDoc.uri.path, new RegExp(`^/Claim on ${invoice}( \\(\\d+\\))?\\.json$`), 'titled by invoice number');
+    assert.match(claimDoc.uri.path, new RegExp(`^/\\d+/Claim on ${invoice}\\.json$`), 'titled by invoice number');
     assert.equal(payload.$registrationId, registrationId);
     assert.equal(payload.tires.length, 4, 'prefilled with the registration’s tires');
     // Claim one tire.
@@ -115,7 +116,8 @@ describe('main flow on the Local sandbox (commands)', function () {
     // The draft is closed and dropped once the claim is stored: nothing dirty or untitled is left behind.
     assert.ok(await until(() => api.drafts.size === 0), 'the draft was discarded');
     assert.ok(await until(() => !vscode.window.tabGroups.all.flatMap((g) => g.tabs).some((t) => t.input instanceof vscode.TabInputText && t.input.uri.scheme === 'tpp-draft')), 'its tab was closed');
-    assert.deepEqual(vscode.workspace.textDocuments.filter((d) => d.isDirty || d.isUntitled).map((d) => d.uri.toString()), []);
+    assert.deepEqual(vscode.workspace.textDocuments.filter((d) => !d.isClosed && d.isDirty).map((d) => d.uri.toString()), [], 'nothing left dirty');
+    assert.equal(vscode.workspace.textDocuments.filter((d) => d.isUntitled).length, untitledBefore, 'File Claim opened no untitled document');
     const reg = await api.registrations.registration('local', registrationId);
     assert.equal((reg.claims as unknown[]).length, 1);
     const row = (await api.registrations.pages('local', 'tire-protection'))[0]!.rows.find((r) => r.record._id === registrationId)!;

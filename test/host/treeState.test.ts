@@ -127,6 +127,7 @@ describe('tree states, menus, filters and drafts (Local sandbox)', function () {
   });
 
   it('File Claim refuses a registration with no tires left, and a draft closed unsent leaves nothing behind', async () => {
+    const untitledBefore = vscode.workspace.textDocuments.filter((d) => d.isUntitled).length;
     assert.equal(await cmd('tpp.fileClaim', { kind: 'registration', env: 'local', id: ids.none }), undefined);
     const doc = await cmd<vscode.TextDocument>('tpp.fileClaim', await row(`PFX-${tag}-ACTIVE`));
     assert.equal(doc.uri.scheme, 'tpp-draft');
@@ -137,7 +138,8 @@ describe('tree states, menus, filters and drafts (Local sandbox)', function () {
     assert.ok(await until(() => !doc.isDirty), 'written back to memory: never left dirty');
     await cmd('workbench.action.closeActiveEditor');
     assert.ok(await until(() => api.drafts.size === 0), 'dropped when closed');
-    assert.deepEqual(vscode.workspace.textDocuments.filter((d) => d.isDirty || d.isUntitled).map((d) => d.uri.toString()), []);
+    assert.deepEqual(vscode.workspace.textDocuments.filter((d) => !d.isClosed && d.isDirty).map((d) => d.uri.toString()), [], 'nothing left dirty');
+    assert.equal(vscode.workspace.textDocuments.filter((d) => d.isUntitled).length, untitledBefore, 'File Claim opened no untitled document');
   });
 
   it('a claim redraws that registration’s row alone, with its new state', async () => {
