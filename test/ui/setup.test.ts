@@ -34,6 +34,7 @@ describe('environment setup and record states (rendered workbench)', function ()
     await driver('press', 'Escape').catch(() => undefined);
     await cmd('tpp.selectEnvironment', 'local');
     await cmd('tpp.clearRegistrationFilter', 'local');
+    await vscode.workspace.getConfiguration('tpp.registrations').update('pageSize', undefined, vscode.ConfigurationTarget.Global);
     await cmd('workbench.action.closeAllEditors');
     await cmd('notifications.clearAll');
     await cmd('workbench.actions.treeView.tpp.environments.collapseAll');
@@ -94,15 +95,16 @@ describe('environment setup and record states (rendered workbench)', function ()
     await cmd('tpp.generateKeyPair', 'local', { curve: 'P-256', existing: 'replace' });
     const folder = vscode.workspace.workspaceFolders![0]!.uri;
     const example = JSON.parse(Buffer.from(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(folder, 'tire-protection-registration.json'))).toString()) as Record<string, unknown>;
-    const store = `UI-${tag}`;
     const create = async (suffix: string, tires: number) =>
-      String(((await api.api.send('local', 'createTireProtectionRegistration', {}, { ...example, invoiceNumber: `INV-${tag}-${suffix}`, storeNumber: store, tires: (example.tires as unknown[]).slice(0, tires) } as never)).response.body as { id: string }).id);
+      String(((await api.api.send('local', 'createTireProtectionRegistration', {}, { ...example, invoiceNumber: `INV-${tag}-${suffix}`, tires: (example.tires as unknown[]).slice(0, tires) } as never)).response.body as { id: string }).id);
     await create('ACTIVE', 2);
     const none = await create('NOTIRES', 1);
     const cancelled = await create('CANCELLED', 2);
     await api.api.send('local', 'createTireProtectionClaim', { id: none }, { serviceInvoiceNumber: `SRV-${tag}`, serviceInvoiceDate: '2026-11-01', authorizedAmount: 80, tires: [{ original: { make: 'A', model: 'B', size: 'C' } }] } as never);
     await api.api.send('local', 'cancelTireProtectionRegistration', { id: cancelled }, { cancelledOn: new Date().toISOString() } as never);
-    await cmd('tpp.filterRegistrations', 'local', { storeNumber: store });
+    // A prefix is matched among the rows read: one page holds every registration of this run.
+    await vscode.workspace.getConfiguration('tpp.registrations').update('pageSize', 500, vscode.ConfigurationTarget.Global);
+    await cmd('tpp.filterRegistrations', 'local', { invoicePrefix: `INV-${tag}-` });
     await expandRow('Local');
     await expandRow('Registrations');
     for (const s of ['ACTIVE', 'NOTIRES']) await expandRow(`INV-${tag}-${s}`);

@@ -138,7 +138,7 @@ export const configureEnvironment: CommandDef = {
       }));
       const close: Pick = s.done
         ? { id: 'close', label: `$(check-all) Done — ${label} is set up`, detail: 'Every item passes. Pick any item above to change it.' }
-        : { id: 'close', label: '$(close) Close', detail: `${missing.length} item${missing.length === 1 ? '' : 's'} still missing: ${missing.map((it) => it.title.toLowerCase()).join(', ')}.` };
+        : { id: 'close', label: '$(close) Close', detail: `${missing.length} item${missing.length === 1 ? '' : 's'} still missing: ${missing.map((it) => it.title[0]?.toLowerCase() + it.title.slice(1)).join(', ')}.` };
       const picked = await vscode.window.showQuickPick([...rows, { label: '', kind: vscode.QuickPickItemKind.Separator }, close], {
         title: s.done ? `Configure ${label}: done` : `Configure ${label}: ${s.setup.length - missing.length} of ${s.setup.length} done`,
         placeHolder: missing.length ? `Missing: ${missing.map((it) => it.title).join(' · ')}` : `${label} is ready`,

@@ -57,7 +57,7 @@ export class EnvironmentNode implements TreeNode {
       new DetailNode(
         `${info.id}:setup`,
         'Setup',
-        this.status.done ? 'complete' : `${done} of ${setup.length} done — ${setup.filter((it) => it.state === 'missing').map((it) => it.title.toLowerCase()).join(', ')} missing; click to configure`,
+        this.status.done ? 'complete' : `${done} of ${setup.length} done — ${setup.filter((it) => it.state === 'missing').map((it) => it.title[0]?.toLowerCase() + it.title.slice(1)).join(', ')} missing; click to configure`,
         this.status.done ? 'pass' : this.status.state === 'needsSetup' ? 'warning' : 'checklist',
         configure,
       ),
