@@ -1,6 +1,6 @@
 // Benchmark of the Environments tree's first page of registrations with 10,000 stored in the Local sandbox: the
 // time from "expand Registrations" to rows, i.e. what RegistrationsFolderNode.children() waits for — one list
-// request plus one metadata request per row (16 in flight), each with a freshly minted ES256 token, over loopback
+// request (a row's metadata is read only when that row is expanded), with a freshly minted ES256 token, over loopback
 // to the sandbox running in the same process (as the embedded Local sandbox does in the extension host).
 // Rendering by the workbench is not included.
 //   npm run bench:tree            (npx tsx scripts/bench-tree.ts [--stored 10000] [--page-sizes 50,100] [--runs 30])
@@ -59,14 +59,14 @@ async function main(): Promise<void> {
         const s = performance.now();
         const page = await loadRegistrationPage(call, { product: 'tire-protection', page: 1, pageSize });
         const ms = performance.now() - s;
-        if (page.rows.length !== Math.min(pageSize, stored) || page.rows.some((row) => row.state === 'Unknown')) throw new Error(`unexpected page: ${page.rows.length} rows`);
+        if (page.rows.length !== Math.min(pageSize, stored) || page.rows.some((row) => row.state !== 'Cancelled' && row.state !== 'Not cancelled')) throw new Error(`unexpected page: ${page.rows.length} rows`);
         if (r === 0) first = ms;
         times.push(ms);
       }
       times.sort((a, b) => a - b);
       const median = pct(times, 50);
       if (pageSize === pageSizes[0]) worstMedian = Math.max(worstMedian, median, first);
-      console.log(`${String(pageSize).padEnd(10)} ${String(1 + pageSize).padEnd(9)} ${first.toFixed(1).padEnd(16)} ${median.toFixed(1).padEnd(10)} ${pct(times, 95).toFixed(1).padEnd(7)} ${(times.at(-1) ?? NaN).toFixed(1)}`);
+      console.log(`${String(pageSize).padEnd(10)} ${'1'.padEnd(9)} ${first.toFixed(1).padEnd(16)} ${median.toFixed(1).padEnd(10)} ${pct(times, 95).toFixed(1).padEnd(7)} ${(times.at(-1) ?? NaN).toFixed(1)}`);
     }
     console.log(`Target: first page (default page size ${pageSizes[0]}) in under ${TARGET_MS} ms from expand to rows — ${worstMedian < TARGET_MS ? 'met' : 'NOT met'} (worst of cold and median: ${worstMedian.toFixed(1)} ms).`);
   } finally {

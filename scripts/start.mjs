@@ -4,7 +4,7 @@
 //   loaded as a development extension; prints the URL to open. Ctrl+C stops it and leaves no process.
 // Options: --port <n> (default 8765), --no-open-check.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { editorHome, ensureEditor } from '../test/harness/editor.mjs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,8 +29,21 @@ const entry = join(home, 'node_modules/code-server/out/node/entry.js');
 const state = join(root, '.vscode-it', 'start');
 for (const d of ['user-data/User', 'extensions', 'xdg-data', 'xdg-config', 'tmp']) mkdirSync(join(state, d), { recursive: true });
 const settings = join(state, 'user-data/User/settings.json');
+// The welcome page stays on (VS Code's default startup editor): it carries the toolkit's walkthrough.
 if (!existsSync(settings))
-  writeFileSync(settings, JSON.stringify({ 'workbench.startupEditor': 'none', 'telemetry.telemetryLevel': 'off', 'update.mode': 'none', 'extensions.autoCheckUpdates': false, 'security.workspace.trust.enabled': false, 'chat.disableAIFeatures': true, 'git.openRepositoryInParentFolders': 'never' }, null, 1));
+  writeFileSync(settings, JSON.stringify({ 'telemetry.telemetryLevel': 'off', 'update.mode': 'none', 'extensions.autoCheckUpdates': false, 'security.workspace.trust.enabled': false, 'chat.disableAIFeatures': true, 'git.openRepositoryInParentFolders': 'never' }, null, 1));
+else {
+  // Earlier versions of this script wrote "workbench.startupEditor": "none", which hid the walkthrough: drop it.
+  try {
+    const current = JSON.parse(readFileSync(settings, 'utf8'));
+    if (current['workbench.startupEditor'] === 'none') {
+      delete current['workbench.startupEditor'];
+      writeFileSync(settings, JSON.stringify(current, null, 1));
+    }
+  } catch {
+    /* a settings file the user edited by hand (comments): left as it is */
+  }
+}
 
 const authority = `127.0.0.1:${port}`;
 const remote = (p) => `vscode-remote://${authority}${p.split('/').map(encodeURIComponent).join('/')}`;

@@ -7,6 +7,7 @@ import type { LocalSandbox } from './services/localSandbox';
 import { registerPayloadDiagnostics } from './diagnostics';
 import type { DiagnosticsController } from './diagnostics/controller';
 import { registerVariableFeatures } from './diagnostics/variableFeatures';
+import type { DraftFiles } from './documents/draftFiles';
 import { registerClaimTimeHover } from './jwt/claimTimeHover';
 import type { Logger } from './log';
 import type { ApiClients } from './services/apiClients';
@@ -17,6 +18,7 @@ import type { RegistrationsModel } from './services/registrationsModel';
 import type { VariablesService } from './services/variables';
 import { registerSendCodeLens } from './send/codeLens';
 import { trackSetupContext } from './setupContext';
+import { WalkthroughProgress } from './walkthrough';
 import { EnvironmentStatusBar } from './statusBar';
 import { EnvironmentsProvider } from './tree/environmentsProvider';
 
@@ -49,6 +51,10 @@ export interface ExtensionApi extends PublicApi {
   readonly localSandbox: LocalSandbox;
   /** `{{variables}}`: the setting and the captures per environment. */
   readonly variables: VariablesService;
+  /** In-memory payload drafts (File Claim…). */
+  readonly drafts: DraftFiles;
+  /** The walkthrough's steps as completed from real events. */
+  readonly walkthrough: WalkthroughProgress;
 }
 
 /**
@@ -59,6 +65,7 @@ export function activate(context: vscode.ExtensionContext): PublicApi | Extensio
   const started = performance.now();
   const c = new Container(context);
   const view = new EnvironmentsProvider(c);
+  const walkthrough = new WalkthroughProgress(context.globalState, c.environments, c.api);
   // A copy of the interface description ships in media/, so problem codes link to their spec section offline.
   const spec = vscode.Uri.joinPath(context.extensionUri, 'media', 'partner-interface.md');
   const payloads = registerPayloadDiagnostics(c.log, existsSync(spec.fsPath) ? spec : undefined);
@@ -71,6 +78,7 @@ export function activate(context: vscode.ExtensionContext): PublicApi | Extensio
     vscode.window.createTreeView('tpp.environments', { treeDataProvider: view, showCollapseAll: true }),
     new EnvironmentStatusBar(c.environments, c.localSandbox),
     trackSetupContext(c.environments),
+    walkthrough,
     ...registerCommands(c, COMMANDS),
     ...payloads.disposables,
     payloads.controller.useVariables((uri) => c.variables.names(undefined, uri), c.variables.onDidChange),
@@ -80,8 +88,8 @@ export function activate(context: vscode.ExtensionContext): PublicApi | Extensio
   const activationMs = performance.now() - started;
   c.log.info(`Activated in ${activationMs.toFixed(1)} ms (active environment: ${c.active.get()})`);
   if (context.extensionMode !== vscode.ExtensionMode.Test) return { activationMs };
-  const { environments, keys, log, api, history, registrations, localSandbox, variables } = c;
-  return { activationMs, environments, keys, log, diagnostics: payloads.controller, api, history, registrations, view, localSandbox, variables };
+  const { environments, keys, log, api, history, registrations, localSandbox, variables, drafts } = c;
+  return { activationMs, environments, keys, log, diagnostics: payloads.controller, api, history, registrations, view, localSandbox, variables, drafts, walkthrough };
 }
 
 export function deactivate(): void {

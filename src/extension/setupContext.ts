@@ -2,9 +2,11 @@ import * as vscode from 'vscode';
 import { EnvironmentModel } from './services/environmentModel';
 
 /**
- * Keeps the context keys behind the "Get Started" view's `viewsWelcome` content in step with the
- * active environment: `tpp.activeEnvironmentNeedsSetup`, `tpp.activeEnvironmentMissingKey`,
- * `tpp.activeEnvironmentMissingPartnerId` and `tpp.activeEnvironment` (the id).
+ * Keeps the context keys behind the "Get Started" view's `viewsWelcome` content in step with the active
+ * environment's one setup state ({@link EnvironmentModel.status}): `tpp.activeEnvironment` (the id),
+ * `tpp.activeEnvironmentNeedsSetup` (a prerequisite is missing: the same state that puts "needs setup" and the
+ * warning icon on the tree row), and `tpp.activeEnvironmentMissingKey`, `…MissingPartnerId`, `…MissingBaseUrl`
+ * (one welcome line per missing item).
  */
 export function trackSetupContext(model: EnvironmentModel): vscode.Disposable {
   const update = async () => {
@@ -14,7 +16,8 @@ export function trackSetupContext(model: EnvironmentModel): vscode.Disposable {
       set('tpp.activeEnvironment', status.info.id),
       set('tpp.activeEnvironmentMissingKey', status.gaps.includes('key')),
       set('tpp.activeEnvironmentMissingPartnerId', status.gaps.includes('partnerId')),
-      set('tpp.activeEnvironmentNeedsSetup', status.gaps.includes('key') || status.gaps.includes('partnerId')),
+      set('tpp.activeEnvironmentMissingBaseUrl', status.gaps.includes('baseUrl')),
+      set('tpp.activeEnvironmentNeedsSetup', status.state === 'needsSetup'),
     ]);
   };
   void update();

@@ -28,13 +28,14 @@ export class EnvironmentStatusBar implements vscode.Disposable {
     const status = await this.model.status(this.model.active.get());
     const { label, guarded } = status.info;
     const problem = status.info.id === 'local' && this.localSandbox ? describeSandboxProblem(this.localSandbox.status) : undefined;
-    this.item.text = problem ? `$(error) TPP: ${label} (sandbox crashed)` : `$(server-environment) TPP: ${label}`;
+    const needsSetup = status.state === 'needsSetup';
+    this.item.text = problem ? `$(error) TPP: ${label} (sandbox crashed)` : needsSetup ? `$(warning) TPP: ${label} (needs setup)` : `$(server-environment) TPP: ${label}`;
     this.item.backgroundColor = problem
       ? new vscode.ThemeColor('statusBarItem.errorBackground')
       : guarded
         ? new vscode.ThemeColor('statusBarItem.warningBackground')
         : undefined;
-    const needs = status.gaps.length ? `\n\nStill needed: ${status.gaps.map(describeGap).join(', ')}.` : '';
+    const needs = needsSetup ? `\n\nStill needed: ${status.gaps.map(describeGap).join(', ') || 'a readable key pair'} (Tire Protection: Configure Environment…).` : '';
     this.item.tooltip = `Tire Protection: requests go to ${label}. Click to switch environment.${needs}${problem ? `\n\n${problem}` : ''}`;
   }
 

@@ -16,7 +16,7 @@ if (!['host', 'ui'].includes(tier)) {
   console.error('usage: run-tier.mjs host|ui');
   process.exit(2);
 }
-const timeout = process.argv.includes('--timeout') ? process.argv[process.argv.indexOf('--timeout') + 1] : '300';
+const timeout = process.argv.includes('--timeout') ? process.argv[process.argv.indexOf('--timeout') + 1] : '900';
 const home = editorHome;
 
 ensureEditor();

@@ -32,6 +32,7 @@ describe('main flow on the Local sandbox (commands)', function () {
   const invoice = `INV-FLOW-${Date.now().toString(36).toUpperCase()}`;
   let registrationId = '';
   let claimDoc: vscode.TextDocument;
+  let claimFile: vscode.Uri;
 
   before(async () => {
     api = await activateExtension();
@@ -79,8 +80,10 @@ describe('main flow on the Local sandbox (commands)', function () {
     const pages = await api.registrations.pages('local', 'tire-protection');
     const row = pages[0]!.rows.find((r) => r.record._id === registrationId);
     assert.ok(row, JSON.stringify(pages[0]!.rows.map((r) => r.record.invoiceNumber)));
-    assert.equal(row.state, 'Active');
-    assert.equal(row.metadata?.availableTiresCount, 4);
+    assert.equal(row.state, 'Not cancelled', 'all the list says by itself');
+    await api.registrations.registrationDetails('local', registrationId); // what expanding the row reads
+    assert.equal(api.registrations.stateOf('local', row).state, 'Active');
+    assert.equal(api.registrations.stateOf('local', row).metadata?.availableTiresCount, 4);
   });
 
   it('opens the registration as a read-only JSON record that shows a hostile customer name as plain characters', async () => {
@@ -94,8 +97,11 @@ describe('main flow on the Local sandbox (commands)', function () {
   });
 
   it('files a claim from the prefilled payload and lists it under the registration', async () => {
+    const untitledBefore = vscode.workspace.textDocuments.filter((d) => d.isUntitled).length;
     claimDoc = await cmd<vscode.TextDocument>('tpp.fileClaim', { kind: 'registration', env: 'local', id: registrationId });
     const payload = JSON.parse(claimDoc.getText()) as { $registrationId: string; tires: unknown[] };
+    assert.equal(claimDoc.uri.scheme, 'tpp-draft', 'a draft in memory, not an untitled document');
+    assert.match(claimDoc.uri.path, new RegExp(`^/\\d+/Claim on ${invoice}\\.json$`), 'titled by invoice number');
     assert.equal(payload.$registrationId, registrationId);
     assert.equal(payload.tires.length, 4, 'prefilled with the registration’s tires');
     // Claim one tire.
@@ -103,13 +109,19 @@ describe('main flow on the Local sandbox (commands)', function () {
     const one = { ...payload, tires: payload.tires.slice(0, 1) };
     edit.replace(claimDoc.uri, new vscode.Range(0, 0, claimDoc.lineCount, 0), JSON.stringify(one, null, 2) + '\n');
     assert.ok(await vscode.workspace.applyEdit(edit));
+    claimFile = await writeJson('flow-claim.tire-protection-claim.json', JSON.parse(claimDoc.getText()));
     const outcome = await cmd<RequestOutcome>('tpp.sendPayload', claimDoc.uri, 'local');
     assert.equal(outcome.ok, true, outcome.message);
     assert.equal(typeof (outcome.body as { id: unknown }).id, 'number');
+    // The draft is closed and dropped once the claim is stored: nothing dirty or untitled is left behind.
+    assert.ok(await until(() => api.drafts.size === 0), 'the draft was discarded');
+    assert.ok(await until(() => !vscode.window.tabGroups.all.flatMap((g) => g.tabs).some((t) => t.input instanceof vscode.TabInputText && t.input.uri.scheme === 'tpp-draft')), 'its tab was closed');
+    assert.deepEqual(vscode.workspace.textDocuments.filter((d) => !d.isClosed && d.isDirty).map((d) => d.uri.toString()), [], 'nothing left dirty');
+    assert.equal(vscode.workspace.textDocuments.filter((d) => d.isUntitled).length, untitledBefore, 'File Claim opened no untitled document');
     const reg = await api.registrations.registration('local', registrationId);
     assert.equal((reg.claims as unknown[]).length, 1);
     const row = (await api.registrations.pages('local', 'tire-protection'))[0]!.rows.find((r) => r.record._id === registrationId)!;
-    assert.equal(row.metadata?.availableTiresCount, 3);
+    assert.equal(api.registrations.stateOf('local', row).metadata?.availableTiresCount, 3);
   });
 
   it('cancels the registration (204) and the tree shows it Cancelled', async () => {
@@ -117,11 +129,12 @@ describe('main flow on the Local sandbox (commands)', function () {
     assert.equal(outcome.ok, true, outcome.message);
     assert.equal(outcome.status, 204);
     const row = (await api.registrations.pages('local', 'tire-protection'))[0]!.rows.find((r) => r.record._id === registrationId)!;
-    assert.equal(row.state, 'Cancelled');
+    await api.registrations.registrationDetails('local', registrationId); // read again after the write
+    assert.equal(api.registrations.stateOf('local', row).state, 'Cancelled');
   });
 
   it('a claim against the cancelled registration gives 409, shown as a clear message and response document', async () => {
-    const outcome = await cmd<RequestOutcome>('tpp.sendPayload', claimDoc.uri, 'local');
+    const outcome = await cmd<RequestOutcome>('tpp.sendPayload', claimFile, 'local');
     assert.equal(outcome.ok, false);
     assert.equal(outcome.status, 409);
     assert.match(outcome.message, /409 Conflict — .*cancelled/i);

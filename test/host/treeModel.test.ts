@@ -1,13 +1,13 @@
-// One model behind the view (issue 14): expanding a page of 50 registrations costs one list request and 50
-// metadata reads made with bounded concurrency, cached, and kept out of the request history; only that folder
-// (and the environment's history and connection rows) is redrawn, never the whole tree; a request reads no
-// secret again. Spec: Tire-protection registrations (list envelope; Registration metadata).
+// One model behind the view (issues 12, 14): expanding a page of 50 registrations costs one list request and no
+// per-row read; expanding one registration reads it (with its claims) and its metadata, cached and kept out of the
+// request history, and redraws that row alone with its state; only that folder (and the environment's history and
+// connection rows) is redrawn, never the whole tree; a request reads no secret again.
+// Spec: Tire-protection registrations (list envelope; Registration metadata).
 import * as assert from 'node:assert/strict';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../src/extension/extension';
-import { METADATA_CONCURRENCY } from '../../src/extension/services/registrationPages';
 import type { TreeNode } from '../../src/extension/tree/node';
 import { activateExtension } from '../shared/extension';
 import { sleep } from '../shared/driver';
@@ -20,7 +20,7 @@ describe('the view renders from models: a page of 50 registrations (host)', func
   this.timeout(60_000);
   let api: ExtensionApi;
   let server: http.Server;
-  const requests = { list: 0, metadata: 0, other: 0, inFlight: 0, maxInFlight: 0 };
+  const requests = { list: 0, metadata: 0, read: 0, other: 0 };
 
   before(async () => {
     api = await activateExtension();
@@ -38,14 +38,13 @@ describe('the view renders from models: a page of 50 registrations (host)', func
       const m = /^\/api\/v3\/tire-protection\/registrations\/([^/]+)\/metadata$/.exec(url.pathname);
       if (m) {
         requests.metadata += 1;
-        requests.inFlight += 1;
-        requests.maxInFlight = Math.max(requests.maxInFlight, requests.inFlight);
-        // Slow enough that reads overlap, so the concurrency bound is what limits them.
-        setTimeout(() => {
-          requests.inFlight -= 1;
-          reply({ enrollDate: '2026-01-01', expirationDate: '2030-01-01', claimedTiresCount: 0, availableTiresCount: 4, hasTiresToClaim: true, hasTiresToReplace: true, isActive: true });
-        }, 20);
-        return;
+        const noneLeft = m[1] === 'r1';
+        return reply({ enrollDate: '2026-01-01', expirationDate: '2030-01-01', claimedTiresCount: noneLeft ? 4 : 0, availableTiresCount: noneLeft ? 0 : 4, hasTiresToClaim: !noneLeft, hasTiresToReplace: !noneLeft, isActive: true });
+      }
+      const r = /^\/api\/v3\/tire-protection\/registrations\/([^/]+)$/.exec(url.pathname);
+      if (r) {
+        requests.read += 1;
+        return reply({ _id: r[1], invoiceNumber: `INV-M${r[1]!.slice(1)}`, enrollDate: '2026-01-01', claims: [] });
       }
       requests.other += 1;
       res.writeHead(404).end();
@@ -65,7 +64,7 @@ describe('the view renders from models: a page of 50 registrations (host)', func
     await api.keys.delete('sandbox');
   });
 
-  it('one list request, 50 bounded and cached metadata reads out of the history, that folder redrawn once', async () => {
+  it('one list request per page, no per-row read, out of the history but the list itself; that folder redrawn once', async () => {
     const folder = await registrationsFolder(api, 'sandbox', 'tire-protection');
     const fired: (TreeNode | undefined)[] = [];
     const sub = api.view.onDidChangeTreeData((n) => fired.push(n ?? undefined));
@@ -76,12 +75,12 @@ describe('the view renders from models: a page of 50 registrations (host)', func
       await vscode.commands.executeCommand('tpp.refreshRegistrations', 'sandbox', 'tire-protection');
       const rows = await api.view.getChildren(folder);
       assert.equal(rows.length, ROWS, rows.map((r) => r.toTreeItem().label).join(', '));
-      assert.match(String(rows[0]!.toTreeItem().description), /Active · 4 tires available/);
+      assert.match(String(rows[0]!.toTreeItem().description), /^2026-01-01 · Not cancelled$/);
+      assert.equal(rows[0]!.toTreeItem().contextValue, 'registration.open');
       assert.equal(requests.list - before.list, 1, 'one list request');
-      assert.equal(requests.metadata - before.metadata, ROWS, 'one metadata read per row');
+      assert.equal(requests.metadata - before.metadata, 0, 'no metadata read per row');
+      assert.equal(requests.read - before.read, 0, 'no registration read per row');
       assert.equal(requests.other, 0);
-      assert.ok(requests.maxInFlight <= METADATA_CONCURRENCY, `at most ${METADATA_CONCURRENCY} metadata reads in flight, saw ${requests.maxInFlight}`);
-      assert.ok(requests.maxInFlight > 1, 'metadata reads run in parallel');
 
       const history = api.history.list('sandbox').slice(0, api.history.list('sandbox').length - historyBefore);
       assert.deepEqual(history.map((e) => `${e.method} ${e.path}`), [`GET /api/v3/tire-protection/registrations?page=1&pageSize=${ROWS}`], 'only the list read is in the history');
@@ -89,7 +88,6 @@ describe('the view renders from models: a page of 50 registrations (host)', func
       // A redraw (the view asking again, e.g. after collapse and expand) sends nothing.
       await api.view.getChildren(folder);
       assert.equal(requests.list - before.list, 1);
-      assert.equal(requests.metadata - before.metadata, ROWS);
 
       await sleep(400); // the history rows redraw after a short debounce
       assert.ok(!fired.includes(undefined), 'the whole tree was never redrawn');
@@ -101,16 +99,42 @@ describe('the view renders from models: a page of 50 registrations (host)', func
     }
   });
 
+  it('expanding a registration reads it and its metadata once, quietly, and redraws that row alone with its state and menus', async () => {
+    const folder = await registrationsFolder(api, 'sandbox', 'tire-protection');
+    const rows = await api.view.getChildren(folder);
+    const fired: (TreeNode | undefined)[] = [];
+    const sub = api.view.onDidChangeTreeData((n) => fired.push(n ?? undefined));
+    try {
+      const before = { ...requests };
+      const historyBefore = api.history.list('sandbox').length;
+      for (const row of rows.slice(0, 2)) await api.view.getChildren(row);
+      assert.equal(requests.read - before.read, 2, 'one registration read per expanded row');
+      assert.equal(requests.metadata - before.metadata, 2, 'one metadata read per expanded row');
+      assert.equal(api.history.list('sandbox').length, historyBefore, 'the tree’s own reads stay out of the history');
+      assert.match(String(rows[0]!.toTreeItem().description), /Active · 4 tires available/);
+      assert.equal(rows[0]!.toTreeItem().contextValue, 'registration.active');
+      assert.match(String(rows[1]!.toTreeItem().description), /No tires left · 0 tires available/);
+      assert.equal(rows[1]!.toTreeItem().contextValue, 'registration.noTiresLeft');
+      const ids = fired.map((n) => n?.toTreeItem().id);
+      assert.deepEqual([...new Set(ids)].sort(), ['sandbox:registration:r0', 'sandbox:registration:r1'], `only the two rows: ${ids.join(', ')}`);
+      await api.view.getChildren(rows[0]);
+      assert.equal(requests.read - before.read, 2, 'cached');
+    } finally {
+      sub.dispose();
+    }
+  });
+
   it('a request reads no secret again: the key is read from SecretStorage once until it changes', async () => {
     const folder = await registrationsFolder(api, 'sandbox', 'tire-protection');
     await vscode.commands.executeCommand('tpp.refreshRegistrations', 'sandbox', 'tire-protection');
     await api.view.getChildren(folder); // warm: the key written in before() is read once here at most
     const reads = api.keys.reads;
-    const before = requests.metadata;
+    const before = requests.list;
     await vscode.commands.executeCommand('tpp.refreshRegistrations', 'sandbox', 'tire-protection');
-    await api.view.getChildren(folder);
+    const rows = await api.view.getChildren(folder);
+    await api.view.getChildren(rows[2]); // a registration and its metadata
     await api.view.getChildren(); // the environments' rows (key, Partner ID, eligibility token)
-    assert.equal(requests.metadata - before, ROWS, 'a refresh reads the page and its metadata again');
-    assert.equal(api.keys.reads - reads, 0, 'no SecretStorage read for 51 requests and a redraw of the environments');
+    assert.equal(requests.list - before, 1, 'a refresh reads the page again');
+    assert.equal(api.keys.reads - reads, 0, 'no SecretStorage read for 3 requests and a redraw of the environments');
   });
 });

@@ -75,7 +75,9 @@ describe('main flow on the Local sandbox (rendered workbench)', function () {
     await cmd('workbench.actions.treeView.tpp.environments.collapseAll');
     await api.environments.keys.delete('local');
     await api.environments.keys.delete('sandbox');
-    for (const k of ['baseUrl', 'partnerId']) await vscode.workspace.getConfiguration('tpp.sandbox').update(k, undefined, vscode.ConfigurationTarget.Global);
+    await api.environments.keys.delete('production');
+    for (const env of ['sandbox', 'production'])
+      for (const k of ['baseUrl', 'partnerId']) await vscode.workspace.getConfiguration(`tpp.${env}`).update(k, undefined, vscode.ConfigurationTarget.Global);
     await sleep(500);
   });
 
@@ -108,12 +110,15 @@ describe('main flow on the Local sandbox (rendered workbench)', function () {
     await clearToasts();
   });
 
-  it('4. the registration appears in the tree as Active (DOM)', async () => {
+  it('4. the registration appears in the tree, and as Active once expanded (DOM)', async () => {
     await cmd('tpp.filterRegistrations', 'local', { invoiceNumber: invoice });
     await expandRow('Registrations');
-    const row = await until(async () => (await sidebarRows()).find((r) => r.startsWith(invoice)), 20_000);
+    const listed = await until(async () => (await sidebarRows()).find((r) => r.startsWith(invoice)), 20_000);
+    assert.ok(listed, JSON.stringify(await sidebarRows()));
+    assert.match(listed, /Not cancelled/, 'the list alone says no more (one list request per page)');
+    await expandRow(invoice);
+    const row = await until(async () => (await sidebarRows()).find((r) => r.startsWith(invoice) && /Active · 4 tires available/.test(r)), 20_000);
     assert.ok(row, JSON.stringify(await sidebarRows()));
-    assert.match(row, /Active · 4 tires available/);
     const pages = await api.registrations.pages('local', 'tire-protection');
     registrationId = String(pages[0]!.rows.find((r) => r.record.invoiceNumber === invoice)?.record._id ?? '');
     assert.ok(registrationId);
@@ -124,15 +129,19 @@ describe('main flow on the Local sandbox (rendered workbench)', function () {
     assert.ok(registrationId, 'step 4 found the registration');
     await cmd('workbench.action.closeAllEditors');
     const doc = await cmd<vscode.TextDocument>('tpp.fileClaim', { kind: 'registration', env: 'local', id: registrationId });
-    claimUri = doc.uri;
     const payload = JSON.parse(doc.getText()) as { tires: unknown[]; serviceInvoiceNumber: string };
     serviceInvoice = payload.serviceInvoiceNumber;
     const edit = new vscode.WorkspaceEdit();
     edit.replace(doc.uri, new vscode.Range(0, 0, doc.lineCount, 0), JSON.stringify({ ...payload, tires: payload.tires.slice(0, 1), authorizedAmount: 289.99 }, null, 2) + '\n');
     await vscode.workspace.applyEdit(edit);
+    // A copy on disk for step 7: the draft itself is closed and dropped once the claim is stored.
+    claimUri = vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0]!.uri, 'ui-flow-claim.tire-protection-claim.json');
+    await vscode.workspace.fs.writeFile(claimUri, Buffer.from(doc.getText()));
     await screenshot('flow-05a-claim-payload');
     await clickLens('Send to Local');
     await waitToast(/tire-protection-claim sent, id \d+/);
+    assert.ok(await until(() => api.drafts.size === 0), 'the claim draft was closed and dropped');
+    assert.ok(!vscode.workspace.textDocuments.some((d) => !d.isClosed && d.isDirty), 'no dirty document left behind');
     await expandRow(invoice);
     const claimRow = await until(async () => (await sidebarRows()).find((r) => r.startsWith(serviceInvoice)), 20_000);
     assert.ok(claimRow, JSON.stringify(await sidebarRows()));
@@ -168,7 +177,15 @@ describe('main flow on the Local sandbox (rendered workbench)', function () {
     await clearToasts();
   });
 
-  it('9. a data-changing request to Production asks for the environment’s name first', async () => {
+  it('9. a request to Production first lists every missing prerequisite, then asks for the environment’s name', async () => {
+    await clearToasts();
+    const notSetUp = await cmd('tpp.cancelRegistration', { kind: 'registration', env: 'production', id: 'any' }, { cancelledOn: new Date().toISOString() });
+    assert.equal(notSetUp, undefined, 'nothing was sent, no confirmation was asked');
+    const t = await waitToast(/Not sent to Production/, 'flow-09a-production-not-set-up');
+    assert.match(t, /Missing: Base address, Partner ID, Key pair/);
+    assert.ok((await texts('.notifications-toasts .monaco-button')).some((b) => b.includes('Configure Environment')), 'a Configure Environment… button');
+    await clearToasts();
+    await cmd('tpp.configureEnvironment', 'production', { baseUrl: 'https://production.invalid/api/v3', partnerId: 'P-UI-PROD', curve: 'P-256' });
     const pending = cmd('tpp.cancelRegistration', { kind: 'registration', env: 'production', id: 'any' }, { cancelledOn: new Date().toISOString() });
     const prompt = await until(async () => (await texts('.quick-input-widget')).find((x) => x.includes('Type "Production"')));
     assert.ok(prompt, 'confirmation input shown');

@@ -16,6 +16,7 @@ export const copyPublicKey: CommandDef = {
     const env = await pickEnvironment(environments, arg ?? environments.active.get(), 'Copy Public Key');
     const rec = await services.jwt.record(env);
     await vscode.env.clipboard.writeText(publicKeyPem(rec));
+    await services.marks.markExported(env, rec.fingerprint);
     log.info(`Public key of ${labelOf(env)} copied (${describeKey(rec)})`);
     void vscode.window.showInformationMessage(`Public key of ${labelOf(env)} (${describeKey(rec)}) copied as PEM: send it to the administrator.`);
     return rec.fingerprint;

@@ -1,11 +1,17 @@
+import * as vscode from 'vscode';
+import { PAYLOAD_KINDS, schemaUri } from '../../core/contract';
 import { ENVIRONMENTS } from '../../core/environments';
-import { envOfArg, nowIso, openPayload, pickRegistration, registrationRefOf } from './mainHelpers';
+import { registrationState } from '../services/registrationPages';
+import { envOfArg, nowIso, pickRegistration, registrationRefOf } from './mainHelpers';
 import { CommandDef } from './registry';
 
 /**
  * `tpp.fileClaim`: opens a new tire-protection claim payload for a registration (a node, `{id}`, or picked),
  * prefilled with the registration id as `$registrationId` and its tires as the claim's original (and replacement)
- * tires. Send it with the CodeLens or "Send Payload". Resolves to the new document.
+ * tires. The registration and its metadata are read first: a cancelled or expired registration, or one with no
+ * tires left, gets a message instead (spec: Business rules; States and transitions). The payload is a draft in memory
+ * (`tpp-draft:`, titled "Claim on <invoice number>"): it is closed and dropped once the claim is stored, and closing
+ * it never asks to save. Send it with the CodeLens or "Send Payload". Resolves to the document, or `undefined`.
  */
 export const fileClaim: CommandDef = {
   id: 'tpp.fileClaim',
@@ -13,17 +19,31 @@ export const fileClaim: CommandDef = {
     const env = envOfArg(services, arg);
     let id = registrationRefOf(arg)?.id;
     if (!id) id = (await pickRegistration(services, env, 'tire-protection', `File a claim (${ENVIRONMENTS[env].label})`, false)).id;
-    const reg = id ? await services.registrations.registration(env, id).catch(() => ({}) as Record<string, unknown>) : {};
+    const details = id ? await services.registrations.registrationDetails(env, id).catch(() => undefined) : undefined;
+    const reg = details?.registration ?? {};
+    const invoice = typeof reg.invoiceNumber === 'string' && reg.invoiceNumber ? reg.invoiceNumber : id;
+    if (details?.metadata) {
+      const state = registrationState(reg, details.metadata, Date.now());
+      if (state === 'Cancelled' || state === 'Expired' || state === 'No tires left') {
+        const why = state === 'No tires left' ? 'has no tires left to claim' : `is ${state.toLowerCase()}`;
+        void vscode.window.showWarningMessage(`No claim can be filed: registration ${invoice} ${why} (${ENVIRONMENTS[env].label}).`);
+        return undefined;
+      }
+    }
     const regTires = Array.isArray(reg.tires) ? (reg.tires as Record<string, unknown>[]) : [];
     const spec = (t: Record<string, unknown>) => ({ make: t.make ?? '', model: t.model ?? '', size: t.size ?? '' });
     const tires = regTires.length ? regTires.map((t) => ({ original: spec(t), replacement: spec(t) })) : undefined;
     const amount = regTires.reduce((sum, t) => sum + (typeof t.retailPrice === 'number' ? t.retailPrice : 0), 0);
-    return openPayload('tire-protection-claim', {
+    const { $schema: _drop, ...template } = PAYLOAD_KINDS['tire-protection-claim'].template;
+    const values = {
+      $schema: schemaUri('tire-protection-claim'),
+      ...template,
       $registrationId: id,
       serviceInvoiceNumber: `SRV-${Date.now().toString(36).toUpperCase()}`,
       serviceInvoiceDate: nowIso().slice(0, 10),
       ...(amount > 0 ? { authorizedAmount: Math.round(amount * 100) / 100 } : {}),
       ...(tires ? { tires } : {}),
-    });
+    };
+    return services.drafts.open(`Claim on ${invoice ?? 'a registration'}`, JSON.stringify(values, null, 2) + '\n', id);
   },
 };

@@ -27,6 +27,7 @@ export const savePublicKey: CommandDef = {
       if (!uri) throw new UserCancelled();
     }
     await vscode.workspace.fs.writeFile(uri, Buffer.from(publicKeyPem(rec), 'utf8'));
+    await services.marks.markExported(env, rec.fingerprint);
     log.info(`Public key of ${labelOf(env)} saved to ${uri.toString(true)} (${describeKey(rec)})`);
     void vscode.window.showInformationMessage(`Public key of ${labelOf(env)} saved to ${vscode.workspace.asRelativePath(uri)}: send this file to the administrator.`);
     return uri;

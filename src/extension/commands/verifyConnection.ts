@@ -43,6 +43,10 @@ export const verifyConnection: CommandDef = {
       const partnerId = typeof body.partner_id === 'string' ? body.partner_id : String(body.partner_id ?? '');
       const name = typeof body.name === 'string' ? body.name : '';
       const mismatch = partnerId && partnerId !== iss ? ` Note: this differs from the Partner ID setting (${iss}).` : '';
+      // The setup checklist's last item (and the walkthrough's "verify" step), tied to this key and these settings.
+      const key = await environments.keys.summary(env);
+      const remote = environments.settings.remote(env);
+      if (key) await services.marks.markVerified(env, key.signing.fingerprint, remote?.partnerId ?? '', remote?.baseUrl ?? '');
       void vscode.window.showInformationMessage(`${label} accepts the token: partner_id ${partnerId || '(none)'}, name ${name || '(none)'}.${mismatch}`);
       return { status: response.status, partnerId, name } satisfies VerifyResult;
     } catch (err) {

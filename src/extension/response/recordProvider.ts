@@ -12,8 +12,9 @@ export const RECORD_SCHEME = 'tpp-record';
  * are read from the server each time the document is (re)loaded — "Refresh" (tpp.refreshRecord) reads them again;
  * other nodes (claims, history entries) show the snapshot they were opened with.
  *
- * URIs: `tpp-record:/<env>/registration/<id>.json`, `tpp-record:/<env>/motor-club/<id>.json`,
- * `tpp-record:/<env>/snapshot/<n>-<name>.json`.
+ * Tabs are titled by what the user knows the record by (the last path segment): `INV-1042 · registration`,
+ * `SRV-7 · claim`. URIs: `tpp-record:/<env>/registration/<id>/<title>`, `tpp-record:/<env>/motor-club/<id>/<title>`,
+ * `tpp-record:/<env>/snapshot/<n>/<title>` (the document's language is set to JSON when opened).
  */
 export class RecordProvider extends MemoryDocuments {
   constructor(private readonly api: ApiClients) {
@@ -24,7 +25,7 @@ export class RecordProvider extends MemoryDocuments {
     const snap = this.stored(uri);
     if (snap !== undefined) return snap;
     const [, env, kind, file] = uri.path.split('/');
-    const id = decodeURIComponent((file ?? '').replace(/\.json$/, ''));
+    const id = (file ?? '').replace(/\.json$/, '');
     if (!isEnvironmentId(env) || !id) return '// Unknown record\n';
     try {
       if (kind === 'registration') {
@@ -48,14 +49,18 @@ export class RecordProvider extends MemoryDocuments {
     return maskSecrets(JSON.stringify(v, null, 2)) + '\n';
   }
 
-  /** A live registration or motor-club registration document (read again on refresh). */
-  liveUri(env: EnvironmentId, kind: 'registration' | 'motor-club', id: string): vscode.Uri {
-    return vscode.Uri.from({ scheme: RECORD_SCHEME, path: `/${env}/${kind}/${encodeURIComponent(id)}.json` });
+  /**
+   * A live registration or motor-club registration document (read again on refresh), titled
+   * `<invoice number> · registration` (or `· motor-club registration`); the id when the invoice number is unknown.
+   */
+  liveUri(env: EnvironmentId, kind: 'registration' | 'motor-club', id: string, invoiceNumber?: string): vscode.Uri {
+    const what = kind === 'registration' ? 'registration' : 'motor-club registration';
+    return vscode.Uri.from({ scheme: RECORD_SCHEME, path: `/${env}/${kind}/${segment(id)}/${segment(`${invoiceNumber || id} · ${what}`)}` });
   }
 
-  /** Stores a snapshot document and returns its URI. */
-  snapshot(env: EnvironmentId, name: string, value: unknown): vscode.Uri {
-    return this.store(this.json(value), (seq) => `/${env}/snapshot/${seq}-${name.replace(/[^\w.-]+/g, '_')}.json`);
+  /** Stores a snapshot document titled `title` (e.g. `SRV-7 · claim`) and returns its URI. */
+  snapshot(env: EnvironmentId, title: string, value: unknown): vscode.Uri {
+    return this.store(this.json(value), (seq) => `/${env}/snapshot/${seq}/${segment(title)}`);
   }
 
   /** Opens a record document as JSON (read-only). */
@@ -70,6 +75,11 @@ export class RecordProvider extends MemoryDocuments {
   refresh(uri: vscode.Uri): void {
     this.changed(uri);
   }
+}
+
+/** A path segment showing `text`: a slash would start another segment, so it is shown as a division slash. */
+function segment(text: string): string {
+  return text.replace(/\//g, '\u2215');
 }
 
 /** Environment id of a record URI (for commands invoked from the editor title). */

@@ -18,6 +18,8 @@ import type { LocalSandbox } from './localSandbox';
 export interface DataChange {
   readonly env: EnvironmentId;
   readonly endpointId: EndpointId;
+  /** The request's path parameters (e.g. `{ id }` of the registration a claim or cancellation was for). */
+  readonly params?: Readonly<Record<string, string | number>>;
 }
 
 /** Where an environment's requests go. */
@@ -191,7 +193,7 @@ export class ApiClients implements vscode.Disposable {
     try {
       const response = await client.call(endpointId, params as ParamsOf<E>, body, callOptions);
       const entry = this.record({ env, time, method: response.method, url: response.url, status: response.status, durationMs: response.durationMs, attempts: response.attempts, replay }, quiet);
-      if (isDataChanging(endpointId)) this.dataEmitter.fire({ env, endpointId });
+      if (isDataChanging(endpointId)) this.dataEmitter.fire({ env, endpointId, params });
       return { response, entry };
     } catch (err) {
       const e = (err ?? {}) as { url?: unknown; durationMs?: unknown; attempts?: unknown; name?: string };

@@ -2,9 +2,10 @@ import * as vscode from 'vscode';
 import { ENVIRONMENTS, EnvironmentId, EnvironmentInfo, listEnvironments } from '../../core/environments';
 import { ActiveEnvironment } from './activeEnvironment';
 import { EnvironmentSettings } from './environmentSettings';
+import { checklist, missingPrerequisites, SetupItem, SetupMarks, setupDone, setupStateOf, SetupState } from './environmentSetup';
 import { KeyStore, KeySummary } from './keyStore';
 
-/** What an environment still needs before requests can be signed and sent. */
+/** What an environment still needs before requests can be signed and sent (the missing prerequisites). */
 export type SetupGap = 'key' | 'partnerId' | 'baseUrl';
 
 /** A snapshot of one environment's configuration state. */
@@ -17,12 +18,18 @@ export interface EnvironmentStatus {
   readonly key?: KeySummary;
   /** True when the provider-issued eligibility lookup token is stored. */
   readonly hasEligibilityToken: boolean;
-  /** Partner ID for remote environments (`''` when not set); `undefined` for Local (generated). */
+  /** Partner ID: the setting for remote environments (`''` when not set); for Local the sandbox's generated one. */
   readonly partnerId?: string;
   /** v3 base address for remote environments (`''` when not set); `undefined` for Local. */
   readonly baseUrl?: string;
-  /** Missing pieces, in the order the user should add them. */
+  /** Missing prerequisites (key, Partner ID, base address), in the order the user should add them. */
   readonly gaps: readonly SetupGap[];
+  /** The whole setup checklist, every item at once (see {@link checklist}). */
+  readonly setup: readonly SetupItem[];
+  /** `ready` when every prerequisite is there: the tree icon and description, the status bar and Get Started follow it. */
+  readonly state: SetupState;
+  /** True when every checklist item is done (public key exported and connection verified included). */
+  readonly done: boolean;
 }
 
 /**
@@ -34,23 +41,31 @@ export class EnvironmentModel implements vscode.Disposable {
   private readonly subscriptions: vscode.Disposable[];
   readonly onDidChange = this.emitter.event;
 
+  /**
+   * @param marks export and verification marks (checklist items 4 and 5).
+   * @param localPartnerId the Local sandbox's generated Partner ID (known before the sandbox starts).
+   */
   constructor(
     readonly active: ActiveEnvironment,
     readonly keys: KeyStore,
     readonly settings: EnvironmentSettings,
+    readonly marks: SetupMarks,
+    private readonly localPartnerId: () => string | undefined = () => undefined,
   ) {
     const fire = () => this.emitter.fire();
-    this.subscriptions = [active.onDidChange(fire), keys.onDidChange(fire), settings.onDidChange(fire)];
+    this.subscriptions = [active.onDidChange(fire), keys.onDidChange(fire), settings.onDidChange(fire), marks.onDidChange(fire)];
   }
 
   async status(env: EnvironmentId): Promise<EnvironmentStatus> {
     const info = ENVIRONMENTS[env];
     const [hasKey, key, hasEligibilityToken] = await Promise.all([this.keys.has(env), this.keys.summary(env), this.keys.hasEligibilityToken(env)]);
     const remote = this.settings.remote(env);
-    const gaps: SetupGap[] = [];
-    if (!hasKey) gaps.push('key');
-    if (remote && !remote.partnerId) gaps.push('partnerId');
-    if (remote && !remote.baseUrl) gaps.push('baseUrl');
+    const localPartnerId = remote ? undefined : this.localPartnerId();
+    const setup = checklist({ env, fingerprint: key?.signing.fingerprint, exportFingerprint: key?.pending?.fingerprint, curve: key?.signing.curve, baseUrl: remote?.baseUrl, partnerId: remote?.partnerId, localPartnerId, marks: this.marks.of(env) });
+    // A stored key that cannot be read still counts as a key for the gaps (the tree offers to delete it).
+    const gaps: SetupGap[] = missingPrerequisites(setup).map((it) => it.id as SetupGap).filter((g) => g !== 'key' || !hasKey);
+    const order: SetupGap[] = ['key', 'partnerId', 'baseUrl'];
+    gaps.sort((a, b) => order.indexOf(a) - order.indexOf(b));
     return {
       info,
       active: this.active.get() === env,
@@ -58,9 +73,12 @@ export class EnvironmentModel implements vscode.Disposable {
       hasKey,
       key,
       hasEligibilityToken,
-      partnerId: remote?.partnerId,
+      partnerId: remote ? remote.partnerId : localPartnerId,
       baseUrl: remote?.baseUrl,
       gaps,
+      setup,
+      state: gaps.length ? 'needsSetup' : setupStateOf(setup),
+      done: gaps.length === 0 && setupDone(setup),
     };
   }
 

@@ -1,5 +1,8 @@
 import * as vscode from 'vscode';
 import { EnvironmentId } from '../../core/environments';
+import { baseUrlProblem } from './environmentChecklist';
+
+export { baseUrlProblem };
 
 /** Settings of one remote environment (`tpp.<env>.*`, application scope). */
 export interface RemoteSettings {
@@ -82,8 +85,19 @@ export class EnvironmentSettings implements vscode.Disposable {
     await vscode.workspace.getConfiguration(`tpp.${env}`).update('partnerId', partnerId, vscode.ConfigurationTarget.Global);
   }
 
+  /**
+   * Stores the v3 base address (`tpp.<env>.baseUrl`, application scope, user settings) without a trailing slash.
+   * @throws Error when `baseUrl` is not an http(s) address ending in `/api/v3` (spec: Base addresses).
+   */
+  async setBaseUrl(env: Exclude<EnvironmentId, 'local'>, baseUrl: string): Promise<void> {
+    const problem = baseUrlProblem(baseUrl);
+    if (problem) throw new Error(problem);
+    await vscode.workspace.getConfiguration(`tpp.${env}`).update('baseUrl', baseUrl.trim().replace(/\/+$/, ''), vscode.ConfigurationTarget.Global);
+  }
+
   dispose(): void {
     this.subscription.dispose();
     this.emitter.dispose();
   }
 }
+

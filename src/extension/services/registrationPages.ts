@@ -2,11 +2,22 @@
  * Loading of registration pages for the tree (no `vscode` import, so the tree benchmark runs it in plain Node).
  * Spec: Tire-protection registrations (list envelope, metadata), Motor-club registrations, States and transitions.
  */
-import { isAbortError } from '../../core/client/errors';
 import type { EndpointId } from '../../core/contract/types';
 
-/** A registration's state as the tree shows it. */
-export type RegistrationState = 'Active' | 'Cancelled' | 'Expired' | 'No tires left' | 'Unknown';
+/**
+ * A registration's state as the tree shows it. `Not cancelled` is all a list row says by itself (no `cancelledOn`):
+ * Active, Expired and No tires left come from the registration's metadata, read when the row is expanded or acted on.
+ */
+export type RegistrationState = 'Active' | 'Cancelled' | 'Expired' | 'No tires left' | 'Not cancelled';
+
+/** The `viewItem` suffix of a state (`registration.<suffix>`, `motorClub.<suffix>`): menus are offered by it. */
+export const STATE_CONTEXT: Readonly<Record<RegistrationState, string>> = {
+  Active: 'active',
+  Cancelled: 'cancelled',
+  Expired: 'expired',
+  'No tires left': 'noTiresLeft',
+  'Not cancelled': 'open',
+};
 
 /** The metadata object (spec: Registration metadata). Fields may be missing in a server's answer. */
 export interface RegistrationMetadataView {
@@ -19,7 +30,7 @@ export interface RegistrationMetadataView {
   readonly isActive?: boolean;
 }
 
-/** One row: the record as listed, its metadata (tire protection) and the state derived from both. */
+/** One row: the record as listed, its metadata (tire protection, once read) and the state derived from both. */
 export interface RegistrationRow {
   readonly record: Record<string, unknown>;
   readonly metadata?: RegistrationMetadataView;
@@ -59,7 +70,7 @@ export type ListCall = (endpointId: EndpointId, params: Readonly<Record<string, 
 /**
  * The state of a registration (spec: States and transitions; WarrantyStatus meanings): Cancelled when the record
  * carries `cancelledOn`; otherwise from the metadata: Expired when not active and the expiration date has passed,
- * No tires left when active but `availableTiresCount` is 0 (or `hasTiresToClaim` false), else Active; Unknown
+ * No tires left when active but `availableTiresCount` is 0 (or `hasTiresToClaim` false), else Active; Not cancelled
  * without metadata (motor club: Active unless cancelled).
  *
  * @param nowMs current time in milliseconds since the epoch.
@@ -67,31 +78,13 @@ export type ListCall = (endpointId: EndpointId, params: Readonly<Record<string, 
 export function registrationState(record: Record<string, unknown>, metadata: RegistrationMetadataView | undefined, nowMs: number, product: RegistrationProduct = 'tire-protection'): RegistrationState {
   if (typeof record.cancelledOn === 'string' && record.cancelledOn !== '') return 'Cancelled';
   if (product === 'motor-club') return 'Active';
-  if (!metadata) return 'Unknown';
+  if (!metadata) return 'Not cancelled';
   const expires = typeof metadata.expirationDate === 'string' ? Date.parse(metadata.expirationDate) : NaN;
   if (metadata.isActive === false) return Number.isFinite(expires) && expires <= nowMs ? 'Expired' : 'Cancelled';
   if (Number.isFinite(expires) && expires <= nowMs) return 'Expired';
   if (metadata.availableTiresCount === 0 || metadata.hasTiresToClaim === false) return 'No tires left';
   return 'Active';
 }
-
-/** Runs `fn` over `items` with at most `limit` in flight, keeping order. */
-async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (t: T) => Promise<R>): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(limit, items.length) }, async () => {
-      while (next < items.length) {
-        const i = next++;
-        out[i] = await fn(items[i] as T);
-      }
-    }),
-  );
-  return out;
-}
-
-/** Metadata reads of one page in flight at once, unless a request says otherwise. */
-export const METADATA_CONCURRENCY = 16;
 
 /** Options of {@link loadRegistrationPage}. */
 export interface PageRequest {
@@ -102,16 +95,16 @@ export interface PageRequest {
   /** Tire protection only (spec: list query invoiceNumber, storeNumber). */
   readonly invoiceNumber?: string;
   readonly storeNumber?: string;
-  /** Metadata reads in flight at once (default {@link METADATA_CONCURRENCY}). */
-  readonly concurrency?: number;
   readonly signal?: AbortSignal;
   /** Clock in milliseconds (tests). */
   readonly now?: () => number;
 }
 
 /**
- * Reads one page of registrations and, for tire protection, the metadata of every row (in parallel). A row whose
- * metadata cannot be read keeps `metadataError` and state Unknown; an error of the list call itself is thrown.
+ * Reads one page of registrations: one list request (spec: Tire-protection registrations, Motor-club registrations:
+ * GET with page, pageSize and, for tire protection, the exact invoiceNumber and storeNumber filters). Each row's state
+ * is what the listed record says (Cancelled, or Not cancelled); no per-row request is made. Errors of the list call
+ * are thrown.
  */
 export async function loadRegistrationPage(call: ListCall, req: PageRequest): Promise<RegistrationPage> {
   const tp = req.product === 'tire-protection';
@@ -122,26 +115,12 @@ export async function loadRegistrationPage(call: ListCall, req: PageRequest): Pr
   const env = (res.body ?? {}) as { results?: unknown; totalRecordCount?: unknown; totalPages?: unknown; page?: unknown; pageSize?: unknown };
   const records = (Array.isArray(env.results) ? env.results : []).filter((r): r is Record<string, unknown> => r !== null && typeof r === 'object');
   const now = (req.now ?? Date.now)();
-  const rows = tp
-    ? await mapLimit(records, req.concurrency ?? METADATA_CONCURRENCY, async (record): Promise<RegistrationRow> => {
-        const id = record._id;
-        if (typeof id !== 'string' || id === '') return { record, state: registrationState(record, undefined, now), metadataError: 'no _id' };
-        try {
-          const m = await call('getTireProtectionRegistrationMetadata', { id }, { signal: req.signal, quiet: true });
-          const metadata = (m.body ?? {}) as RegistrationMetadataView;
-          return { record, metadata, state: registrationState(record, metadata, now) };
-        } catch (err) {
-          if (isAbortError(err)) throw err;
-          return { record, state: registrationState(record, undefined, now), metadataError: err instanceof Error ? err.message : String(err) };
-        }
-      })
-    : records.map((record) => ({ record, state: registrationState(record, undefined, now, 'motor-club') }));
   return {
     page: typeof env.page === 'number' ? env.page : req.page,
     pageSize: typeof env.pageSize === 'number' ? env.pageSize : req.pageSize,
     totalRecordCount: typeof env.totalRecordCount === 'number' ? env.totalRecordCount : undefined,
     totalPages: typeof env.totalPages === 'number' ? env.totalPages : undefined,
-    rows,
+    rows: records.map((record) => ({ record, state: registrationState(record, undefined, now, req.product) })),
   };
 }
 

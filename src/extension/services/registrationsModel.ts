@@ -5,12 +5,32 @@ import { ENVIRONMENT_IDS, EnvironmentId } from '../../core/environments';
 import type { ApiClients } from './apiClients';
 import type { EnvironmentSettings } from './environmentSettings';
 import type { KeyStore } from './keyStore';
-import { ListCall, loadRegistrationPage, RegistrationPage, RegistrationProduct } from './registrationPages';
+import type { DataChange } from './apiClients';
+import { ListCall, loadRegistrationPage, RegistrationMetadataView, RegistrationPage, RegistrationProduct, RegistrationRow, registrationState, RegistrationState, rowText } from './registrationPages';
 
-/** Filter of the tire-protection list (spec: list query invoiceNumber, storeNumber). */
+/**
+ * Filter of the tire-protection list. `invoiceNumber` and `storeNumber` are the spec's list query (exact values,
+ * matched by the server); `invoicePrefix` is matched by the toolkit among the rows read so far, because the list
+ * query has no prefix form.
+ */
 export interface RegistrationFilter {
   readonly invoiceNumber?: string;
+  readonly invoicePrefix?: string;
   readonly storeNumber?: string;
+}
+
+/** A registration read by id (with its claims) and its metadata, as the expanded row shows them. */
+export interface RegistrationDetails {
+  readonly registration: Record<string, unknown>;
+  readonly metadata?: RegistrationMetadataView;
+  /** Why the metadata could not be read. */
+  readonly metadataError?: string;
+}
+
+/** One registration whose details changed (a claim filed, a cancellation): its row is redrawn alone. */
+export interface RecordChange {
+  readonly env: EnvironmentId;
+  readonly id: string;
 }
 
 /** Which list changed: one folder of the Environments view. */
@@ -31,19 +51,23 @@ const PRODUCTS: readonly RegistrationProduct[] = ['tire-protection', 'motor-club
 
 /**
  * The registrations the view shows, per environment and product (spec: Tire-protection registrations, Motor-club
- * registrations): loaded pages with their filter, each registration read by id, and each row's metadata. Loaded
- * data is kept until a refresh, a filter change, a settings or key change, or a successful data-changing request
- * of that environment; {@link onDidChange} then names the one list that changed, so the view redraws that folder.
- * Per-row metadata reads are cached by registration id and kept out of the request history.
+ * registrations): loaded pages with their filter (one list request per page), and, for a row that is expanded or
+ * acted on, the registration read by id with its metadata. Loaded data is kept until a refresh, a filter change, a
+ * settings or key change, or a successful data-changing request of that environment; {@link onDidChange} then names
+ * the one list that changed, and {@link onDidChangeRecord} the one registration, so the view redraws only those.
  */
 export class RegistrationsModel implements vscode.Disposable {
   private readonly lists = new Map<string, ListState>();
-  private readonly registrations = new Map<string, Promise<Record<string, unknown>>>();
-  private readonly metadata = new Map<string, Promise<{ body: unknown }>>();
+  private readonly details = new Map<string, Promise<RegistrationDetails>>();
+  /** Details already read, by `env:id` (the row's state is drawn from them without waiting). */
+  private readonly known = new Map<string, RegistrationDetails>();
   private readonly emitter = new vscode.EventEmitter<ListChange>();
+  private readonly recordEmitter = new vscode.EventEmitter<RecordChange>();
   private readonly subscriptions: vscode.Disposable[];
   /** Fires with the list whose data or filter changed. */
   readonly onDidChange = this.emitter.event;
+  /** Fires with the one registration whose details were read or changed (its row redraws, not the folder). */
+  readonly onDidChangeRecord = this.recordEmitter.event;
 
   constructor(
     private readonly api: ApiClients,
@@ -54,9 +78,7 @@ export class RegistrationsModel implements vscode.Disposable {
       // New addresses, Partner ID or page size: what was read may be another server's data.
       settings.onDidChange(() => this.invalidate()),
       keys.onDidChange((env) => this.invalidate(env)),
-      api.onDidChangeData(({ env, endpointId }) => {
-        for (const product of touchedLists(endpointId)) this.invalidate(env, product);
-      }),
+      api.onDidChangeData((change) => this.dataChanged(change)),
     ];
   }
 
@@ -77,8 +99,18 @@ export class RegistrationsModel implements vscode.Disposable {
   /** Sets the filter (empty strings clear it); the list is read again from page 1 when shown. */
   setFilter(env: EnvironmentId, product: RegistrationProduct, filter: RegistrationFilter): void {
     const s = this.state(env, product);
-    s.filter = { ...(filter.invoiceNumber ? { invoiceNumber: filter.invoiceNumber } : {}), ...(filter.storeNumber ? { storeNumber: filter.storeNumber } : {}) };
-    this.invalidate(env, product);
+    s.filter = {
+      ...(filter.invoiceNumber ? { invoiceNumber: filter.invoiceNumber } : {}),
+      ...(filter.invoicePrefix && !filter.invoiceNumber ? { invoicePrefix: filter.invoicePrefix } : {}),
+      ...(filter.storeNumber ? { storeNumber: filter.storeNumber } : {}),
+    };
+    this.invalidate(env, product, true);
+  }
+
+  /** True when `row` passes the part of the filter matched here (the invoice-number prefix). */
+  matches(env: EnvironmentId, product: RegistrationProduct, row: RegistrationRow): boolean {
+    const prefix = this.state(env, product).filter.invoicePrefix;
+    return !prefix || rowText(row, 'invoiceNumber').toLowerCase().startsWith(prefix.toLowerCase());
   }
 
   /**
@@ -112,19 +144,9 @@ export class RegistrationsModel implements vscode.Disposable {
   }
 
   private loadPage(env: EnvironmentId, product: RegistrationProduct, page: number): Promise<RegistrationPage> {
-    const call: ListCall = (id, params, o) => {
-      if (id !== 'getTireProtectionRegistrationMetadata') return this.api.send(env, id as EndpointId, params, undefined, o).then((r) => r.response);
-      const k = `${env}:${params.id}`;
-      let p = this.metadata.get(k);
-      if (!p) {
-        p = this.api.send(env, 'getTireProtectionRegistrationMetadata', { id: params.id ?? '' }, undefined, { signal: o.signal, quiet: true }).then((r) => r.response);
-        this.metadata.set(k, p);
-        // A failure is shown on the row but not kept: the next load asks again.
-        p.catch(() => (this.metadata.get(k) === p ? this.metadata.delete(k) : undefined));
-      }
-      return p;
-    };
-    return loadRegistrationPage(call, { product, page, pageSize: this.settings.requests().pageSize, ...this.state(env, product).filter });
+    const call: ListCall = (id, params, o) => this.api.send(env, id as EndpointId, params, undefined, o).then((r) => r.response);
+    const { invoiceNumber, storeNumber } = this.state(env, product).filter;
+    return loadRegistrationPage(call, { product, page, pageSize: this.settings.requests().pageSize, invoiceNumber, storeNumber });
   }
 
   /** Loads the next page; the folder redraws once. Resolves to the rows added; throws the list call's error. */
@@ -137,21 +159,74 @@ export class RegistrationsModel implements vscode.Disposable {
     return next.rows.length;
   }
 
-  /** The tire-protection registration read by id (with its claims), cached like the pages. */
-  registration(env: EnvironmentId, id: string): Promise<Record<string, unknown>> {
+  /** The tire-protection registration read by id (with its claims), from {@link registrationDetails}. */
+  async registration(env: EnvironmentId, id: string): Promise<Record<string, unknown>> {
+    return (await this.registrationDetails(env, id)).registration;
+  }
+
+  /**
+   * The registration read by id (with its claims) and its metadata: two requests, made when the row is expanded or
+   * acted on, kept out of the request history and cached until the registration changes. A failure of the
+   * registration read stays cached (shown with Retry) until {@link invalidate}; a metadata failure is kept on the
+   * details. Fires {@link onDidChangeRecord} once read, so the row redraws with its state.
+   */
+  registrationDetails(env: EnvironmentId, id: string): Promise<RegistrationDetails> {
     const k = `${env}:${id}`;
-    let p = this.registrations.get(k);
+    let p = this.details.get(k);
     if (!p) {
-      p = this.api.send(env, 'getTireProtectionRegistration', { id }, undefined).then((r) => (r.response.body ?? {}) as Record<string, unknown>);
-      // A failure stays cached (shown with Retry) until invalidate(), like the pages.
+      const quiet = { quiet: true };
+      const metadata = this.api.send(env, 'getTireProtectionRegistrationMetadata', { id }, undefined, quiet).then(
+        (r) => ({ metadata: (r.response.body ?? {}) as RegistrationMetadataView }),
+        (err: unknown) => ({ metadataError: err instanceof Error ? err.message : String(err) }),
+      );
+      p = Promise.all([this.api.send(env, 'getTireProtectionRegistration', { id }, undefined, quiet), metadata]).then(([r, m]) => {
+        const d: RegistrationDetails = { registration: (r.response.body ?? {}) as Record<string, unknown>, ...m };
+        if (this.details.get(k) === p) {
+          this.known.set(k, d);
+          this.recordEmitter.fire({ env, id });
+        }
+        return d;
+      });
       p.catch(() => undefined);
-      this.registrations.set(k, p);
+      this.details.set(k, p);
     }
     return p;
   }
 
-  /** Drops loaded data (of one environment and product, or more) and fires {@link onDidChange} once per list. */
-  invalidate(env?: EnvironmentId, product?: RegistrationProduct): void {
+  /**
+   * The state of a row: from its metadata when the details were read (a claim or cancellation since the list was
+   * read is included), else what the listed record says.
+   */
+  stateOf(env: EnvironmentId, row: RegistrationRow): { state: RegistrationState; metadata?: RegistrationMetadataView; metadataError?: string } {
+    const d = this.known.get(`${env}:${rowText(row, '_id')}`);
+    if (!d) return { state: row.state };
+    const record = { ...row.record, ...d.registration };
+    return { state: registrationState(record, d.metadata, Date.now()), metadata: d.metadata, metadataError: d.metadataError };
+  }
+
+  /**
+   * A successful write: a claim or a cancellation by id changes one registration (its details are read again and its
+   * row redrawn); any other registration write changes the lists it touches (those folders are read again).
+   */
+  private dataChanged({ env, endpointId, params }: DataChange): void {
+    const id = params?.id;
+    if (id !== undefined && (endpointId === 'createTireProtectionClaim' || endpointId === 'cancelTireProtectionRegistration')) {
+      const k = `${env}:${id}`;
+      const hadDetails = this.known.has(k);
+      this.details.delete(k);
+      this.known.delete(k);
+      if (hadDetails || endpointId === 'cancelTireProtectionRegistration') void this.registrationDetails(env, String(id)).catch(() => undefined);
+      this.recordEmitter.fire({ env, id: String(id) });
+      return;
+    }
+    for (const product of touchedLists(endpointId)) this.invalidate(env, product);
+  }
+
+  /**
+   * Drops loaded data (of one environment and product, or more) and fires {@link onDidChange} once per list.
+   * @param keepDetails keep the registrations read by id (a filter change: the data itself did not change).
+   */
+  invalidate(env?: EnvironmentId, product?: RegistrationProduct, keepDetails = false): void {
     for (const e of env ? [env] : ENVIRONMENT_IDS) {
       for (const p of product ? [product] : PRODUCTS) {
         const s = this.state(e, p);
@@ -160,13 +235,14 @@ export class RegistrationsModel implements vscode.Disposable {
         s.error = undefined;
         this.emitter.fire({ env: e, product: p });
       }
-      for (const cache of [this.registrations, this.metadata]) for (const k of [...cache.keys()]) if (k.startsWith(`${e}:`)) cache.delete(k);
+      if (product !== 'motor-club' && !keepDetails) for (const cache of [this.details, this.known]) for (const k of [...cache.keys()]) if (k.startsWith(`${e}:`)) cache.delete(k);
     }
   }
 
   dispose(): void {
     for (const s of this.subscriptions) s.dispose();
     this.emitter.dispose();
+    this.recordEmitter.dispose();
   }
 }
 

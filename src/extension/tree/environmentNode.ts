@@ -1,14 +1,17 @@
 import * as vscode from 'vscode';
 import { EnvironmentStatus } from '../services/environmentModel';
 import { describeSandboxProblem, type SandboxStatus } from '../services/localSandbox';
+import { describeGap } from '../statusBar';
 import { TreeNode } from './node';
 import { DetailNode } from './detailNode';
 import { KeyNode } from './keyNode';
 
 /**
- * An environment row: "Local", "Sandbox", "Production". Description marks the default and the active
- * one; Production's icon is in the warning colour; Local shows a crashed sandbox process (error icon, reason in the
- * tooltip and in a "Local sandbox" child row). contextValue is `environment[.remote][.active]`.
+ * An environment row: "Local", "Sandbox", "Production". One state decides icon and description
+ * ({@link EnvironmentStatus.state}): an environment that needs setup shows a warning icon and "needs setup" (never
+ * a green check); a ready active one the green check; Production is in the warning colour; a crashed Local sandbox
+ * shows the error icon (reason in the tooltip and in a "Local sandbox" child row). contextValue is
+ * `environment[.remote][.active].(ready|needsSetup)`.
  */
 export class EnvironmentNode implements TreeNode {
   /**
@@ -24,23 +27,41 @@ export class EnvironmentNode implements TreeNode {
   ) {}
 
   toTreeItem(): vscode.TreeItem {
-    const { info, active, isDefault, gaps } = this.status;
+    const { info, active, isDefault, state, gaps } = this.status;
     const item = new vscode.TreeItem(info.label, vscode.TreeItemCollapsibleState.Collapsed);
     item.id = `environment:${info.id}`;
     const problem = this.sandbox && describeSandboxProblem(this.sandbox);
-    const tags = [isDefault ? 'default' : '', active ? 'active' : '', gaps.length ? 'needs setup' : '', problem ? 'sandbox crashed' : ''].filter(Boolean);
+    const needsSetup = state === 'needsSetup';
+    const tags = [isDefault ? 'default' : '', active ? 'active' : '', needsSetup ? 'needs setup' : '', problem ? 'sandbox crashed' : ''].filter(Boolean);
     item.description = tags.join(' · ');
     item.tooltip = new vscode.MarkdownString(`**${info.label}**${active ? ' (active)' : ''}\n\n${info.description}`);
+    if (needsSetup) item.tooltip.appendText(`\n\nStill needed: ${gaps.map(describeGap).join(', ') || 'a readable key pair'}. Right-click › Configure Environment…`);
     if (problem) item.tooltip.appendText(`\n\n${problem}`);
-    const color = info.guarded ? new vscode.ThemeColor('list.warningForeground') : active ? new vscode.ThemeColor('charts.green') : undefined;
-    item.iconPath = problem ? new vscode.ThemeIcon('error', new vscode.ThemeColor('list.errorForeground')) : new vscode.ThemeIcon(active ? 'pass-filled' : info.remote ? 'cloud' : 'vm', color);
-    item.contextValue = ['environment', info.remote ? 'remote' : '', active ? 'active' : ''].filter(Boolean).join('.');
+    item.iconPath = problem
+      ? new vscode.ThemeIcon('error', new vscode.ThemeColor('list.errorForeground'))
+      : needsSetup
+        ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'))
+        : new vscode.ThemeIcon(active ? 'pass-filled' : info.remote ? 'cloud' : 'vm', info.guarded ? new vscode.ThemeColor('list.warningForeground') : active ? new vscode.ThemeColor('charts.green') : undefined);
+    item.contextValue = ['environment', info.remote ? 'remote' : '', active ? 'active' : '', state].filter(Boolean).join('.');
+    item.accessibilityInformation = { label: [info.label, item.description].filter(Boolean).join(', ') };
     return item;
   }
 
   children(): TreeNode[] {
     const { info, hasKey, key, partnerId, baseUrl } = this.status;
     const nodes: TreeNode[] = [];
+    const setup = this.status.setup;
+    const done = setup.filter((it) => it.state !== 'missing').length;
+    const configure = { command: 'tpp.configureEnvironment', title: 'Configure Environment…', arguments: [info.id] };
+    nodes.push(
+      new DetailNode(
+        `${info.id}:setup`,
+        'Setup',
+        this.status.done ? 'complete' : `${done} of ${setup.length} done — ${setup.filter((it) => it.state === 'missing').map((it) => it.title[0]?.toLowerCase() + it.title.slice(1)).join(', ')} missing; click to configure`,
+        this.status.done ? 'pass' : this.status.state === 'needsSetup' ? 'warning' : 'checklist',
+        configure,
+      ),
+    );
     if (key) {
       nodes.push(new KeyNode(this.status, key.signing, 'signing'));
       if (key.pending) nodes.push(new KeyNode(this.status, key.pending, 'pending'));
@@ -64,7 +85,10 @@ export class EnvironmentNode implements TreeNode {
               title: 'Set Partner ID',
               arguments: [info.id],
             }),
-        new DetailNode(`${info.id}:url`, 'Base address', baseUrl || `not set (setting tpp.${info.id}.baseUrl)`, baseUrl ? 'globe' : 'warning'),
+        new DetailNode(`${info.id}:url`, 'Base address', baseUrl || `not set (setting tpp.${info.id}.baseUrl) — click to enter`, baseUrl ? 'globe' : 'warning', {
+          ...configure,
+          arguments: [info.id, { item: 'baseUrl' }],
+        }),
         new DetailNode(`${info.id}:eligibility`, 'Eligibility token', this.status.hasEligibilityToken ? 'stored in secret storage' : 'not set (only for the retired lookup)', 'lock', {
           command: 'tpp.setEligibilityToken',
           title: 'Set Eligibility Token',
@@ -72,7 +96,7 @@ export class EnvironmentNode implements TreeNode {
         }),
       );
     } else {
-      nodes.push(new DetailNode(`${info.id}:partner`, 'Partner ID', 'generated on first use', 'account'));
+      nodes.push(new DetailNode(`${info.id}:partner`, 'Partner ID', partnerId ? `${partnerId} (generated for the embedded sandbox)` : 'generated by the embedded sandbox', 'account'));
       if (this.sandbox) nodes.push(sandboxRow(info.id, this.sandbox));
     }
     nodes.push(...this.folders);

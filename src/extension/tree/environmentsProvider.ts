@@ -52,6 +52,11 @@ export class EnvironmentsProvider implements vscode.TreeDataProvider<TreeNode>, 
       models.environments.onDidChange(() => this.emitter.fire(undefined)),
       models.localSandbox?.onDidChangeState(() => this.emitter.fire(undefined)) ?? { dispose() {} },
       models.registrations.onDidChange(({ env, product }) => this.emitter.fire(this.foldersOf(env).lists[product])),
+      // One registration read or changed (expanded, a claim filed, cancelled): its row alone.
+      models.registrations.onDidChangeRecord(({ env, id }) => {
+        const row = this.foldersOf(env).lists['tire-protection'].rowOf(id);
+        if (row) this.emitter.fire(row);
+      }),
       models.history.onDidChange((env) => {
         // Debounced per environment: a burst of requests redraws the history rows once.
         clearTimeout(this.historyTimers.get(env));

@@ -10,12 +10,14 @@ export class LoadMoreNode implements TreeNode {
     readonly product: RegistrationProduct,
     private readonly shown: number,
     private readonly total: number | undefined,
+    /** Description instead of "50 of 10,000 shown" (a prefix search: how many rows were searched). */
+    private readonly note?: string,
   ) {}
 
   toTreeItem(): vscode.TreeItem {
     const item = new vscode.TreeItem('Load more…', vscode.TreeItemCollapsibleState.None);
     item.id = `${this.env}:${this.product}:more:${this.shown}`;
-    item.description = this.total !== undefined ? `${this.shown.toLocaleString('en-US')} of ${this.total.toLocaleString('en-US')} shown` : `${this.shown} shown`;
+    item.description = this.note ?? (this.total !== undefined ? `${this.shown.toLocaleString('en-US')} of ${this.total.toLocaleString('en-US')} shown` : `${this.shown} shown`);
     item.iconPath = new vscode.ThemeIcon('ellipsis');
     item.command = { command: 'tpp.loadMoreRegistrations', title: 'Load more', arguments: [this.env, this.product] };
     item.contextValue = 'loadMore';

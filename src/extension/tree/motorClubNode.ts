@@ -31,7 +31,7 @@ export class MotorClubNode implements TreeNode {
     item.description = [day(record.enrollDate), state, typeof customer.name === 'string' ? customer.name : ''].filter(Boolean).join(' · ');
     item.iconPath = new vscode.ThemeIcon(state === 'Cancelled' ? 'circle-slash' : 'pass', new vscode.ThemeColor(state === 'Cancelled' ? 'errorForeground' : 'testing.iconPassed'));
     item.tooltip = [`Motor-club registration ${this.invoiceNumber} — ${state}`, `_id: ${this.id}`, ...(typeof record.cancelledOn === 'string' ? [`cancelledOn: ${record.cancelledOn}`] : [])].join('\n');
-    item.contextValue = `motorClub.${state.toLowerCase()}`;
+    item.contextValue = `motorClub.${state === 'Cancelled' ? 'cancelled' : 'active'}`;
     item.accessibilityInformation = { label: [item.label, item.description].filter(Boolean).join(', ') as string };
     item.command = { command: 'tpp.openRecord', title: 'Open as JSON', arguments: [this] };
     return item;

@@ -6,7 +6,7 @@ import type { RegistrationsModel } from '../services/registrationsModel';
 import { day } from './format';
 import { describeFailure } from './describeFailure';
 import { TreeNode } from './node';
-import { RegistrationRow, RegistrationState, rowText } from '../services/registrationPages';
+import { RegistrationRow, RegistrationState, rowText, STATE_CONTEXT } from '../services/registrationPages';
 
 /** Icon and colour per state. */
 const ICONS: Readonly<Record<RegistrationState, [string, string | undefined]>> = {
@@ -14,9 +14,8 @@ const ICONS: Readonly<Record<RegistrationState, [string, string | undefined]>> =
   Cancelled: ['circle-slash', 'errorForeground'],
   Expired: ['history', 'disabledForeground'],
   'No tires left': ['circle-large-outline', 'list.warningForeground'],
-  Unknown: ['question', undefined],
+  'Not cancelled': ['circle-outline', undefined],
 };
-
 
 /** Text of one value for a tooltip line. */
 function show(v: unknown): string {
@@ -25,15 +24,17 @@ function show(v: unknown): string {
 
 /**
  * A tire-protection registration: label = invoice number; description = enroll date · state · tires available;
- * an icon per state (Active, Cancelled, Expired, No tires left); tooltip with the metadata. Children: its claims
- * (read with the registration). contextValue `registration.<state>` (state lower-case, spaces as dashes).
+ * an icon per state (Active, Cancelled, Expired, No tires left; "Not cancelled" until its metadata is read, when the
+ * row is expanded); tooltip with the metadata. Children: its claims (read with the registration). contextValue
+ * `registration.<active|cancelled|expired|noTiresLeft|open>`: File Claim and Cancel are offered by it.
+ * The folder keeps one instance per registration, so a change of that registration redraws this row alone.
  */
 export class RegistrationNode implements TreeNode {
   readonly kind = 'registration';
   constructor(
     private readonly registrations: RegistrationsModel,
     readonly env: EnvironmentId,
-    readonly row: RegistrationRow,
+    public row: RegistrationRow,
   ) {}
 
   /** The registration `_id`. */
@@ -46,7 +47,8 @@ export class RegistrationNode implements TreeNode {
   }
 
   toTreeItem(): vscode.TreeItem {
-    const { record, metadata, state, metadataError } = this.row;
+    const { record } = this.row;
+    const { state, metadata, metadataError } = this.registrations.stateOf(this.env, this.row);
     const item = new vscode.TreeItem(this.invoiceNumber || '(no invoice number)', vscode.TreeItemCollapsibleState.Collapsed);
     item.id = `${this.env}:registration:${this.id}`;
     const tires = metadata?.availableTiresCount;
@@ -58,14 +60,15 @@ export class RegistrationNode implements TreeNode {
     if (metadata) for (const k of ['enrollDate', 'expirationDate', 'claimedTiresCount', 'availableTiresCount', 'hasTiresToClaim', 'hasTiresToReplace', 'isActive'] as const) lines.push(`${k}: ${show(metadata[k])}`);
     if (metadataError) lines.push(`metadata not available: ${metadataError}`);
     item.tooltip = lines.join('\n');
-    item.contextValue = `registration.${state.toLowerCase().replace(/ /g, '-')}`;
+    if (state === 'Not cancelled') lines.push('Expand to read its claims, state and tires available.');
+    item.contextValue = `registration.${STATE_CONTEXT[state]}`;
     item.accessibilityInformation = { label: [item.label, item.description].filter(Boolean).join(', ') as string };
     return item;
   }
 
   async children(): Promise<TreeNode[]> {
     try {
-      const reg = await this.registrations.registration(this.env, this.id);
+      const reg = (await this.registrations.registrationDetails(this.env, this.id)).registration;
       const claims = Array.isArray(reg.claims) ? reg.claims : [];
       if (claims.length === 0) return [new NoClaimsNode(`${this.env}:claims:${this.id}:none`)];
       return claims.map((c, i) => new ClaimNode(this.env, this.id, (c ?? {}) as Record<string, unknown>, i));

@@ -7,16 +7,20 @@ import type { RegistrationsModel } from '../services/registrationsModel';
 import { describeFailure } from './describeFailure';
 import { MotorClubNode } from './motorClubNode';
 import { TreeNode } from './node';
-import { hasMorePages, RegistrationProduct } from '../services/registrationPages';
+import { hasMorePages, RegistrationProduct, RegistrationRow, rowText } from '../services/registrationPages';
 import { RegistrationNode } from './registrationNode';
 
 /**
  * "Registrations" (tire protection) or "Motor-club registrations" under an environment: one page of the
- * `tpp.registrations.pageSize` setting at a time with a "Load more…" row, a filter by invoice and store number
- * (tire protection), and an error row with Retry instead of an empty list. contextValue
+ * `tpp.registrations.pageSize` setting at a time (one list request) with a "Load more…" row, a filter by invoice
+ * number (exact, or a prefix matched among the rows read) and store number (tire protection), and an error row with
+ * Retry instead of an empty list. contextValue
  * `registrations.tire-protection[.filtered]` / `registrations.motor-club`.
  */
 export class RegistrationsFolderNode implements TreeNode {
+  /** One node per registration id, reused across redraws (the view identifies rows by instance). */
+  private readonly nodes = new Map<string, RegistrationNode>();
+
   constructor(
     private readonly registrations: RegistrationsModel,
     private readonly log: Logger,
@@ -29,8 +33,9 @@ export class RegistrationsFolderNode implements TreeNode {
     const item = new vscode.TreeItem(tp ? 'Registrations' : 'Motor-club registrations', vscode.TreeItemCollapsibleState.Collapsed);
     item.id = `${this.env}:folder:${this.product}`;
     const f = this.registrations.filter(this.env, this.product);
-    const filtered = Boolean(f.invoiceNumber || f.storeNumber);
-    item.description = filtered ? `filter: ${[f.invoiceNumber && `invoice ${f.invoiceNumber}`, f.storeNumber && `store ${f.storeNumber}`].filter(Boolean).join(', ')}` : undefined;
+    const filtered = Boolean(f.invoiceNumber || f.invoicePrefix || f.storeNumber);
+    const parts = [f.invoiceNumber && `invoice ${f.invoiceNumber}`, f.invoicePrefix && `invoice ${f.invoicePrefix}*`, f.storeNumber && `store ${f.storeNumber}`];
+    item.description = filtered ? `filter: ${parts.filter(Boolean).join(', ')}` : undefined;
     item.iconPath = new vscode.ThemeIcon(tp ? 'shield' : 'person');
     item.tooltip = tp ? 'Tire-protection registrations of this environment, newest pages loaded on demand.' : 'Motor-club registrations of this environment.';
     item.contextValue = `registrations.${this.product}${filtered ? '.filtered' : ''}`;
@@ -43,21 +48,47 @@ export class RegistrationsFolderNode implements TreeNode {
     try {
       const pages = await this.registrations.pages(this.env, this.product);
       const nodes: TreeNode[] = [];
+      const f = this.registrations.filter(this.env, this.product);
+      let read = 0;
       for (const p of pages)
-        for (const row of p.rows) nodes.push(this.product === 'tire-protection' ? new RegistrationNode(this.registrations, this.env, row) : new MotorClubNode(this.env, row));
-      if (nodes.length === 0) {
-        const f = this.registrations.filter(this.env, this.product);
-        return [new InfoNode(`${this.env}:${this.product}:empty`, f.invoiceNumber || f.storeNumber ? 'No registration matches the filter' : 'No registrations yet')];
+        for (const row of p.rows) {
+          read += 1;
+          if (!this.registrations.matches(this.env, this.product, row)) continue;
+          nodes.push(this.product === 'tire-protection' ? this.nodeOf(row) : new MotorClubNode(this.env, row));
+        }
+      const more = hasMorePages(pages);
+      const total = pages.at(-1)?.totalRecordCount;
+      if (f.invoicePrefix) {
+        // Matched here, among the rows read so far: say how far the search has got.
+        const searched = `${nodes.length} match${nodes.length === 1 ? '' : 'es'} among ${read.toLocaleString('en-US')}${total !== undefined ? ` of ${total.toLocaleString('en-US')}` : ''} read`;
+        if (!more) return nodes.length ? nodes : [new InfoNode(`${this.env}:${this.product}:empty`, `No invoice number starts with ${f.invoicePrefix} (${searched})`)];
+        return [...nodes, new LoadMoreNode(this.env, this.product, read, total, `${searched}: search the next page`)];
       }
-      if (hasMorePages(pages)) {
-        const last = pages.at(-1);
-        nodes.push(new LoadMoreNode(this.env, this.product, nodes.length, last?.totalRecordCount));
-      }
+      if (nodes.length === 0) return [new InfoNode(`${this.env}:${this.product}:empty`, f.invoiceNumber || f.storeNumber ? 'No registration matches the filter' : 'No registrations yet')];
+      if (more) nodes.push(new LoadMoreNode(this.env, this.product, nodes.length, total));
       return nodes;
     } catch (err) {
       this.log.warn(`Could not list ${this.product} registrations of ${this.env}: ${err instanceof Error ? err.message : String(err)}`);
       return [new ErrorNode(describeFailure(err, this.env), retry)];
     }
+  }
+
+
+/** The registration row of `row`, the same instance as before when it was shown already. */
+  private nodeOf(row: RegistrationRow): RegistrationNode {
+    const id = rowText(row, '_id');
+    let node = this.nodes.get(id);
+    if (node) node.row = row;
+    else {
+      node = new RegistrationNode(this.registrations, this.env, row);
+      if (id) this.nodes.set(id, node);
+    }
+    return node;
+  }
+
+  /** The row of registration `id` if it was shown (to redraw it alone). */
+  rowOf(id: string): RegistrationNode | undefined {
+    return this.nodes.get(id);
   }
 }
 

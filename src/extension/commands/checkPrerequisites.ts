@@ -1,0 +1,34 @@
+import * as vscode from 'vscode';
+import { ENVIRONMENTS, isEnvironmentId } from '../../core/environments';
+import { missingPrerequisites } from '../services/environmentSetup';
+import type { PrerequisiteCheck } from '../send/productionGuard';
+import { CommandDef } from './registry';
+
+/** Second argument of `tpp.checkPrerequisites`. */
+export interface CheckOptions {
+  /** When set and something is missing, show one message naming every missing item (this text says what was not sent). */
+  readonly notify?: string;
+}
+
+/**
+ * `tpp.checkPrerequisites` (internal; the guard in front of every request): whether the environment (argument, else
+ * the active one) has its base address, Partner ID and key pair. With `notify`, a failed check shows one error
+ * message that lists every missing item with a "Configure Environment…" button. Resolves to a PrerequisiteCheck.
+ */
+export const checkPrerequisites: CommandDef = {
+  id: 'tpp.checkPrerequisites',
+  async run(services, arg, opts) {
+    const env = isEnvironmentId(arg) ? arg : services.environments.active.get();
+    const status = await services.environments.status(env);
+    const missing = missingPrerequisites(status.setup).map((it) => it.title);
+    const check: PrerequisiteCheck = { env, ok: missing.length === 0, missing };
+    const notify = (opts as CheckOptions | undefined)?.notify;
+    if (!check.ok && notify) {
+      const label = ENVIRONMENTS[env].label;
+      void vscode.window
+        .showErrorMessage(`Not sent to ${label} (${notify}): ${label} is not set up yet. Missing: ${missing.join(', ')}.`, 'Configure Environment…')
+        .then((choice) => (choice ? vscode.commands.executeCommand('tpp.configureEnvironment', env) : undefined));
+    }
+    return check;
+  },
+};
