@@ -64,7 +64,7 @@ export function repeatPolicyFor(
     }
     if (typeof sent.invoiceNumber === 'string' && sent.invoiceNumber !== '' && readDef.path === def.path) {
       const store = storeNumber ?? (typeof sent.storeNumber === 'string' && sent.storeNumber ? sent.storeNumber : undefined);
-      return { kind: 'check', howToCheck: howToCheck(def, params, body), check: (signal, deadlineAt) => findByInvoice(readDef, sent, store, signal, deadlineAt, read, maxCheckPages) };
+      return { kind: 'check', resendAfterLostConnection: true, howToCheck: howToCheck(def, params, body), check: (signal, deadlineAt) => findByInvoice(readDef, sent, store, signal, deadlineAt, read, maxCheckPages) };
     }
   }
   return { kind: 'unsafe', howToCheck: howToCheck(def, params, body) };

@@ -192,6 +192,9 @@ export async function send(options: TransportOptions, req: TransportRequest): Pr
         if (result.kind === 'network') throw networkError(result, true, failure);
         return exchange(result, false, { outcomeUnknown: true, howToCheck });
       }
+      // After a timeout or a dropped connection the request may still be queued at the server: "not found yet" is
+      // not proof. Only creates the server itself refuses to duplicate (registrations: 409) are sent again then.
+      if (result.kind === 'network' && !req.repeat.resendAfterLostConnection) throw networkError(result, true);
       // did not land: repeat the create
     }
     if (left() <= 0) return giveUp(result, needsCheck, true);

@@ -69,6 +69,12 @@ export type RepeatPolicy =
       readonly kind: 'check';
       /** How the user can find out whether it landed when the check cannot tell. */
       readonly howToCheck?: string;
+      /**
+       * May it be sent again after a timeout or dropped connection when the check found nothing? Only when the
+       * server refuses a duplicate by itself (registrations: 409 on the same invoice number), since the first
+       * request may still be queued. After a 5xx answer the server is done with it, and a create is sent again.
+       */
+      readonly resendAfterLostConnection?: boolean;
       /** Finds the record of the create; `deadlineAt` (a `performance.now()` time) is the create's own ceiling. */
       readonly check: (signal: AbortSignal | undefined, deadlineAt: number | undefined) => Promise<CheckOutcome>;
     };
