@@ -186,7 +186,19 @@ export async function send(options: TransportOptions, req: TransportRequest): Pr
     }
 
     if (needsCheck && req.repeat.kind === 'check') {
-      const { outcome, failure } = await runCheck(req.repeat);
+      let { outcome, failure } = await runCheck(req.repeat);
+      // A check that could not be completed (its reads failed too) is tried again, never the create, while the
+      // budget lasts: an overloaded server may answer a read a little later.
+      for (let tries = 1; !outcome && tries < maxAttempts; tries++) {
+        const wait = backoffDelayMs(tries, retry, undefined, options.random);
+        if (wait >= left()) break;
+        try {
+          await sleep(wait, req.signal);
+        } catch {
+          throw aborted();
+        }
+        ({ outcome, failure } = await runCheck(req.repeat));
+      }
       if (outcome?.landed) return recoveredExchange(result, outcome);
       if (!outcome) {
         if (result.kind === 'network') throw networkError(result, true, failure);
