@@ -56,7 +56,7 @@ function copyPgliteAssets() {
  * (dist/cli-<name>.js), loaded only when that command runs: `tpp validate` never parses the sandbox's HTTP server,
  * its database or the HTTP client. `tpp sandbox` loads the server from dist/sandbox.js, the bundle the editor uses.
  */
-const CLI_COMMANDS = ['code', 'environments', 'keygen', 'jwt', 'openapi', 'sandbox', 'validate'];
+const CLI_COMMANDS = ['code', 'environments', 'keygen', 'jwt', 'openapi', 'sandbox', 'send', 'validate'];
 const cliSplit = {
   name: 'cli-split',
   setup(build) {

@@ -4,7 +4,7 @@ import { redactUrl } from '../../core/sandbox/db/database';
 import { CliCommand, CliIo, UsageError } from '../io';
 
 const USAGE =
-  'tpp sandbox [--port <n>] [--host 127.0.0.1] [--data-dir <dir> | --database <postgres://user@host:port/db>] [--partner <id>[:<company_name>]=<spki.pem>]... [--seed | --seed-count <n>] [--eligibility-token <token>] [--rate-limit <per-second>] [--fault-rate <0..1>] [--slow-rate <0..1>] [--slow-ms <ms>] [--term-months <n>]';
+  'tpp sandbox [--port <n>] [--host 127.0.0.1] [--data-dir <dir> | --database <postgres://user@host:port/db>] [--partner <id>[:<company_name>]=<spki.pem>]... [--seed | --seed-count <n>] [--eligibility-token <token>] [--rate-limit <per-second>] [--fault-rate <0..1> [--fault-mode before|after-commit]] [--slow-rate <0..1>] [--slow-ms <ms>] [--term-months <n>]';
 
 const HELP = `Runs the Local sandbox: the whole partner API (version 3, version 2 records, the eligibility lookup) on
 one origin. The first line on stdout is the version 3 base address (the JWT aud of version 3 calls); the version 2
@@ -24,6 +24,8 @@ Options:
   --eligibility-token <t>    the dedicated token of the eligibility lookup
   --rate-limit <n>           answer 429 beyond n requests per second and partner
   --fault-rate <0..1>        answer that share of authenticated requests with an injected 500/502/503/504
+  --fault-mode <m>           before (default): the fault answers before anything is processed; after-commit: the
+                             write is processed and stored, then its answer is replaced by a 500
   --slow-rate <0..1>, --slow-ms <ms>   delay that share of requests by that long
   --term-months <n>          program term: registrations expire n months after enrolment (default 36)
   -h, --help                 this help
@@ -96,6 +98,7 @@ export async function runSandboxCommand(args: string[], io: CliIo, stop?: AbortS
       'eligibility-token': { type: 'string' },
       'rate-limit': { type: 'string' },
       'fault-rate': { type: 'string' },
+      'fault-mode': { type: 'string', default: 'before' },
       'slow-rate': { type: 'string' },
       'slow-ms': { type: 'string' },
       'term-months': { type: 'string' },
@@ -105,6 +108,8 @@ export async function runSandboxCommand(args: string[], io: CliIo, stop?: AbortS
   const port = number('port', values.port, 0, 65535, true) ?? 0;
   const rate = number('rate-limit', values['rate-limit'], 0, 1_000_000, false);
   const faultRate = number('fault-rate', values['fault-rate'], 0, 1, false);
+  const faultMode = values['fault-mode'];
+  if (faultMode !== 'before' && faultMode !== 'after-commit') throw new UsageError(`--fault-mode must be before or after-commit, not '${faultMode}'`);
   const slowRate = number('slow-rate', values['slow-rate'], 0, 1, false);
   const slowMs = number('slow-ms', values['slow-ms'], 0, 600_000, true);
   const termMonths = number('term-months', values['term-months'], 1, 1200, true);
@@ -125,7 +130,7 @@ export async function runSandboxCommand(args: string[], io: CliIo, stop?: AbortS
       partners,
       eligibilityToken: values['eligibility-token'],
       rateLimitPerSecond: rate,
-      faults: faultRate || slowRate ? { errorRate: faultRate, slowRate, slowMs } : undefined,
+      faults: faultRate || slowRate ? { errorRate: faultRate, mode: faultMode, slowRate, slowMs } : undefined,
       termMonths,
       log: (line) => io.stderr.write(`${new Date().toISOString()} ${line}\n`),
     });

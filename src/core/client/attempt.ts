@@ -42,9 +42,14 @@ function isFatalCode(code: string): boolean {
   );
 }
 
-/** What one attempt ended with: an answer (any status) or a network failure. */
+/** Default largest response body read (TransportOptions.maxResponseBytes): 16 MiB. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
+
+/** What one attempt ended with: an answer (any status), an answer too large to read, or a network failure. */
 export type AttemptResult =
   | { kind: 'response'; status: number; headers: IncomingHttpHeaders; rawBody: string; url: URL }
+  /** `size`: the Content-Length when `declared`, else the bytes read when reading stopped. */
+  | { kind: 'too-large'; status: number; headers: IncomingHttpHeaders; size: number; declared: boolean; limit: number; url: URL }
   | { kind: 'network'; code: string; detail: string; timedOut: boolean; sent: boolean; fatal: boolean; cause: unknown; url: URL };
 
 /**
@@ -64,7 +69,15 @@ export function checkUrl(method: string, url: string): URL {
   return parsed;
 }
 
-/** One attempt: the request and any same-origin redirect hops, bounded by the attempt timer. */
+/** The per-attempt time limit of `options` in milliseconds (30 000 when absent or unusable). */
+export function attemptTimeoutMs(options: TransportOptions): number {
+  return options.timeoutMs !== undefined && Number.isFinite(options.timeoutMs) && options.timeoutMs > 0 ? options.timeoutMs : 30_000;
+}
+
+/**
+ * One attempt: the request and any same-origin redirect hops, bounded by the attempt timer (`timeoutMs`, already
+ * cut to what is left of the call's total), the body read up to `options.maxResponseBytes`.
+ */
 export async function attemptOnce(
   options: TransportOptions,
   req: TransportRequest,
@@ -73,8 +86,8 @@ export async function attemptOnce(
   setUrl: (u: URL) => void,
   aborted: () => CancelledError,
   emit: (event: TransportEvent) => void,
+  timeoutMs: number,
 ): Promise<AttemptResult> {
-  const timeoutMs = options.timeoutMs !== undefined && Number.isFinite(options.timeoutMs) && options.timeoutMs > 0 ? options.timeoutMs : 30_000;
   const maxRedirects = options.maxRedirects ?? 5;
   const controller = new AbortController();
   let timedOut = false;
@@ -162,13 +175,27 @@ export async function attemptOnce(
         continue;
       }
 
-      let rawBody: string;
+      const limit = options.maxResponseBytes !== undefined && options.maxResponseBytes > 0 ? options.maxResponseBytes : DEFAULT_MAX_RESPONSE_BYTES;
+      const declared = Number(res.headers['content-length']);
+      if (Number.isFinite(declared) && declared > limit) {
+        res.body.destroy();
+        return { kind: 'too-large', status: res.statusCode, headers: res.headers, size: declared, declared: true, limit, url: current };
+      }
+      const chunks: Buffer[] = [];
+      let size = 0;
       try {
-        rawBody = await res.body.text();
+        for await (const chunk of res.body as AsyncIterable<Buffer>) {
+          size += chunk.length;
+          if (size > limit) {
+            res.body.destroy();
+            return { kind: 'too-large', status: res.statusCode, headers: res.headers, size, declared: false, limit, url: current };
+          }
+          chunks.push(chunk);
+        }
       } catch (err) {
         return classifyNetworkError(err, current, timedOut, userAborted, timeoutMs, aborted);
       }
-      return { kind: 'response', status: res.statusCode, headers: res.headers, rawBody, url: current };
+      return { kind: 'response', status: res.statusCode, headers: res.headers, rawBody: Buffer.concat(chunks, size).toString('utf8'), url: current };
     }
   } finally {
     clearTimeout(timer);

@@ -9,7 +9,7 @@ import type { BodyOf, ParamsOf, QueryOf, ResponseOf } from '../contract/endpoint
 import { ENDPOINTS, buildPath } from '../contract';
 import { ClientConfigError } from './errors';
 import { interpret } from './interpret';
-import { CHECKABLE_CREATES, repeatPolicyFor } from './repeat';
+import { CHECKABLE_CREATES, repeatPolicyFor, type ReadForCheck } from './repeat';
 import { checkUrl, send } from './transport';
 import type { ApiResponse, TransportEvent } from './types';
 
@@ -32,11 +32,13 @@ export interface PartnerClientOptions {
   readonly eligibilityToken?: TokenProvider;
   /** Retry budget; defaults: 5 attempts, 30 000 ms total, 250 ms base delay, 8 000 ms cap. */
   readonly retry?: Partial<RetrySettings>;
-  /** Time limit of one attempt, in milliseconds. Default 30 000. */
+  /** Time limit of one attempt, in milliseconds. Default 30 000; cut to what is left of `retry.maxTotalMs`. */
   readonly timeoutMs?: number;
+  /** Largest response body read, in bytes (default 16 MiB); a larger answer fails with ResponseTooLargeError. */
+  readonly maxResponseBytes?: number;
   /** undici dispatcher (e.g. an `Agent` with tuned pools); undici's global one when omitted. */
   readonly dispatcher?: Dispatcher;
-  /** Pages read at most by an invoice-number check on lists that cannot filter by invoice number. Default 50. */
+  /** Pages read at most by an invoice-number check on lists that cannot filter by invoice number (last pages first). Default 50. */
   readonly maxCheckPages?: number;
   readonly userAgent?: string;
   /** Retries, redirects and invoice checks, for the log (no tokens, URLs masked). */
@@ -64,7 +66,8 @@ export interface PartnerClient {
    * @param params its `:name` path parameters, e.g. `{ id }` (`{}` when it has none).
    * @param body the request body the contract's schema accepts; `undefined` for GET.
    * @returns the answer with `body` of type {@link ResponseOf}<E>, parsed with the endpoint's response schema.
-   * @throws ApiError for a non-success status (AuthError for 401; after retries of 429/5xx), MalformedResponseError
+   * @throws ApiError for a non-success status (AuthError for 401; after retries of 429/5xx; a 5xx to a write that
+   *   cannot be checked at once, with `outcomeUnknown`), ResponseTooLargeError beyond `maxResponseBytes`, MalformedResponseError
    *   for a success whose body breaks the contract, NetworkError when no answer came, PolicyError for a refused
    *   address or redirect, CancelledError (name `AbortError`) on cancellation, ClientConfigError for a missing base
    *   address, path parameter or eligibility token; errors of the token provider as they are.
@@ -132,14 +135,23 @@ export function createClientFor(endpoints: Partial<EndpointTable>, options: Part
     def: EndpointDef,
     params: Readonly<Record<string, string | number>>,
     body: unknown,
-    o: { query?: Query; signal?: AbortSignal; storeNumber?: string },
+    o: { query?: Query; signal?: AbortSignal; storeNumber?: string; deadlineAt?: number },
   ): Promise<ApiResponse<unknown>> {
     const url = urlFor(def, params, o.query);
-    const listId = CHECKABLE_CREATES[def.id];
-    const repeat = repeatPolicyFor(def, body, o.storeNumber, listId ? endpoints[listId] : undefined, (listDef, query, signal) => callDef(listDef, {}, undefined, { query, signal }), maxCheckPages);
+    const readId = CHECKABLE_CREATES[def.id];
+    const read: ReadForCheck = (readDef, p, query, signal, deadlineAt) => callDef(readDef, p, undefined, { query, signal, deadlineAt });
+    const repeat = repeatPolicyFor(def, params, body, o.storeNumber, readId ? endpoints[readId] : undefined, read, maxCheckPages);
     const exchange = await send(
-      { dispatcher: options.dispatcher, timeoutMs: options.timeoutMs, retry: options.retry, userAgent: options.userAgent, onEvent: options.onEvent, random: options.random },
-      { method: def.method, url, body, token: tokenFor(def), signal: o.signal, repeat },
+      {
+        dispatcher: options.dispatcher,
+        timeoutMs: options.timeoutMs,
+        maxResponseBytes: options.maxResponseBytes,
+        retry: options.retry,
+        userAgent: options.userAgent,
+        onEvent: options.onEvent,
+        random: options.random,
+      },
+      { method: def.method, url, body, token: tokenFor(def), signal: o.signal, repeat, deadlineAt: o.deadlineAt },
     );
     return interpret(def, exchange);
   }

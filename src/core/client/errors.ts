@@ -45,16 +45,38 @@ export class ApiError extends Error implements CallInfo {
   readonly durationMs: number;
   /** True when the status was retryable (429, 5xx) and the retry budget (attempts or total time) ran out. */
   readonly retriesExhausted: boolean;
+  /**
+   * True for a 5xx answer to a write that is not repeated (claims without a service invoice number, shops, parts,
+   * transactions, PATCH, DELETE): the server may have committed it before failing. `howToCheck` says how to find out.
+   */
+  readonly outcomeUnknown: boolean;
+  readonly howToCheck?: string;
+  /** Response headers, when known. */
+  readonly headers?: Readonly<Record<string, string | string[] | undefined>>;
 
-  constructor(init: CallInfo & { status: number; body: unknown; rawBody: string; retriesExhausted?: boolean }) {
+  constructor(
+    init: CallInfo & {
+      status: number;
+      body: unknown;
+      rawBody: string;
+      retriesExhausted?: boolean;
+      outcomeUnknown?: boolean;
+      howToCheck?: string;
+      headers?: Readonly<Record<string, string | string[] | undefined>>;
+    },
+  ) {
     const info = describeStatus(init.status);
     const url = maskSecrets(init.url);
     const detail = detailOf(init.body);
     super(
       `${init.method} ${url} answered ${init.status} ${info.name}: ${info.meaning}` +
         (detail ? ` Server said: ${detail}` : '') +
-        ` (${plural(init.attempts)}${init.retriesExhausted ? ', retries exhausted' : ''})`,
+        ` (${plural(init.attempts)}${init.retriesExhausted ? ', retries exhausted' : ''})` +
+        (init.outcomeUnknown ? `. Outcome unknown: the server may have stored it before failing, so it was not sent again. ${init.howToCheck ?? ''}`.trimEnd() : ''),
     );
+    this.outcomeUnknown = init.outcomeUnknown ?? false;
+    if (init.howToCheck !== undefined) this.howToCheck = init.howToCheck;
+    if (init.headers !== undefined) this.headers = init.headers;
     this.method = init.method;
     this.url = url;
     this.status = init.status;
@@ -152,15 +174,19 @@ export class NetworkError extends Error implements CallInfo {
   readonly attempts: number;
   readonly durationMs: number;
 
+  /** With `outcomeUnknown`: how to find out whether the request took effect. */
+  readonly howToCheck?: string;
+
   constructor(
-    init: CallInfo & { code: string; timedOut: boolean; outcomeUnknown: boolean; detail: string; cause?: unknown },
+    init: CallInfo & { code: string; timedOut: boolean; outcomeUnknown: boolean; detail: string; cause?: unknown; howToCheck?: string },
   ) {
     const url = maskSecrets(init.url);
     super(
       `${init.method} ${url} failed: ${maskSecrets(init.detail)} (${plural(init.attempts)})` +
-        (init.outcomeUnknown ? '. The request may have reached the server; check whether it took effect before sending it again.' : ''),
+        (init.outcomeUnknown ? `. The request may have reached the server; check whether it took effect before sending it again.${init.howToCheck ? ` ${init.howToCheck}` : ''}` : ''),
       init.cause === undefined ? undefined : { cause: init.cause },
     );
+    if (init.howToCheck !== undefined) this.howToCheck = init.howToCheck;
     this.method = init.method;
     this.url = url;
     this.code = init.code;
@@ -169,6 +195,42 @@ export class NetworkError extends Error implements CallInfo {
     this.attempts = init.attempts;
     this.durationMs = init.durationMs;
   }
+}
+
+/**
+ * The answer's body is larger than the client reads (`maxResponseBytes`, default 16 MiB): reading stopped at the
+ * limit, or did not start when Content-Length announced more. Not repeated; the status is known.
+ */
+export class ResponseTooLargeError extends Error implements CallInfo {
+  override readonly name = 'ResponseTooLargeError';
+  readonly method: string;
+  readonly url: string;
+  readonly status: number;
+  /** Content-Length when `declared`, else the bytes received when reading stopped (more were coming). */
+  readonly sizeBytes: number;
+  readonly declared: boolean;
+  readonly limitBytes: number;
+  readonly attempts: number;
+  readonly durationMs: number;
+
+  constructor(init: CallInfo & { status: number; sizeBytes: number; declared: boolean; limitBytes: number }) {
+    const url = maskSecrets(init.url);
+    const size = init.declared ? `a body of ${bytes(init.sizeBytes)} (Content-Length)` : `a body of more than ${bytes(init.limitBytes)} (reading stopped at ${bytes(init.sizeBytes)})`;
+    super(`${init.method} ${url} answered ${init.status} with ${size}, over the limit of ${bytes(init.limitBytes)} (option maxResponseBytes); the answer was not read`);
+    this.method = init.method;
+    this.url = url;
+    this.status = init.status;
+    this.sizeBytes = init.sizeBytes;
+    this.declared = init.declared;
+    this.limitBytes = init.limitBytes;
+    this.attempts = init.attempts;
+    this.durationMs = init.durationMs;
+  }
+}
+
+/** `52,428,800 bytes (50.0 MiB)`. */
+function bytes(n: number): string {
+  return `${n.toLocaleString('en-US')} bytes (${(n / 1024 / 1024).toFixed(1)} MiB)`;
 }
 
 /** Why a request was refused before anything was sent. */

@@ -16,6 +16,7 @@ export {
   NetworkError,
   PolicyError,
   CancelledError,
+  ResponseTooLargeError,
   ClientConfigError,
   isAbortError,
 } from './errors';
@@ -26,6 +27,9 @@ export { DEFAULT_RETRY, backoffDelayMs, parseRetryAfterMs, normalizeRetry } from
 export type { RetrySettings } from './backoff';
 export { send, checkUrl } from './transport';
 export type { TransportEvent, TransportOptions, TransportRequest, RawExchange, RepeatPolicy, CheckOutcome } from './transport';
+export { DEFAULT_MAX_RESPONSE_BYTES } from './attempt';
+export { sameClaim, sameRegistration } from './sameRecord';
+export { howToCheck } from './repeat';
 export { isLoopbackHost, insecureUrlProblem } from './urlPolicy';
 export { signalFromCancellationToken } from './cancellation';
 export type { CancellationTokenLike } from './cancellation';

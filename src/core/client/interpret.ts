@@ -43,6 +43,9 @@ export function interpret<T = unknown>(def: EndpointDef, ex: RawExchange): ApiRe
       body: parsed.notJson ? ex.rawBody : parsed.json,
       rawBody: ex.rawBody,
       retriesExhausted: ex.retriesExhausted,
+      outcomeUnknown: ex.outcomeUnknown,
+      howToCheck: ex.howToCheck,
+      headers: ex.headers,
     });
   }
   const hasBody = ex.rawBody.trim() !== '';

@@ -18,8 +18,17 @@ export type TransportEvent =
 export interface TransportOptions {
   /** undici dispatcher (Agent, Pool, MockAgent…); undici's global dispatcher when omitted. */
   readonly dispatcher?: Dispatcher;
-  /** Time limit of one attempt (request, redirect hops and body), in milliseconds. Default 30 000. */
+  /**
+   * Time limit of one attempt (request, redirect hops and body), in milliseconds. Default 30 000. An attempt is
+   * cut shorter when less than this is left of the call's `retry.maxTotalMs`.
+   */
   readonly timeoutMs?: number;
+  /**
+   * Largest response body read, in bytes (default 16 MiB, `DEFAULT_MAX_RESPONSE_BYTES` of attempt.ts). A larger answer is
+   * not read whole: reading stops at the limit (or at once when Content-Length says so) and the call fails with
+   * ResponseTooLargeError.
+   */
+  readonly maxResponseBytes?: number;
   readonly retry?: Partial<RetrySettings>;
   /** Redirect hops followed per attempt. Default 5. */
   readonly maxRedirects?: number;
@@ -46,7 +55,8 @@ export type CheckOutcome =
  * May the request be sent again after a failure that may have reached the server (a network error after
  * sending, a timeout, and for creates also a 5xx)?
  * - `safe`: yes (GET; v2 POSTs, whose resend updates).
- * - `unsafe`: no — the error is reported with `outcomeUnknown` (claims, shops, parts, transactions, PATCH).
+ * - `unsafe`: no — the error is reported with `outcomeUnknown` and `howToCheck` (shops, parts, transactions, PATCH,
+ *   DELETE, v2 claims and sales), also after a 5xx answer, which may come after the write was committed.
  * - `check`: only after `check()` reports that the first attempt did not land; if it did, its record is the
  *   result (`recovered`). 5xx answers to such a create are checked the same way before a resend, and so is a
  *   409/400 answer to a resend (the first attempt may have landed after the check, e.g. from a server queue).
@@ -54,8 +64,20 @@ export type CheckOutcome =
  */
 export type RepeatPolicy =
   | { readonly kind: 'safe' }
-  | { readonly kind: 'unsafe' }
-  | { readonly kind: 'check'; readonly check: (signal: AbortSignal | undefined) => Promise<CheckOutcome> };
+  | { readonly kind: 'unsafe'; /** How the user can find out whether it landed (one sentence). */ readonly howToCheck?: string }
+  | {
+      readonly kind: 'check';
+      /** How the user can find out whether it landed when the check cannot tell. */
+      readonly howToCheck?: string;
+      /**
+       * May it be sent again after a timeout or dropped connection when the check found nothing? Only when the
+       * server refuses a duplicate by itself (registrations: 409 on the same invoice number), since the first
+       * request may still be queued. After a 5xx answer the server is done with it, and a create is sent again.
+       */
+      readonly resendAfterLostConnection?: boolean;
+      /** Finds the record of the create; `deadlineAt` (a `performance.now()` time) is the create's own ceiling. */
+      readonly check: (signal: AbortSignal | undefined, deadlineAt: number | undefined) => Promise<CheckOutcome>;
+    };
 
 export interface TransportRequest {
   readonly method: string;
@@ -67,6 +89,11 @@ export interface TransportRequest {
   readonly token: () => string | Promise<string>;
   readonly signal?: AbortSignal;
   readonly repeat: RepeatPolicy;
+  /**
+   * A ceiling shared with an enclosing call, as a `performance.now()` time: the duplicate check of a create runs
+   * under the create's own `maxTotalMs`. The earlier of this and `retry.maxTotalMs` wins.
+   */
+  readonly deadlineAt?: number;
 }
 
 /** The answer that ended the call (a success, a non-retryable status, or the last retryable one). */
@@ -84,6 +111,10 @@ export interface RawExchange {
   readonly retriesExhausted: boolean;
   /** Set when an earlier attempt of a create turned out to have landed (found by the invoice check). */
   readonly recovered?: Extract<CheckOutcome, { landed: true }>;
+  /** A 5xx answer to a write that is not repeated: it may have been committed before the failure. */
+  readonly outcomeUnknown?: boolean;
+  /** With `outcomeUnknown`: how to find out whether the write landed. */
+  readonly howToCheck?: string;
 }
 
 /** A successful answer, parsed with the contract. */

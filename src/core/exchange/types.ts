@@ -71,4 +71,10 @@ export interface Exchange {
   readonly problem?: string;
   /** What went wrong and how to fix it (401: the JWT checklist; 400: the payload diagnostics; 409: the conflict). */
   readonly diagnosis?: readonly DiagnosisItem[];
+  /**
+   * Set when a create's answer was lost (5xx or timeout) but the client's duplicate check found the record it had
+   * stored: `response` is then the record's `{ "id": … }` and nothing was sent twice. `checkUrl` is the read that
+   * found it (masked).
+   */
+  readonly recovered?: { readonly checkUrl: string };
 }

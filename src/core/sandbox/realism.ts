@@ -55,10 +55,23 @@ export interface FaultDecision {
   readonly delayMs: number;
 }
 
+/**
+ * When an injected fault strikes (docs/sandbox.md, Realism knobs):
+ * - `before` (default): the 5xx answers before anything is processed; nothing is stored, a retry is safe.
+ * - `after-commit`: the request is processed and committed normally, then its success answer is replaced by a
+ *   500 with the same error body shape: the write is stored but the client does not learn it (a lost answer).
+ */
+export type FaultMode = 'before' | 'after-commit';
+
+/** The fault modes, for option parsing. */
+export const FAULT_MODES: readonly FaultMode[] = ['before', 'after-commit'];
+
 /** Options of {@link FaultInjector}. */
 export interface FaultOptions {
-  /** Share of requests (0..1) answered with a 5xx instead of being processed. */
+  /** Share of requests (0..1) answered with a 5xx (see {@link mode}). */
   readonly errorRate?: number;
+  /** When the fault strikes: before processing (default) or after the write is committed. */
+  readonly mode?: FaultMode;
   /** Share of requests (0..1) delayed by {@link slowMs}. */
   readonly slowRate?: number;
   /** Delay of a slow response, in milliseconds (default 2000). */
@@ -68,8 +81,8 @@ export interface FaultOptions {
 }
 
 /**
- * Decides, per request, whether to fail it with a 5xx (before any processing, so nothing is stored and a
- * retry is safe) and whether to delay it.
+ * Decides, per request, whether to fail it with a 5xx and whether to delay it. The server applies the decision
+ * as {@link FaultOptions.mode} says: before processing (nothing stored, a retry is safe) or after the commit.
  */
 export class FaultInjector {
   private readonly random: () => number;

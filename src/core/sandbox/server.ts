@@ -90,6 +90,8 @@ interface Gate {
   group: EndpointDef[];
   partner?: PartnerRecord;
   startedAt: number;
+  /** An injected fault (`faults.mode` after-commit) replaces the success answer by a 500. */
+  faultAfterCommit?: boolean;
 }
 type GatedRequest = FastifyRequest & { tpp?: Gate };
 
@@ -202,7 +204,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
     if (faults?.enabled) {
       const d = faults.decide();
       if (d.delayMs > 0) await new Promise((r) => setTimeout(r, d.delayMs));
-      if (d.status) return reply.code(d.status).send(errorBody(d.status, `Injected fault (${d.status}); nothing was processed, retry later`));
+      if (d.status && opts.faults?.mode === 'after-commit') state.faultAfterCommit = true;
+      else if (d.status) return reply.code(d.status).send(errorBody(d.status, `Injected fault (${d.status}); nothing was processed, retry later`));
     }
     return undefined;
   };
@@ -221,6 +224,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
         const ctx: HandlerContext = { c: context, partner: (req as GatedRequest).tpp?.partner, params: (req.params ?? {}) as Record<string, string>, query, body, endpoint };
         const result = await handlers[endpoint.id as EndpointId](ctx);
         const status = result.status ?? successStatus(endpoint);
+        // --fault-mode after-commit: the write above is committed; only its answer is lost.
+        if ((req as GatedRequest).tpp?.faultAfterCommit && status < 300) return reply.code(500).send(errorBody(500, 'Injected fault (500) after the request was processed and stored'));
         if (status === 204) return reply.code(204).send();
         return reply.code(status).send(result.body);
       },

@@ -181,6 +181,7 @@ describe('client transport (spec: Errors, Authentication)', () => {
     const stored = new Map<string, string>();
     const check: RepeatPolicy = {
       kind: 'check',
+      resendAfterLostConnection: true, // a registration: the server refuses a duplicate invoice number itself
       check: async () => {
         const id = stored.get('INV-1');
         return id ? { landed: true, body: { id }, checkUrl: 'list', record: { _id: id, invoiceNumber: 'INV-1' } } : { landed: false };
@@ -210,6 +211,15 @@ describe('client transport (spec: Errors, Authentication)', () => {
       assert.equal(server.requests.length, 2);
       assert.equal(r.status, 201);
       assert.equal(r.recovered, undefined);
+    });
+
+    it('does not resend a claim-like create after a dropped connection when the check finds nothing (it may still be queued)', async () => {
+      server.handler = (_r, res) => drop(res);
+      const claimLike: RepeatPolicy = { ...check, resendAfterLostConnection: false, howToCheck: 'Read the registration.' };
+      const err = await send(opts(), { method: 'POST', url: `${server.origin}/claims`, body: {}, token, repeat: claimLike }).then(() => undefined, (e: unknown) => e);
+      assert.ok(err instanceof NetworkError && err.outcomeUnknown, String(err));
+      assert.match(err.message, /Read the registration\./);
+      assert.equal(server.requests.length, 1);
     });
 
     it('checks after a 5xx too (a gateway may answer 502 after the write landed)', async () => {

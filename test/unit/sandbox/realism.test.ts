@@ -71,6 +71,20 @@ describe('Local sandbox: realism knobs, sample data and CLI', function () {
     await slow.close();
   });
 
+  it('--fault-mode after-commit: the write is stored, then its answer is replaced by a 500; failures keep their answer', async () => {
+    const { sb, clients } = await startWith({ faults: { errorRate: 1, mode: 'after-commit', seed: 1 } });
+    const c = clients[0] as Client;
+    const r = await c.call('POST', '/tire-protection/registrations', tpRegistration('F-AC-1'));
+    assert.equal(r.status, 500);
+    assert.deepEqual([r.json.error, r.json.statusCode], ['internal_server_error', 500]);
+    assert.match(r.json.message, /after the request was processed and stored/);
+    const stored = await sb.context.db.query<{ n: number }>('SELECT count(*)::int AS n FROM tpp.registrations', []);
+    assert.equal(stored.rows[0]?.n, 1, 'the write was committed');
+    const again = await c.call('POST', '/tire-protection/registrations', tpRegistration('F-AC-1'));
+    assert.equal(again.status, 409, 'a request that fails on its own keeps its answer');
+    await sb.close();
+  });
+
   it('loads a few hundred consistent sample registrations with claims, shops and motor-club registrations', async () => {
     const { sb, clients } = await startWith();
     const c = clients[0] as Client;
@@ -127,12 +141,13 @@ describe('Local sandbox: realism knobs, sample data and CLI', function () {
     });
 
     it('rejects bad options with exit 2 (usage errors)', async () => {
-      for (const args of [['--port', 'abc'], ['--fault-rate', '2'], ['--partner', 'nokey'], ['--partner', `X=${join(dir, 'missing.pem')}`], ['--seed']]) {
+      for (const args of [['--port', 'abc'], ['--fault-rate', '2'], ['--fault-rate', '0.3', '--fault-mode', 'later'], ['--partner', 'nokey'], ['--partner', `X=${join(dir, 'missing.pem')}`], ['--seed']]) {
         const { out, io: cio } = io();
         await assert.rejects(runSandboxCommand(args, cio), (err: Error) => err.name === 'UsageError', args.join(' '));
         assert.equal(out.stdout, '');
       }
       assert.match(sandboxCommand.usage, /--data-dir/);
+      assert.match(sandboxCommand.usage, /--fault-mode before\|after-commit/);
     });
 
     it('exits 2 with a message when the port is taken', async () => {

@@ -1,0 +1,129 @@
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { deriveBaseUrls, sendFiles, type FileResult } from '../../core/client/sendFiles';
+import { describeStatus } from '../../core/client/status';
+import { CliCommand, CliIo, UsageError } from '../io';
+
+const USAGE =
+  'tpp send <file>... --base-url <v3 base> --iss <partner-id> --key <pkcs8.pem> [--json] [--var name=value]... [--v2-base-url <url>] [--eligibility-base-url <url>] [--eligibility-token <t>] [--company-name <name>]';
+
+const HELP = `Sends payload files (the editor's Send Payload, without the editor), one after the other in the order given,
+with retries, duplicate-safe creates and a fresh JWT per request (alg from the key's curve).
+
+  --base-url <url>            version 3 base address ending in /api/v3 (the JWT aud); env TPP_BASE_URL
+  --iss <partner-id>          the Partner ID (the JWT iss); env TPP_PARTNER_ID
+  --key <pkcs8.pem>           the partner's private key (PKCS#8 PEM); env TPP_PRIVATE_KEY_FILE
+  --v2-base-url <url>         version 2 host (default: the origin of --base-url)
+  --eligibility-base-url <u>  eligibility lookup base ending in /api/v1 (default: origin + /api/v1)
+  --eligibility-token <t>     the provider-issued token of the eligibility lookup; env TPP_ELIGIBILITY_TOKEN
+  --company-name <name>       {company_name} of version 2 paths when a file has no $companyName (default: --iss)
+  --var name=value            a variable for the files ({{name}}); repeatable
+  --json                      one JSON object per request on stdout (the toolkit's Exchange shape, token masked)
+  -h, --help                  this help
+
+A file must say which record it is for ($registrationId, $invoiceNumber, $uniqueId): nothing is asked.
+Exit 0 when every request answered 2xx; 1 when one answered 4xx or 5xx (problems printed: status, its meaning
+in the spec, the server's message, field problems); 2 on a usage error, an unreadable or unsendable file, or
+an unreachable server.`;
+
+/** `name=value` pairs of `--var`. */
+function varsOf(values: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const v of values) {
+    const eq = v.indexOf('=');
+    if (eq <= 0) throw new UsageError(`--var expects name=value, not '${v}'`);
+    out[v.slice(0, eq)] = v.slice(eq + 1);
+  }
+  return out;
+}
+
+/** The human-readable report of one file: a status line, then the problems indented. */
+export function renderResult(r: FileResult): string {
+  const ex = r.exchange;
+  if (!ex) return `✘ ${r.message}\n`;
+  const status = ex.response ? `${ex.response.status} ${describeStatus(ex.response.status).name}` : 'no answer';
+  const mark = r.exitCode === 0 ? (ex.recovered ? '↺' : '✔') : '✘';
+  let out = `${mark} ${r.file} → ${ex.request.method} ${ex.request.url} → ${status} · ${ex.durationMs} ms · ${ex.attempts} attempt${ex.attempts === 1 ? '' : 's'}\n`;
+  if (ex.recovered) out += `  recovered: the first attempt was stored (its answer was lost); found with GET ${ex.recovered.checkUrl}; not sent again\n`;
+  if (r.exitCode === 0) {
+    if (ex.response?.body) out += `  ${ex.response.body.length > 300 ? `${ex.response.body.slice(0, 300)}…` : ex.response.body}\n`;
+    return out;
+  }
+  if (ex.problem) out += `  ${ex.problem}\n`;
+  for (const d of ex.diagnosis ?? []) if (d.rule !== 'status') out += `  ${d.rule}: ${d.message}\n`;
+  return out;
+}
+
+/** `tpp send`: see HELP. */
+export async function runSendCommand(args: string[], io: CliIo, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    strict: true,
+    allowPositionals: true,
+    options: {
+      'base-url': { type: 'string' },
+      iss: { type: 'string' },
+      key: { type: 'string' },
+      'v2-base-url': { type: 'string' },
+      'eligibility-base-url': { type: 'string' },
+      'eligibility-token': { type: 'string' },
+      'company-name': { type: 'string' },
+      var: { type: 'string', multiple: true, default: [] },
+      json: { type: 'boolean', default: false },
+    },
+  });
+  if (positionals.length === 0) throw new UsageError('give at least one payload file');
+  const baseUrl = values['base-url'] ?? env.TPP_BASE_URL;
+  const iss = values.iss ?? env.TPP_PARTNER_ID;
+  const keyFile = values.key ?? env.TPP_PRIVATE_KEY_FILE;
+  const missing = [!baseUrl && '--base-url (or TPP_BASE_URL)', !iss && '--iss (or TPP_PARTNER_ID)', !keyFile && '--key (or TPP_PRIVATE_KEY_FILE)'].filter(Boolean);
+  if (missing.length) throw new UsageError(`missing ${missing.join(', ')}`);
+  let bases: ReturnType<typeof deriveBaseUrls>;
+  try {
+    bases = deriveBaseUrls(baseUrl as string);
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  let pem: string;
+  try {
+    pem = readFileSync(keyFile as string, 'utf8');
+  } catch (err) {
+    io.stderr.write(`tpp send: cannot read the private key ${keyFile}: ${(err as NodeJS.ErrnoException).code ?? 'unreadable'}\n`);
+    return 2;
+  }
+  const vars = varsOf(values.var ?? []);
+  let result;
+  try {
+    result = await sendFiles(positionals, {
+      baseUrls: { v3: bases.v3, v2: values['v2-base-url'] ?? bases.v2, eligibility: values['eligibility-base-url'] ?? bases.eligibility },
+      partnerId: iss as string,
+      privateKeyPem: pem,
+      eligibilityToken: values['eligibility-token'] ?? env.TPP_ELIGIBILITY_TOKEN,
+      companyName: values['company-name'],
+      vars,
+      onResult: (r) => {
+        if (values.json) {
+          if (r.exchange) io.stdout.write(`${JSON.stringify(r.exchange)}\n`);
+          else io.stderr.write(`${r.message}\n`);
+        } else io.stdout.write(renderResult(r));
+      },
+    });
+  } catch (err) {
+    // the key (KeyError) or a client setting (PolicyError for a plain-http remote address) before anything was sent
+    io.stderr.write(`tpp send: ${err instanceof Error ? err.message : String(err)}\n`);
+    return 2;
+  }
+  if (!values.json && positionals.length > 1) {
+    const ok = result.results.filter((r) => r.exitCode === 0).length;
+    io.stdout.write(`${ok} of ${result.results.length} answered 2xx\n`);
+  }
+  return result.exitCode;
+}
+
+/** `tpp send`: sends payload files for CI. */
+export const sendCommand: CliCommand = {
+  name: 'send',
+  usage: USAGE,
+  help: HELP,
+  run: (args, io) => runSendCommand(args, io),
+};

@@ -1,0 +1,215 @@
+/**
+ * Sends payload files without an editor (`tpp send`, scripts, tests): read each file, resolve its variables (a
+ * hook), route it with {@link routePayload} (the editor's routing), send it with the partner client (retries,
+ * duplicate-safe creates, a fresh JWT per request: spec: Authentication 7), and collect one result per file.
+ * Files are sent one after the other, in the order given. Nothing here prompts: a file that does not say which
+ * record it is for is an error naming what is missing.
+ */
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import type { Dispatcher } from 'undici';
+import { ENDPOINTS } from '../contract/endpoints';
+import { kindFromSchemaUri, metaOf, PAYLOAD_KINDS, schemaUri } from '../contract/kinds';
+import type { BaseKind, EndpointId, PayloadKind } from '../contract/types';
+import type { Exchange } from '../exchange/types';
+import { importPrivateKeyPem } from '../jwt/keys';
+import { TokenMinter } from '../jwt/mint';
+import type { RetrySettings } from './backoff';
+import { createPartnerClient } from './client';
+import { ApiError, MalformedResponseError, NetworkError, ResponseTooLargeError } from './errors';
+import { PayloadRefused, routePayload, type RouteNeed } from './route';
+import { toExchange } from './toExchange';
+import type { TransportEvent } from './types';
+
+/** What the variable hooks see besides the payload: the `--var name=value` pairs and where requests go. */
+export interface SendScope {
+  readonly vars: Readonly<Record<string, string>>;
+  /** The version 3 base address requests go to. */
+  readonly baseUrl: string;
+}
+
+/** Options of {@link sendFiles}. Addresses: see {@link deriveBaseUrls}. */
+export interface SendFilesOptions {
+  readonly baseUrls: { readonly v3: string; readonly v2?: string; readonly eligibility?: string };
+  /** The Partner ID (JWT `iss`). */
+  readonly partnerId: string;
+  /** PKCS#8 (or SEC1) PEM of the partner's ECDSA private key; the JWT alg follows from its curve. */
+  readonly privateKeyPem: string;
+  /** The provider-issued token of the eligibility lookup. */
+  readonly eligibilityToken?: string;
+  /** `{company_name}` of version 2 paths when a file has no `$companyName` (default: the Partner ID, as on the Local sandbox). */
+  readonly companyName?: string;
+  /** `--var name=value` pairs, handed to the hooks in {@link SendScope}. */
+  readonly vars?: Readonly<Record<string, string>>;
+  /** Resolves variables in a file's JSON value before routing; an Error it throws makes the file a usage failure (exit 2). */
+  readonly resolve?: (value: unknown, kind: PayloadKind, scope: SendScope) => unknown;
+  /** Called after each 2xx with the body sent and the answer's body (captures such as `lastRegistration.id`). */
+  readonly capture?: (kind: PayloadKind, sentBody: unknown, responseBody: unknown, scope: SendScope) => void;
+  /** Environment id written into each Exchange (default `cli`). */
+  readonly env?: string;
+  readonly retry?: Partial<RetrySettings>;
+  readonly timeoutMs?: number;
+  readonly maxResponseBytes?: number;
+  readonly dispatcher?: Dispatcher;
+  readonly onEvent?: (event: TransportEvent) => void;
+  /** Called as each file finishes (for output while the rest is sent). */
+  readonly onResult?: (result: FileResult) => void;
+  /** Reads a file as text (default: node:fs, UTF-8). */
+  readonly readText?: (path: string) => string;
+}
+
+/** The outcome of one file. `exitCode`: 0 a 2xx answer, 1 a 4xx/5xx answer, 2 not sendable or no answer. */
+export interface FileResult {
+  readonly file: string;
+  readonly kind?: PayloadKind;
+  readonly endpointId?: EndpointId;
+  readonly exitCode: 0 | 1 | 2;
+  /** One line: what happened. */
+  readonly message: string;
+  /** Absent when nothing was sent. */
+  readonly exchange?: Exchange;
+}
+
+/** Result of {@link sendFiles}: one result per file, in order, and the process exit code (the worst of them). */
+export interface SendFilesResult {
+  readonly results: readonly FileResult[];
+  readonly exitCode: 0 | 1 | 2;
+}
+
+/**
+ * The version 2 and eligibility addresses of a version 3 base address (spec: Base addresses; Versioning): the
+ * same origin, version 2 at its root (`/v2/partners/{company_name}` under it), the eligibility lookup at `/api/v1`.
+ * The Local sandbox serves all three on one origin.
+ * @throws Error when `v3` is not an absolute http(s) address ending in /api/v3.
+ */
+export function deriveBaseUrls(v3: string): { v3: string; v2: string; eligibility: string } {
+  let url: URL;
+  try {
+    url = new URL(v3);
+  } catch {
+    throw new Error(`--base-url must be an absolute address ending in /api/v3, not '${v3}'`);
+  }
+  const clean = url.href.replace(/\/+$/, '');
+  if (!/^https?:$/.test(url.protocol) || !clean.endsWith('/api/v3')) throw new Error(`--base-url must be an http(s) address ending in /api/v3 (the JWT aud), not '${v3}'`);
+  return { v3: clean, v2: url.origin, eligibility: `${url.origin}/api/v1` };
+}
+
+/** The kind a file declares: its `$schema`, else a name `*.<kind>.json`. */
+function kindOf(value: unknown, file: string): PayloadKind | undefined {
+  const schema = metaOf(value).$schema;
+  if (typeof schema === 'string') return kindFromSchemaUri(schema);
+  const m = /\.([a-z0-9-]+)\.json$/i.exec(basename(file));
+  return m && Object.hasOwn(PAYLOAD_KINDS, m[1] as string) ? (m[1] as PayloadKind) : undefined;
+}
+
+/** What a file must add to say which record it is for. */
+function missingText(file: string, need: RouteNeed): string {
+  if (need.need === 'shop') return `Not sent: ${file} does not say which shop it is for: add "$uniqueId": "<the shop's uniqueId>".`;
+  const by = need.byInvoice ? ' (or "$invoiceNumber", with "$storeNumber" when the invoice number is not unique)' : '';
+  return `Not sent: ${file} does not say which ${need.product} registration it is for: add "$registrationId": "<its _id>"${by}.`;
+}
+
+const worst = (a: 0 | 1 | 2, b: 0 | 1 | 2): 0 | 1 | 2 => (a > b ? a : b);
+
+/**
+ * Sends `files` in order (see the module comment) and reports each.
+ * @returns one result per file and the exit code: 0 when every request answered 2xx, 1 when one answered 4xx/5xx
+ *   (or a file broke the contract), 2 when a file could not be sent (unreadable, not JSON, no kind, no record named,
+ *   a variable that failed, a bad key) or no answer came (unreachable server, timeout). After an unreachable server
+ *   the remaining files are not tried.
+ * @throws never for a file's problem (each is a result); KeyError/MintError only through `privateKeyPem` checks
+ *   done before anything is sent.
+ */
+export async function sendFiles(files: readonly string[], options: SendFilesOptions): Promise<SendFilesResult> {
+  const key = importPrivateKeyPem(options.privateKeyPem);
+  const minter = new TokenMinter();
+  const baseUrls: Partial<Record<BaseKind, string>> = { v3: options.baseUrls.v3, ...(options.baseUrls.v2 ? { v2: options.baseUrls.v2 } : {}), ...(options.baseUrls.eligibility ? { eligibility: options.baseUrls.eligibility } : {}) };
+  const scope: SendScope = { vars: options.vars ?? {}, baseUrl: options.baseUrls.v3 };
+  const readText = options.readText ?? ((p: string) => readFileSync(p, 'utf8'));
+  const results: FileResult[] = [];
+  let exitCode: 0 | 1 | 2 = 0;
+  let unreachable: string | undefined;
+  const done = (r: FileResult) => {
+    results.push(r);
+    exitCode = worst(exitCode, r.exitCode);
+    options.onResult?.(r);
+  };
+
+  for (const file of files) {
+    const name = basename(file);
+    if (unreachable) {
+      done({ file, exitCode: 2, message: `Not sent: ${name}: ${unreachable}` });
+      continue;
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(readText(file)) as unknown;
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      done({ file, exitCode: 2, message: err instanceof SyntaxError ? `Not sent: ${name} is not valid JSON (${err.message}).` : `Not sent: cannot read ${file}${code ? ` (${code})` : ''}.` });
+      continue;
+    }
+    const kind = kindOf(value, file);
+    if (!kind) {
+      done({ file, exitCode: 2, message: `Not sent: ${name} has no "$schema": "tpp://schemas/<kind>.json" line naming a payload kind (or a name ending .<kind>.json).` });
+      continue;
+    }
+    try {
+      if (options.resolve) value = options.resolve(value, kind, scope);
+    } catch (err) {
+      done({ file, kind, exitCode: 2, message: `Not sent: ${name}: ${err instanceof Error ? err.message : String(err)}` });
+      continue;
+    }
+    if (value && typeof value === 'object' && !Array.isArray(value) && metaOf(value).$schema === undefined) value = { $schema: schemaUri(kind), ...(value as object) };
+    let routed: ReturnType<typeof routePayload>;
+    try {
+      routed = routePayload(value, name);
+    } catch (err) {
+      const invalid = err instanceof PayloadRefused && / does not match /.test(err.message);
+      done({ file, kind, exitCode: invalid ? 1 : 2, message: err instanceof Error ? err.message : String(err) });
+      continue;
+    }
+    if ('missing' in routed) {
+      done({ file, kind, exitCode: 2, message: missingText(name, routed.missing) });
+      continue;
+    }
+    const route = routed.route;
+    const def = ENDPOINTS[route.endpointId];
+    const params: Record<string, string> = { ...route.params };
+    if (def.pathParams.includes('company_name') && !params.company_name) params.company_name = options.companyName ?? options.partnerId;
+    const base = baseUrls[def.base];
+    const time = new Date().toISOString();
+    const sent = { env: options.env ?? 'cli', title: `Send ${name}`, endpointId: route.endpointId, partner: options.partnerId, method: def.method, url: `${base ?? ''}${def.path}`, body: route.body, time };
+    if (!base) {
+      done({ file, kind, endpointId: route.endpointId, exitCode: 2, message: `Not sent: ${name} goes to a ${def.base} address and none is set.` });
+      continue;
+    }
+    const aud = def.base === 'v3' ? options.baseUrls.v3 : base;
+    const client = createPartnerClient({
+      baseUrls,
+      token: () => minter.mint(key, { iss: options.partnerId, aud }),
+      eligibilityToken: options.eligibilityToken ? () => options.eligibilityToken as string : undefined,
+      retry: options.retry,
+      timeoutMs: options.timeoutMs,
+      maxResponseBytes: options.maxResponseBytes,
+      dispatcher: options.dispatcher,
+      onEvent: options.onEvent,
+      userAgent: 'tpp-send',
+    });
+    try {
+      const response = await client.call(route.endpointId, params as never, route.body as never, { query: route.query as never });
+      const exchange = toExchange(sent, { response });
+      try {
+        options.capture?.(kind, route.body, response.body, scope);
+      } catch {
+        // a capture that fails must not turn a stored record into a failure
+      }
+      done({ file, kind, endpointId: route.endpointId, exitCode: 0, exchange, message: `${name}: ${response.status} ${response.statusName}${response.recovered ? ' (recovered: the first attempt was stored)' : ''}` });
+    } catch (err) {
+      const exchange = toExchange(sent, { error: err });
+      if (err instanceof NetworkError && !err.outcomeUnknown && !err.timedOut) unreachable = `the server did not answer an earlier request (${err.code})`;
+      done({ file, kind, endpointId: route.endpointId, exitCode: err instanceof ApiError || err instanceof MalformedResponseError || err instanceof ResponseTooLargeError ? 1 : 2, exchange, message: `${name}: ${err instanceof Error ? err.message : String(err)}` });
+    }
+  }
+  return { results, exitCode };
+}
