@@ -1,11 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { deriveBaseUrls, sendFiles, type FileResult } from '../../core/client/sendFiles';
+import { deriveBaseUrls, kindOf, sendFiles, type FileResult } from '../../core/client/sendFiles';
+import { CaptureFile, captureFromResponse, resolvePayloadVariables, sendOrder, type Captures } from '../../core/variables';
 import { describeStatus } from '../../core/client/status';
 import { CliCommand, CliIo, UsageError } from '../io';
 
 const USAGE =
-  'tpp send <file>... --base-url <v3 base> --iss <partner-id> --key <pkcs8.pem> [--json] [--var name=value]... [--v2-base-url <url>] [--eligibility-base-url <url>] [--eligibility-token <t>] [--company-name <name>]';
+  'tpp send <file>... --base-url <v3 base> --iss <partner-id> --key <pkcs8.pem> [--json] [--var name=value]... [--v2-base-url <url>] [--eligibility-base-url <url>] [--eligibility-token <t>] [--company-name <name>] [--captures <file|none>]';
 
 const HELP = `Sends payload files (the editor's Send Payload, without the editor), one after the other in the order given,
 with retries, duplicate-safe creates and a fresh JWT per request (alg from the key's curve).
@@ -18,9 +19,14 @@ with retries, duplicate-safe creates and a fresh JWT per request (alg from the k
   --eligibility-token <t>     the provider-issued token of the eligibility lookup; env TPP_ELIGIBILITY_TOKEN
   --company-name <name>       {company_name} of version 2 paths when a file has no $companyName (default: --iss)
   --var name=value            a variable for the files ({{name}}); repeatable
+  --captures <file|none>      where values captured from 2xx creates ({{lastRegistration.id}}) are kept between
+                              runs, per base address and Partner ID; env TPP_CAPTURES_FILE
+                              (default $XDG_STATE_HOME/tpp/captures.json); 'none' keeps them for this run only
   --json                      one JSON object per request on stdout (the toolkit's Exchange shape, token masked)
   -h, --help                  this help
 
+Files are sent in the order given, except that a file using a capture ({{lastRegistration.id}}) goes after the
+files of the run that make it, and a cancellation after the other files using the same capture.
 A file must say which record it is for ($registrationId, $invoiceNumber, $uniqueId): nothing is asked.
 Exit 0 when every request answered 2xx; 1 when one answered 4xx or 5xx (problems printed: status, its meaning
 in the spec, the server's message, field problems); 2 on a usage error, an unreadable or unsendable file, or
@@ -68,6 +74,7 @@ export async function runSendCommand(args: string[], io: CliIo, env: NodeJS.Proc
       'eligibility-base-url': { type: 'string' },
       'eligibility-token': { type: 'string' },
       'company-name': { type: 'string' },
+      captures: { type: 'string' },
       var: { type: 'string', multiple: true, default: [] },
       json: { type: 'boolean', default: false },
     },
@@ -92,15 +99,41 @@ export async function runSendCommand(args: string[], io: CliIo, env: NodeJS.Proc
     return 2;
   }
   const vars = varsOf(values.var ?? []);
+  // Producers of captures first, cancellations last (see HELP); an unreadable file keeps its place and fails in sendFiles.
+  const files = sendOrder(
+    positionals.map((p) => {
+      try {
+        const value = JSON.parse(readFileSync(p, 'utf8')) as unknown;
+        return { value, kind: kindOf(value, p) };
+      } catch {
+        return {};
+      }
+    }),
+  ).map((i) => positionals[i] as string);
+  const capturesPath = values.captures ?? CaptureFile.defaultPath(env);
+  const store = capturesPath === 'none' ? undefined : new CaptureFile(capturesPath);
+  const target = `${bases.v3} ${iss as string}`;
+  let captured: Captures = store?.load(target) ?? {};
   let result;
   try {
-    result = await sendFiles(positionals, {
+    result = await sendFiles(files, {
       baseUrls: { v3: bases.v3, v2: values['v2-base-url'] ?? bases.v2, eligibility: values['eligibility-base-url'] ?? bases.eligibility },
       partnerId: iss as string,
       privateKeyPem: pem,
       eligibilityToken: values['eligibility-token'] ?? env.TPP_ELIGIBILITY_TOKEN,
       companyName: values['company-name'],
       vars,
+      resolve: (value, kind, scope) => resolvePayloadVariables(value, kind, { environment: scope.vars, captured }),
+      capture: (kind, sent, body) => {
+        const next = captureFromResponse(kind, sent, body, captured);
+        if (next === captured) return;
+        captured = next;
+        try {
+          store?.save(target, captured);
+        } catch (err) {
+          io.stderr.write(`tpp send: could not keep the captured values in ${capturesPath} (${(err as NodeJS.ErrnoException).code ?? String(err)}); they last for this run only\n`);
+        }
+      },
       onResult: (r) => {
         if (values.json) {
           if (r.exchange) io.stdout.write(`${JSON.stringify(r.exchange)}\n`);

@@ -43,7 +43,7 @@ export interface SendFilesOptions {
   readonly vars?: Readonly<Record<string, string>>;
   /** Resolves variables in a file's JSON value before routing; an Error it throws makes the file a usage failure (exit 2). */
   readonly resolve?: (value: unknown, kind: PayloadKind, scope: SendScope) => unknown;
-  /** Called after each 2xx with the body sent and the answer's body (captures such as `lastRegistration.id`). */
+  /** Called after each 2xx with the file's resolved value (meta properties included) and the answer's body (captures such as `lastRegistration.id`). */
   readonly capture?: (kind: PayloadKind, sentBody: unknown, responseBody: unknown, scope: SendScope) => void;
   /** Environment id written into each Exchange (default `cli`). */
   readonly env?: string;
@@ -95,7 +95,8 @@ export function deriveBaseUrls(v3: string): { v3: string; v2: string; eligibilit
 }
 
 /** The kind a file declares: its `$schema`, else a name `*.<kind>.json`. */
-function kindOf(value: unknown, file: string): PayloadKind | undefined {
+/** A file's payload kind: its `$schema`, else a name ending `.<kind>.json`. */
+export function kindOf(value: unknown, file: string): PayloadKind | undefined {
   const schema = metaOf(value).$schema;
   if (typeof schema === 'string') return kindFromSchemaUri(schema);
   const m = /\.([a-z0-9-]+)\.json$/i.exec(basename(file));
@@ -200,7 +201,7 @@ export async function sendFiles(files: readonly string[], options: SendFilesOpti
       const response = await client.call(route.endpointId, params as never, route.body as never, { query: route.query as never });
       const exchange = toExchange(sent, { response });
       try {
-        options.capture?.(kind, route.body, response.body, scope);
+        options.capture?.(kind, value, response.body, scope);
       } catch {
         // a capture that fails must not turn a stored record into a failure
       }

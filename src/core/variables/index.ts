@@ -4,3 +4,5 @@ export { KNOWN_DYNAMIC_VARIABLES, MAX_MAGNITUDE, MAX_DATE_OFFSET_DAYS, dynamicVa
 export { CAPTURES, captureFromResponse, captureNames, isCaptureName, isCaptureRoot, type Captures, type CaptureInfo } from './captures';
 export { VariableError, environmentVariables, resolvePayloadVariables, variablesUsed, type VariableScope } from './resolve';
 export { checkVariables, type VariableCheck } from './check';
+export { sendOrder, type OrderItem } from './order';
+export { CaptureFile } from './captureFile';
