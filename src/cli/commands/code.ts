@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { PayloadRefused } from '../../core/client/route';
 import { ENDPOINTS } from '../../core/contract/endpoints';
 import type { EndpointId } from '../../core/contract/types';
+import { CaptureFile, VariableError } from '../../core/variables';
 import { generateSample, isSampleLanguage, SAMPLE_LANGUAGES, SampleRefused, sampleRequestFor, sampleRequestFromPayload, type SampleRequest } from '../../core/samples';
 import { CliCommand, UsageError } from '../io';
 
@@ -91,10 +92,13 @@ export const codeCommand: CliCommand = {
           io.stderr.write(`tpp code: ${file} is not JSON: ${(err as Error).message}\n`);
           return 2;
         }
-        req = sampleRequestFromPayload(value, basename(file));
+        // {{variables}}: dynamic values resolved now; captures kept by `tpp send` for TPP_BASE_URL and TPP_PARTNER_ID
+        const target = process.env.TPP_BASE_URL && process.env.TPP_PARTNER_ID ? `${process.env.TPP_BASE_URL} ${process.env.TPP_PARTNER_ID}` : undefined;
+        const captured = target ? new CaptureFile(CaptureFile.defaultPath()).load(target) : {};
+        req = sampleRequestFromPayload(value, basename(file), { captured });
       }
     } catch (err) {
-      if (err instanceof PayloadRefused || err instanceof SampleRefused) {
+      if (err instanceof PayloadRefused || err instanceof SampleRefused || err instanceof VariableError) {
         io.stderr.write(`tpp code: ${err.message.replace(/^Not sent: /, '')}\n`);
         return 2;
       }

@@ -9,6 +9,8 @@ import { ENDPOINTS, matchEndpoints } from '../contract/endpoints';
 import type { EndpointDef, EndpointId } from '../contract/types';
 import type { Exchange } from '../exchange/types';
 import { PayloadRefused, routePayload, type RouteAnswers } from '../client/route';
+import { kindFromSchemaUri } from '../contract/kinds';
+import { resolvePayloadVariables, type VariableScope } from '../variables';
 
 /** Environment variables every sample reads (the same ones `tpp send` reads). */
 export const SAMPLE_ENV = {
@@ -103,14 +105,39 @@ export function envParam(name: string): string {
 }
 
 /**
+ * A payload file's `{{variables}}` resolved as a send resolves them (a program holds values, not placeholders),
+ * except a `$` meta property naming a record through a capture not made yet (`"$registrationId":
+ * "{{lastRegistration.id}}"` before any registration was sent): it is dropped, so the sample reads the record from
+ * its environment variable (`TPP_REGISTRATION_ID`).
+ * @throws VariableError for any other variable that cannot be resolved.
+ */
+function resolveForSample(value: unknown, scope: VariableScope): unknown {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return value;
+  const copy: Record<string, unknown> = { ...(value as Record<string, unknown>) };
+  for (const [k, v] of Object.entries(copy)) {
+    if (k === '$schema' || !k.startsWith('$') || typeof v !== 'string' || !v.includes('{{')) continue;
+    try {
+      resolvePayloadVariables({ [k]: v }, undefined, scope);
+    } catch {
+      delete copy[k];
+    }
+  }
+  const schema = copy.$schema;
+  const kind = typeof schema === 'string' ? kindFromSchemaUri(schema) : undefined;
+  return resolvePayloadVariables(copy, kind, scope);
+}
+
+/**
  * A sample request from a parsed payload file, routed as Send Payload and `tpp send` route it. A record the file
  * does not name (no `$registrationId` or `$uniqueId`) becomes an environment variable of the sample
  * (`TPP_REGISTRATION_ID`, `TPP_SHOP_UNIQUE_ID`); the version 2 `{company_name}` without `$companyName` becomes `TPP_COMPANY_NAME`.
  *
- * @param value the file's JSON value; @param name its name, for messages.
+ * @param value the file's JSON value; @param name its name, for messages; @param scope variables and captures of
+ *   the environment (`{{variables}}` are resolved, see resolveForSample).
  * @throws PayloadRefused when the file names no kind or does not validate (see `routePayload`); SampleRefused for the eligibility lookup.
  */
-export function sampleRequestFromPayload(value: unknown, name: string): SampleRequest {
+export function sampleRequestFromPayload(value: unknown, name: string, scope: VariableScope = {}): SampleRequest {
+  value = resolveForSample(value, scope);
   let routed = routePayload(value, name);
   if ('missing' in routed) {
     const answers: RouteAnswers = routed.missing.need === 'shop' ? { uniqueId: envParam('uniqueId') } : { registrationId: envParam('id') };

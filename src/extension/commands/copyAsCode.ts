@@ -1,8 +1,6 @@
 import * as vscode from 'vscode';
 import { ENDPOINTS } from '../../core/contract/endpoints';
 import type { EndpointId } from '../../core/contract/types';
-import { kindFromSchemaUri, metaOf } from '../../core/contract/kinds';
-import { resolvePayloadVariables } from '../../core/variables';
 import type { Exchange } from '../../core/exchange/types';
 import type { HistoryEntry } from '../../core/history/history';
 import {
@@ -48,10 +46,7 @@ async function fromDocument(services: Parameters<CommandDef['run']>[0], doc: vsc
   } catch (err) {
     throw new Error(`${name} is not JSON: ${(err as Error).message}`);
   }
-  const schema = metaOf(value).$schema;
-  const kind = typeof schema === 'string' ? kindFromSchemaUri(schema) : undefined;
-  if (kind) value = resolvePayloadVariables(value, kind, services.variables.scope(undefined, doc.uri));
-  return sampleRequestFromPayload(value, name);
+  return sampleRequestFromPayload(value, name, services.variables.scope(undefined, doc.uri));
 }
 
 /** What to copy, from the command's argument: a payload file, an exchange, a history or log row, a registration row. */
