@@ -113,7 +113,9 @@ export class RegistrationsModel implements vscode.Disposable {
 
   private loadPage(env: EnvironmentId, product: RegistrationProduct, page: number): Promise<RegistrationPage> {
     const call: ListCall = (id, params, o) => {
-      if (id !== 'getTireProtectionRegistrationMetadata') return this.api.send(env, id as EndpointId, params, undefined, o).then((r) => r.response);
+      // The tree's own reads stay out of the request history (it shows what the user did); they still update the
+      // connection state.
+      if (id !== 'getTireProtectionRegistrationMetadata') return this.api.send(env, id as EndpointId, params, undefined, { ...o, quiet: true }).then((r) => r.response);
       const k = `${env}:${params.id}`;
       let p = this.metadata.get(k);
       if (!p) {
@@ -142,7 +144,7 @@ export class RegistrationsModel implements vscode.Disposable {
     const k = `${env}:${id}`;
     let p = this.registrations.get(k);
     if (!p) {
-      p = this.api.send(env, 'getTireProtectionRegistration', { id }, undefined).then((r) => (r.response.body ?? {}) as Record<string, unknown>);
+      p = this.api.send(env, 'getTireProtectionRegistration', { id }, undefined, { quiet: true }).then((r) => (r.response.body ?? {}) as Record<string, unknown>);
       // A failure stays cached (shown with Retry) until invalidate(), like the pages.
       p.catch(() => undefined);
       this.registrations.set(k, p);
