@@ -4,6 +4,7 @@ import { COMMANDS } from './commands';
 import { registerCommands } from './commands/registry';
 import { Container } from './container';
 import type { LocalSandbox } from './services/localSandbox';
+import type { ResponsePanel } from './response/responsePanel';
 import { registerPayloadDiagnostics } from './diagnostics';
 import type { DiagnosticsController } from './diagnostics/controller';
 import { registerClaimTimeHover } from './jwt/claimTimeHover';
@@ -45,6 +46,8 @@ export interface ExtensionApi extends PublicApi {
   readonly view: EnvironmentsProvider;
   /** The Local sandbox's process (state, restarts). */
   readonly localSandbox: LocalSandbox;
+  /** The response view (one webview panel). */
+  readonly responses: ResponsePanel;
 }
 
 /**
@@ -74,8 +77,8 @@ export function activate(context: vscode.ExtensionContext): PublicApi | Extensio
   const activationMs = performance.now() - started;
   c.log.info(`Activated in ${activationMs.toFixed(1)} ms (active environment: ${c.active.get()})`);
   if (context.extensionMode !== vscode.ExtensionMode.Test) return { activationMs };
-  const { environments, keys, log, api, history, registrations, localSandbox } = c;
-  return { activationMs, environments, keys, log, diagnostics: payloads.controller, api, history, registrations, view, localSandbox };
+  const { environments, keys, log, api, history, registrations, localSandbox, responses } = c;
+  return { activationMs, environments, keys, log, diagnostics: payloads.controller, api, history, registrations, view, localSandbox, responses };
 }
 
 export function deactivate(): void {

@@ -39,6 +39,8 @@ import { clearRegistrationFilter } from './clearRegistrationFilter';
 import { resendRequest } from './resendRequest';
 import { copyAsCurl } from './copyAsCurl';
 import { clearHistory } from './clearHistory';
+import { showExchange } from './showExchange';
+import { openExchangeAsPayload } from './openExchangeAsPayload';
 
 /** Every command of the extension; each id is also contributed in package.json. */
 export const COMMANDS: readonly CommandDef[] = [selectEnvironment, useEnvironment, refreshEnvironments, generateKeyPair, setPartnerId,
@@ -47,4 +49,6 @@ export const COMMANDS: readonly CommandDef[] = [selectEnvironment, useEnvironmen
   // Browse, send and act (main job)
   sendPayload, cancelRegistration, fileClaim, updateMotorClubCustomer, cancelMotorClubRegistration, createShop, updateShop, addPart,
   recordTransaction, lookUpShop, checkEligibility, copyId, openRecord, refreshRecord, loadMoreRegistrations, refreshRegistrations,
-  filterRegistrations, clearRegistrationFilter, resendRequest, copyAsCurl, clearHistory];
+  filterRegistrations, clearRegistrationFilter, resendRequest, copyAsCurl, clearHistory,
+  // Response view and history (issue 12)
+  showExchange, openExchangeAsPayload];
