@@ -22,16 +22,22 @@ function pathnameOf(url: string): string {
   }
 }
 
-/** The endpoint of an exchange: its `endpointId` when known, else the longest template matching method and path. */
+/**
+ * The endpoint of an exchange: its `endpointId` when known, else the longest template matching method and path; of
+ * endpoints sharing one (a motor-club customer update and a cancellation), the one whose body schema accepts the body.
+ */
 export function endpointOfExchange(x: Exchange): EndpointId | undefined {
   if (x.endpointId && Object.hasOwn(ENDPOINTS, x.endpointId)) return x.endpointId as EndpointId;
   const path = pathnameOf(x.request.url);
-  let best: EndpointId | undefined;
-  for (const def of Object.values(ENDPOINTS)) {
-    if (def.method !== x.request.method.toUpperCase() || !templateRegex(def.path).test(path)) continue;
-    if (!best || def.path.length > ENDPOINTS[best].path.length) best = def.id;
+  const matches = Object.values(ENDPOINTS).filter((def) => def.method === x.request.method.toUpperCase() && templateRegex(def.path).test(path));
+  const longest = Math.max(0, ...matches.map((d) => d.path.length));
+  const best = matches.filter((d) => d.path.length === longest);
+  if (best.length > 1) {
+    const body = requestJson(x);
+    const fits = best.find((d) => body !== undefined && d.body?.safeParse(body).success);
+    if (fits) return fits.id;
   }
-  return best;
+  return best[0]?.id;
 }
 
 /** Path parameters of the exchange's URL by the endpoint's template (`{ id: 'abc' }`), decoded. */

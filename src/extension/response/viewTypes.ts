@@ -50,6 +50,8 @@ export interface RenderReport {
   readonly images: number;
   /** Buttons and links the page rendered, by label. */
   readonly actions: readonly string[];
+  /** The page's `document.title` (a script injected through a body would change it: tests). */
+  readonly title: string;
   /** Collapsible JSON nodes of the response body. */
   readonly foldable: number;
 }

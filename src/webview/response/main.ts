@@ -160,6 +160,7 @@ function render(m: ViewModel): void {
       report: {
         text: (root.textContent ?? '').slice(0, 50_000),
         images: document.querySelectorAll('img').length,
+        title: document.title,
         actions: [...document.querySelectorAll<HTMLElement>('[data-action]')].map((e) => e.dataset.action ?? ''),
         foldable: res.foldable,
       },
