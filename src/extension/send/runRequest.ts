@@ -72,10 +72,18 @@ export const PROGRESS_NOTIFICATION_DELAY_MS = 1000;
  * Sends a request with a spinner in the status bar and, when it takes longer than a second (retries, a slow
  * server), a progress notification with Cancel. Rejects with the client's error (an AbortError when cancelled).
  */
-export async function sendWithProgress<E extends EndpointId>(services: Services, env: EnvironmentId, endpointId: E, call: RequestSpec<E>, title: string): Promise<SentRequest<ResponseOf<E>>> {
+export async function sendWithProgress<E extends EndpointId>(
+  services: Services,
+  env: EnvironmentId,
+  endpointId: E,
+  call: RequestSpec<E>,
+  title: string,
+  /** Title of the exchange (response view, history), default `title`. */
+  exchangeTitle = title,
+): Promise<SentRequest<ResponseOf<E>>> {
   const api = services.api;
   const controller = new AbortController();
-  const task = api.send(env, endpointId, call.params ?? ({} as ParamsOf<E>), call.body as BodyOf<E>, { query: call.query, signal: controller.signal, title });
+  const task = api.send(env, endpointId, call.params ?? ({} as ParamsOf<E>), call.body as BodyOf<E>, { query: call.query, signal: controller.signal, title: exchangeTitle });
   const settled = task.then(
     () => undefined,
     () => undefined,
@@ -125,7 +133,7 @@ export async function runRequest<E extends EndpointId>(services: Services, env: 
     if (choice) void responses.show(exchange, payloadUri ? { payloadUri } : {});
   };
   try {
-    const sent = await sendWithProgress(services, env, endpointId, call, `${label}: ${opts.title}…`);
+    const sent = await sendWithProgress(services, env, endpointId, call, `${label}: ${opts.title}…`, opts.title);
     const { response, exchange } = sent;
     const reveal = opts.reveal ?? 'auto';
     const shown = await show(exchange, reveal === 'always' || (reveal === 'auto' && response.rawBody.trim() !== ''));
