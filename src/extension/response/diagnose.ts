@@ -3,8 +3,15 @@ import { schemaUri } from '../../core/contract';
 import type { EndpointId } from '../../core/contract/types';
 import type { DiagnosisItem, Exchange } from '../../core/exchange/types';
 import { ENVIRONMENTS, EnvironmentId, isEnvironmentId } from '../../core/environments';
-import type { Services } from '../container';
+import type { ApiClients } from '../services/apiClients';
+import type { JwtService } from '../services/jwtService';
 import { endpointOfExchange, kindOfRequest, paramsOfExchange, requestJson } from './exchangeEndpoint';
+
+/** What the diagnosis uses: the client (conflict lookups, the last token sent) and the JWT inspection. */
+export interface DiagnoseServices {
+  readonly api: Pick<ApiClients, 'send' | 'lastToken'>;
+  readonly jwt: Pick<JwtService, 'inspect'>;
+}
 
 /**
  * What went wrong with an exchange and how to fix it (../shared/spec/partner-interface.md, Errors; Authentication):
@@ -15,7 +22,7 @@ import { endpointOfExchange, kindOfRequest, paramsOfExchange, requestJson } from
  * - no answer: the problem (refused, unreachable, timed out) and what to do.
  * Items the producer already attached (`exchange.diagnosis`) come first. Never throws: a failing lookup is left out.
  */
-export async function diagnoseExchange(services: Services, x: Exchange): Promise<DiagnosisItem[]> {
+export async function diagnoseExchange(services: DiagnoseServices, x: Exchange): Promise<DiagnosisItem[]> {
   const out: DiagnosisItem[] = [...(x.diagnosis ?? [])];
   const status = x.response?.status;
   const env = isEnvironmentId(x.env) ? x.env : undefined;
@@ -74,7 +81,7 @@ function payloadProblems(x: Exchange, endpointId: EndpointId | undefined): Diagn
 }
 
 /** The JWT checklist of the last token sent to `env`, failing rules first. */
-async function jwtChecklist(services: Services, env: EnvironmentId): Promise<DiagnosisItem[]> {
+async function jwtChecklist(services: DiagnoseServices, env: EnvironmentId): Promise<DiagnosisItem[]> {
   const token = services.api.lastToken(env);
   if (!token) return [{ rule: 'token', message: 'The token that was sent is no longer in memory (tokens are never stored): run Inspect JWT… to check a fresh one.' }];
   try {
@@ -89,7 +96,7 @@ async function jwtChecklist(services: Services, env: EnvironmentId): Promise<Dia
 }
 
 /** The records a 409 conflicts with. */
-async function conflicts(services: Services, env: EnvironmentId, x: Exchange, endpointId: EndpointId): Promise<DiagnosisItem[]> {
+async function conflicts(services: DiagnoseServices, env: EnvironmentId, x: Exchange, endpointId: EndpointId): Promise<DiagnosisItem[]> {
   const body = (requestJson(x) ?? {}) as Record<string, unknown>;
   const params = paramsOfExchange(x, endpointId);
   const list = async (id: 'listTireProtectionRegistrations' | 'listMotorClubRegistrations', query: Record<string, string>) => {

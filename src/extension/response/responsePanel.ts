@@ -1,8 +1,7 @@
 import * as vscode from 'vscode';
 import { randomBytes } from 'node:crypto';
 import type { Exchange } from '../../core/exchange/types';
-import type { Services } from '../container';
-import { diagnoseExchange } from './diagnose';
+import { diagnoseExchange, DiagnoseServices } from './diagnose';
 import { openFieldOfPayload } from './payloadLinks';
 import { payloadTextOf } from './exchangeEndpoint';
 import { PageMessage, prettyBody, RenderReport, toViewModel, ViewModel } from './viewModel';
@@ -44,7 +43,7 @@ export class ResponsePanel implements vscode.Disposable {
 
   constructor(
     private readonly extensionUri: vscode.Uri,
-    private readonly services: () => Services,
+    private readonly services: () => DiagnoseServices,
   ) {}
 
   /** The exchange on show, if the panel is open. */

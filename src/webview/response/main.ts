@@ -53,8 +53,8 @@ function formatBytes(n: number): string {
   return n < 1024 ? `${n} B` : n < 1024 * 1024 ? `${(n / 1024).toFixed(1)} KB` : `${(n / 1024 / 1024).toFixed(1)} MB`;
 }
 
-function headerTable(rows: readonly (readonly [string, string])[]): HTMLElement {
-  if (!rows.length) return h('p', 'muted', 'None.');
+function headerTable(rows: readonly (readonly [string, string])[], none = 'None.'): HTMLElement {
+  if (!rows.length) return h('p', 'muted', none);
   const table = h('table', 'headers');
   for (const [k, v] of rows) table.append(h('tr', '', h('th', '', k), h('td', '', v)));
   return table;
@@ -141,7 +141,7 @@ function render(m: ViewModel): void {
   resBox.append(resActions, res.el);
   if (m.responseTruncated) resBox.append(h('p', 'muted', 'Cut at 64 KB (history keeps 64 KB of each body).'));
   frag.append(resBox);
-  frag.append(vsc('vscode-collapsible', { heading: `Response headers (${m.responseHeaders.length})`, open: true }, headerTable(m.responseHeaders)));
+  frag.append(vsc('vscode-collapsible', { heading: `Response headers (${m.responseHeaders.length})`, open: true }, headerTable(m.responseHeaders, 'Not available for this answer.')));
 
   const req = vsc('vscode-collapsible', { heading: 'Request', open: m.status === undefined || m.status.code >= 400 });
   req.append(headerTable(m.requestHeaders));
