@@ -146,7 +146,8 @@ describe('main flow on the Local sandbox (commands)', function () {
       assert.ok(!/eyJ[\w-]{10,}\.[\w-]{10,}\./.test(JSON.stringify(e)), 'no token in the history');
     }
     const cancel = history.find((e) => e.method === 'PATCH' && e.status === 204)!;
-    const again = await cmd<RequestOutcome>('tpp.resendRequest', cancel.id);
+    // Resend of a PATCH asks first (its method, URL and body): answered here without the modal.
+    const again = await cmd<RequestOutcome>('tpp.resendRequest', cancel.id, { confirm: () => true });
     assert.equal(again.status, 409, 'the re-sent cancellation is refused: already cancelled');
   });
 

@@ -34,8 +34,11 @@ export class ResponsePanel implements vscode.Disposable {
   private panel: vscode.WebviewPanel | undefined;
   private ready: Promise<void> | undefined;
   private readyResolve: (() => void) | undefined;
+  private readyResolved = false;
   private current: { exchange: Exchange; model: ViewModel } | undefined;
   private readonly payloads = new Map<string, vscode.Uri>();
+  /** The model to post once the page is ready (posted by whichever comes first: `show` or the page's "ready"). */
+  private pending: ViewModel | undefined;
   private readonly waiting = new Map<string, (r: RenderReport) => void>();
   private readonly disposables: vscode.Disposable[] = [];
   /** The last page report (tests). */
@@ -77,14 +80,22 @@ export class ResponsePanel implements vscode.Disposable {
     const panel = this.ensurePanel();
     panel.title = model.status ? `${model.status.code} ${model.status.name} · ${model.envLabel}` : `No answer · ${model.envLabel}`;
     panel.reveal(panel.viewColumn, true);
+    // At most RENDER_WAIT_MS in all: a page that never loads must not hold up the command that sent the request.
     const rendered = new Promise<RenderReport | undefined>((resolve) => {
       const timer = setTimeout(() => (this.waiting.delete(model.id), resolve(undefined)), RENDER_WAIT_MS);
       this.waiting.set(model.id, (r) => (clearTimeout(timer), resolve(r)));
     });
-    await this.ready;
-    void panel.webview.postMessage({ type: 'show', model });
+    this.pending = model;
+    await Promise.race([this.ready, rendered]);
+    this.postPending();
     const report = await rendered;
     return { exchange, model, ...(report ? { report, renderMs: performance.now() - started } : {}) };
+  }
+
+  private postPending(): void {
+    if (!this.pending || !this.panel || !this.readyResolved) return;
+    void this.panel.webview.postMessage({ type: 'show', model: this.pending });
+    this.pending = undefined;
   }
 
   private ensurePanel(): vscode.WebviewPanel {
@@ -96,7 +107,8 @@ export class ResponsePanel implements vscode.Disposable {
       retainContextWhenHidden: true,
     });
     this.panel = panel;
-    this.ready = new Promise<void>((r) => (this.readyResolve = r));
+    this.readyResolved = false;
+    this.ready = new Promise<void>((r) => (this.readyResolve = () => ((this.readyResolved = true), r())));
     panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'tire.svg');
     panel.webview.html = this.html(panel.webview);
     this.disposables.push(
@@ -136,6 +148,7 @@ export class ResponsePanel implements vscode.Disposable {
     switch (m.type) {
       case 'ready':
         this.readyResolve?.();
+        this.postPending();
         return undefined;
       case 'rendered':
         this.lastReport = m.report;
