@@ -95,8 +95,10 @@ describe('the view renders from models: a page of 50 registrations (host)', func
       assert.ok(!fired.includes(undefined), 'the whole tree was never redrawn');
       const ids = fired.map((n) => n?.toTreeItem().id);
       assert.equal(ids.filter((id) => id === 'sandbox:folder:tire-protection').length, 1, `folder redrawn once: ${ids.join(', ')}`);
-      // The history did not change (the tree's reads stay out of it) and the connection state kept its kind.
-      assert.deepEqual([...new Set(ids)].sort(), ['sandbox:folder:tire-protection'], 'nothing but that folder');
+      // The history does not change (the tree's reads stay out of it); the Connection and history rows redraw only
+      // when the connection state changes kind (the environment's first answer).
+      const allowed = ['sandbox:connection', 'sandbox:folder:history', 'sandbox:folder:tire-protection'];
+      assert.ok([...new Set(ids)].every((id) => id !== undefined && allowed.includes(id)), `nothing but that folder and the connection rows: ${ids.join(', ')}`);
     } finally {
       sub.dispose();
     }
