@@ -25,10 +25,10 @@ const entries = run('python3', ['-c', 'import sys,zipfile;[print(i.filename, i.f
   });
 console.log(`${out}: ${entries.length} entries`);
 for (const e of entries) console.log(`  ${e.name.padEnd(48)} ${(e.size / 1024).toFixed(1).padStart(8)} KB`);
-const allowed = /^(\[Content_Types\]\.xml|extension\.vsixmanifest|extension\/(dist\/[\w-]+\.js|dist\/(pglite\.wasm|pglite\.data|initdb\.wasm)|media\/.+|package\.json|readme\.md|changelog\.md|LICENSE(\.txt)?))$/i;
+const allowed = /^(\[Content_Types\]\.xml|extension\.vsixmanifest|extension\/(dist\/(webview\/)?[\w-]+\.js|dist\/(pglite\.wasm|pglite\.data|initdb\.wasm)|media\/.+|package\.json|readme\.md|changelog\.md|LICENSE(\.txt)?))$/i;
 const unexpected = entries.filter((e) => !allowed.test(e.name));
 // The Local sandbox runs as its own process from these files: a .vsix without them breaks Local.
-const missing = ['extension/dist/extension.js', 'extension/dist/sandbox.js', 'extension/dist/sandbox-child.js'].filter((f) => !entries.some((e) => e.name === f));
+const missing = ['extension/dist/extension.js', 'extension/dist/sandbox.js', 'extension/dist/sandbox-child.js', 'extension/dist/webview/response.js'].filter((f) => !entries.some((e) => e.name === f));
 if (missing.length) unexpected.push(...missing.map((name) => ({ name: `(missing) ${name}` })));
 const total = entries.reduce((n, e) => n + e.size, 0);
 console.log(`unpacked size ${(total / 1024 / 1024).toFixed(1)} MB; .vsix ${(statSync(out).size / 1024 / 1024).toFixed(1)} MB`);

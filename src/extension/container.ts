@@ -5,7 +5,7 @@ import { JwtService } from './services/jwtService';
 import { JwtPreviewProvider } from './jwt/previewProvider';
 import { DraftFiles } from './documents/draftFiles';
 import { RecordProvider } from './response/recordProvider';
-import { ResponseView } from './response/responseView';
+import { ResponsePanel } from './response/responsePanel';
 import { ActiveEnvironment } from './services/activeEnvironment';
 import { ApiClients } from './services/apiClients';
 import { EnvironmentModel } from './services/environmentModel';
@@ -43,8 +43,8 @@ export class Container implements vscode.Disposable {
   readonly api: ApiClients;
   /** Registration pages, registrations and their metadata, per environment, as the view shows them. */
   readonly registrations: RegistrationsModel;
-  /** Read-only `tpp-response:` documents of answers. */
-  readonly responses: ResponseView;
+  /** The response view: one webview panel beside the editor showing an exchange (request, answer, diagnosis). */
+  readonly responses: ResponsePanel;
   /** Read-only, refreshable `tpp-record:` JSON documents of tree nodes. */
   readonly records: RecordProvider;
   /** `{{variables}}` of payload files: the `tpp.variables` setting and the captures per environment. */
@@ -80,7 +80,7 @@ export class Container implements vscode.Disposable {
     this.history = own(new HistoryModel(context.globalState, join(context.globalStorageUri.fsPath, 'history'), this.log));
     this.api = own(new ApiClients(this.settings, this.keys, this.jwt, this.log, this.history, this.localSandbox));
     this.registrations = own(new RegistrationsModel(this.api, this.settings, this.keys));
-    this.responses = own(new ResponseView());
+    this.responses = own(new ResponsePanel(context.extensionUri, () => this));
     this.records = own(new RecordProvider(this.api));
     this.variables = own(new VariablesService(context.globalState, this.active));
     this.drafts = own(new DraftFiles(this.api));

@@ -4,6 +4,7 @@ import { COMMANDS } from './commands';
 import { registerCommands } from './commands/registry';
 import { Container } from './container';
 import type { LocalSandbox } from './services/localSandbox';
+import type { ResponsePanel } from './response/responsePanel';
 import { registerPayloadDiagnostics } from './diagnostics';
 import type { DiagnosticsController } from './diagnostics/controller';
 import { registerVariableFeatures } from './diagnostics/variableFeatures';
@@ -55,6 +56,8 @@ export interface ExtensionApi extends PublicApi {
   readonly drafts: DraftFiles;
   /** The walkthrough's steps as completed from real events. */
   readonly walkthrough: WalkthroughProgress;
+  /** The response view (one webview panel). */
+  readonly responses: ResponsePanel;
 }
 
 /**
@@ -88,8 +91,8 @@ export function activate(context: vscode.ExtensionContext): PublicApi | Extensio
   const activationMs = performance.now() - started;
   c.log.info(`Activated in ${activationMs.toFixed(1)} ms (active environment: ${c.active.get()})`);
   if (context.extensionMode !== vscode.ExtensionMode.Test) return { activationMs };
-  const { environments, keys, log, api, history, registrations, localSandbox, variables, drafts } = c;
-  return { activationMs, environments, keys, log, diagnostics: payloads.controller, api, history, registrations, view, localSandbox, variables, drafts, walkthrough };
+  const { environments, keys, log, api, history, registrations, localSandbox, variables, drafts, responses } = c;
+  return { activationMs, environments, keys, log, diagnostics: payloads.controller, api, history, registrations, view, localSandbox, variables, drafts, walkthrough, responses };
 }
 
 export function deactivate(): void {

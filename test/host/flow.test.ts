@@ -71,10 +71,10 @@ describe('main flow on the Local sandbox (commands)', function () {
     assert.ok([200, 201].includes(outcome.status!), String(outcome.status));
     registrationId = String((outcome.body as { id: string }).id);
     assert.ok(registrationId);
-    const response = await vscode.workspace.openTextDocument(vscode.Uri.parse(outcome.responseUri!));
-    assert.match(response.getText(), new RegExp(`# ${outcome.status} Created|# ${outcome.status} OK`));
-    assert.match(response.getText(), /- Duration: \d+ ms/);
-    assert.match(response.getText(), /- Attempts: 1/);
+    const text = outcome.shown?.report?.text ?? '';
+    assert.match(text, new RegExp(`${outcome.status} (Created|OK)`), 'the response view rendered the status');
+    assert.match(text, /Duration\s*\d+ ms/);
+    assert.match(text, /Attempts\s*1/);
 
     await cmd('tpp.filterRegistrations', 'local', { invoiceNumber: invoice });
     const pages = await api.registrations.pages('local', 'tire-protection');
@@ -133,13 +133,12 @@ describe('main flow on the Local sandbox (commands)', function () {
     assert.equal(api.registrations.stateOf('local', row).state, 'Cancelled');
   });
 
-  it('a claim against the cancelled registration gives 409, shown as a clear message and response document', async () => {
+  it('a claim against the cancelled registration gives 409, shown as a clear message and in the response view', async () => {
     const outcome = await cmd<RequestOutcome>('tpp.sendPayload', claimFile, 'local');
     assert.equal(outcome.ok, false);
     assert.equal(outcome.status, 409);
     assert.match(outcome.message, /409 Conflict — .*cancelled/i);
-    const response = await vscode.workspace.openTextDocument(vscode.Uri.parse(outcome.responseUri!));
-    assert.match(response.getText(), /- Status: 409 Conflict — State conflict/);
+    assert.match(outcome.shown?.report?.text ?? '', /409 Conflict[\s\S]*State conflict/);
   });
 
   it('cancelling again gives 409', async () => {
@@ -160,7 +159,8 @@ describe('main flow on the Local sandbox (commands)', function () {
       assert.ok(!/eyJ[\w-]{10,}\.[\w-]{10,}\./.test(JSON.stringify(e)), 'no token in the history');
     }
     const cancel = history.find((e) => e.method === 'PATCH' && e.status === 204)!;
-    const again = await cmd<RequestOutcome>('tpp.resendRequest', cancel.id);
+    // Resend of a PATCH asks first (its method, URL and body): answered here without the modal.
+    const again = await cmd<RequestOutcome>('tpp.resendRequest', cancel.id, { confirm: () => true });
     assert.equal(again.status, 409, 'the re-sent cancellation is refused: already cancelled');
   });
 

@@ -83,17 +83,20 @@ describe('the view renders from models: a page of 50 registrations (host)', func
       assert.equal(requests.other, 0);
 
       const history = api.history.list('sandbox').slice(0, api.history.list('sandbox').length - historyBefore);
-      assert.deepEqual(history.map((e) => `${e.method} ${e.path}`), [`GET /api/v3/tire-protection/registrations?page=1&pageSize=${ROWS}`], 'only the list read is in the history');
+      assert.deepEqual(history.map((e) => `${e.method} ${e.path}`), [], 'the tree’s own reads (list and metadata) stay out of the history');
 
       // A redraw (the view asking again, e.g. after collapse and expand) sends nothing.
       await api.view.getChildren(folder);
       assert.equal(requests.list - before.list, 1);
 
-      await sleep(400); // the history rows redraw after a short debounce
+      await sleep(400); // history rows would redraw after a short debounce
       assert.ok(!fired.includes(undefined), 'the whole tree was never redrawn');
       const ids = fired.map((n) => n?.toTreeItem().id);
       assert.equal(ids.filter((id) => id === 'sandbox:folder:tire-protection').length, 1, `folder redrawn once: ${ids.join(', ')}`);
-      assert.deepEqual([...new Set(ids)].sort(), ['sandbox:connection', 'sandbox:folder:history', 'sandbox:folder:tire-protection'], 'nothing but that folder and the history rows');
+      // The history does not change (the tree's reads stay out of it); the Connection and history rows redraw only
+      // when the connection state changes kind (the environment's first answer).
+      const allowed = ['sandbox:connection', 'sandbox:folder:history', 'sandbox:folder:tire-protection'];
+      assert.ok([...new Set(ids)].every((id) => id !== undefined && allowed.includes(id)), `nothing but that folder and the connection rows: ${ids.join(', ')}`);
     } finally {
       sub.dispose();
     }

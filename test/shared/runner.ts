@@ -6,7 +6,8 @@ import * as path from 'node:path';
 import Mocha from 'mocha';
 
 export function runSuites(dir: string): Promise<void> {
-  const mocha = new Mocha({ ui: 'bdd', color: false, timeout: 60000, reporter: 'spec' });
+  // TPP_IT_GREP (a regular expression) runs only the matching tests: a quick loop on one suite.
+  const mocha = new Mocha({ ui: 'bdd', color: false, timeout: 60000, reporter: 'spec', ...(process.env.TPP_IT_GREP ? { grep: process.env.TPP_IT_GREP } : {}) });
   for (const f of fs.readdirSync(dir).sort()) if (f.endsWith('.test.js')) mocha.addFile(path.join(dir, f));
   return new Promise((resolve, reject) => {
     const runner = mocha.run((failures) => {

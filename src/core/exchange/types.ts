@@ -24,6 +24,8 @@ export interface DiagnosisItem {
   readonly path?: readonly (string | number)[];
   /** A record the request conflicts with or refers to (409: the existing registration). */
   readonly record?: { readonly kind: 'tire-protection' | 'motor-club' | 'registration'; readonly id: string; readonly label?: string };
+  /** Outcome of a checklist rule (401: the JWT checklist lists passed and skipped rules too); absent = a problem. */
+  readonly status?: 'pass' | 'fail' | 'skip';
 }
 
 /** Headers as received or sent, names lower-case, values masked. */
@@ -52,6 +54,8 @@ export interface Exchange {
     readonly headers?: ExchangeHeaders;
     /** Body as sent (text, masked), absent without a body. */
     readonly body?: string;
+    /** True when `body` was cut at the size cap (history keeps 64 KB of each body). */
+    readonly truncated?: boolean;
   };
   /** Absent when no answer came. */
   readonly response?: {

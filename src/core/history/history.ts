@@ -8,6 +8,7 @@
  * appears in a URL or a body is masked too (Developers' guide: Secrets).
  */
 import { maskSecrets } from '../log/mask';
+import type { Exchange } from '../exchange/types';
 
 /** How many entries are kept (all environments together); the oldest fall out first. */
 export const HISTORY_LIMIT = 200;
@@ -47,6 +48,8 @@ export interface HistoryEntry {
   /** Short outcome when there was no answer, e.g. `ECONNREFUSED` or `cancelled` (masked). */
   readonly error?: string;
   readonly replay?: ReplayInfo;
+  /** The request and its answer as the response view shows them (masked; each body cut at {@link MAX_STORED_BODY_CHARS}). */
+  readonly exchange?: Exchange;
 }
 
 /** Input of {@link HistoryStore.add}: an entry without its id (assigned) — strings are masked on the way in. */
@@ -75,6 +78,35 @@ export function storableBody(body: unknown): string | undefined {
   return maskSecrets(JSON.stringify(maskValue(body)));
 }
 
+/** `text` cut at {@link MAX_STORED_BODY_CHARS} characters: `[kept, truncated]`. */
+function capped(text: string | undefined): [string | undefined, boolean] {
+  if (text === undefined || text.length <= MAX_STORED_BODY_CHARS) return [text, false];
+  return [text.slice(0, MAX_STORED_BODY_CHARS), true];
+}
+
+/**
+ * An exchange as history stores it: every string masked (`maskSecrets`, by shape and by secret-named property) and
+ * each body cut at {@link MAX_STORED_BODY_CHARS} characters (flagged `truncated`). `undefined` when `raw` is not an
+ * exchange (no request method and URL, no id). Never throws.
+ */
+export function storableExchange(raw: unknown): Exchange | undefined {
+  if (!isRecord(raw) || !isRecord(raw.request) || typeof raw.id !== 'string') return undefined;
+  if (typeof raw.request.method !== 'string' || typeof raw.request.url !== 'string') return undefined;
+  const x = maskValue(raw) as Exchange;
+  const [reqBody, reqCut] = capped(typeof x.request.body === 'string' ? x.request.body : undefined);
+  const request = { ...x.request, body: reqBody, ...(reqCut || x.request.truncated ? { truncated: true } : {}) };
+  if (request.body === undefined) delete request.body;
+  let response = isRecord(x.response) && typeof x.response.status === 'number' ? x.response : undefined;
+  if (response) {
+    const [resBody, resCut] = capped(typeof response.body === 'string' ? response.body : undefined);
+    response = { ...response, body: resBody, ...(resCut || response.truncated ? { truncated: true } : {}) };
+    if (response.body === undefined) delete (response as { body?: string }).body;
+  }
+  const out: Exchange = { ...x, request, response };
+  if (!response) delete (out as { response?: unknown }).response;
+  return out;
+}
+
 function isRecord(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
@@ -83,6 +115,7 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 function sanitize(raw: unknown, id: string): HistoryEntry | undefined {
   if (!isRecord(raw)) return undefined;
   const { env, time, method, path, url, status, durationMs, attempts, error, replay } = raw;
+  const exchange = storableExchange(raw.exchange);
   if (typeof env !== 'string' || typeof time !== 'string' || typeof method !== 'string' || typeof path !== 'string') return undefined;
   if (typeof durationMs !== 'number' || !Number.isFinite(durationMs) || typeof attempts !== 'number') return undefined;
   let rep: ReplayInfo | undefined;
@@ -108,6 +141,7 @@ function sanitize(raw: unknown, id: string): HistoryEntry | undefined {
     attempts: Math.max(0, Math.floor(attempts)),
     ...(typeof error === 'string' ? { error: maskSecrets(error) } : {}),
     ...(rep ? { replay: rep } : {}),
+    ...(exchange ? { exchange } : {}),
   };
 }
 
@@ -187,6 +221,22 @@ export class HistoryStore {
   toJSON(): { version: 1; entries: HistoryEntry[] } {
     return { version: 1, entries: this.entries.map((e) => ({ ...e })) };
   }
+}
+
+/** Path and query relative to the base address: the `/api/v3` (or eligibility `/api/v1`) prefix removed. */
+export function relativePath(path: string): string {
+  return path.replace(/^\/api\/v[13](?=[/?]|$)/, '') || '/';
+}
+
+/**
+ * The label of a history row: `POST /tire-protection/registrations → 201 · 184 ms · 10:42` (path relative to the
+ * base address, local time of day; `→ ECONNREFUSED` or `→ no answer` when none came).
+ */
+export function historyLabel(e: HistoryEntry): string {
+  const d = new Date(e.time);
+  const hhmm = Number.isNaN(d.getTime()) ? e.time : `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`;
+  const outcome = e.status !== undefined ? String(e.status) : (e.error ?? 'no answer');
+  return `${e.method} ${relativePath(e.path)} → ${outcome} · ${Math.round(e.durationMs)} ms · ${hhmm}`;
 }
 
 /** One line for a list: `12:04:31  POST /api/v3/tire-protection/registrations  201  84 ms  1 attempt`. */

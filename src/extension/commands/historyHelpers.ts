@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { EnvironmentId } from '../../core/environments';
-import type { HistoryEntry } from '../../core/history/history';
+import { HistoryEntry, historyLabel } from '../../core/history/history';
 import { CommandDef, UserCancelled } from './registry';
 
 /** The history entry of a command argument: a history node's `entry`, or the id of a recorded request. */
@@ -16,7 +16,7 @@ export async function pickEntry(services: Parameters<CommandDef['run']>[0], env:
   const items = services.history
     .list(env)
     .filter((e) => e.replay)
-    .map((e) => ({ label: `${e.method} ${e.path}`, description: `${e.status ?? e.error ?? ''} · ${e.time}`, e }));
+    .map((e) => ({ label: historyLabel(e), description: e.exchange?.title ?? '', e }));
   const picked = await vscode.window.showQuickPick(items, { title, placeHolder: items.length ? 'Request' : 'No re-sendable request yet' });
   if (!picked) throw new UserCancelled();
   return picked.e;

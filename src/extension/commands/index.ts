@@ -41,6 +41,8 @@ import { copyAsCode, copyAsCurl } from './copyAsCode';
 import { clearHistory } from './clearHistory';
 import { configureEnvironment } from './configureEnvironment';
 import { checkPrerequisites } from './checkPrerequisites';
+import { showExchange } from './showExchange';
+import { openExchangeAsPayload } from './openExchangeAsPayload';
 
 /** Every command of the extension; each id is also contributed in package.json. */
 export const COMMANDS: readonly CommandDef[] = [selectEnvironment, useEnvironment, refreshEnvironments, generateKeyPair, setPartnerId,
@@ -51,4 +53,6 @@ export const COMMANDS: readonly CommandDef[] = [selectEnvironment, useEnvironmen
   recordTransaction, lookUpShop, checkEligibility, copyId, openRecord, refreshRecord, loadMoreRegistrations, refreshRegistrations,
   filterRegistrations, clearRegistrationFilter, resendRequest, copyAsCode, copyAsCurl, clearHistory,
   // Environment setup
-  configureEnvironment, checkPrerequisites];
+  configureEnvironment, checkPrerequisites,
+  // Response view and history (issue 12)
+  showExchange, openExchangeAsPayload];

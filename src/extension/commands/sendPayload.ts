@@ -62,6 +62,7 @@ export const sendPayload: CommandDef = {
       { params: route.params, query: route.query, body: route.body },
       {
         title: `Send ${name} (${route.kind})`,
+        payloadUri: uri,
         success: (status, body) => {
           const id = (body as { id?: unknown } | undefined)?.id;
           return `${ENVIRONMENTS[env].label}: ${status} — ${route.kind} sent${id !== undefined ? `, id ${String(id)}` : ''}.`;

@@ -9,17 +9,20 @@ import type { BodyOf, ParamsOf, QueryOf, ResponseOf } from '../../core/contract/
 import type { EndpointId } from '../../core/contract/types';
 import { ENVIRONMENTS, EnvironmentId } from '../../core/environments';
 import { UserCancelled } from '../services/userCancelled';
-import { fromError, fromResponse } from '../response/responseView';
+import type { Exchange } from '../../core/exchange/types';
+import type { ShownExchange } from '../response/responsePanel';
 import type { Services } from '../container';
 import { confirmDataChange } from './productionGuard';
 
-/** What a request command returns (tests read it): the status and body, and the response document. */
+/** What a request command returns (tests read it): the status and body, and the exchange shown in the response view. */
 export interface RequestOutcome {
   readonly ok: boolean;
   readonly status?: number;
   readonly body?: unknown;
-  /** The `tpp-response:` document of the answer. */
-  readonly responseUri?: string;
+  /** The request and its answer (masked), as the response view shows it; absent when nothing was sent. */
+  readonly exchange?: Exchange;
+  /** What the response view rendered (with the time from the command's start to the page's "rendered"), when shown. */
+  readonly shown?: ShownExchange & { readonly sinceStartMs?: number };
   /** The message shown to the user. */
   readonly message: string;
 }
@@ -38,10 +41,15 @@ export interface RequestSpec<E extends EndpointId = EndpointId> {
 
 /** Options of {@link runRequest}. */
 export interface RunOptions {
-  /** Title of the progress notification and the response document. */
+  /** Title of the progress notification and the response view. */
   readonly title: string;
-  /** Open the response document (default: on failures and on answers with a body). */
+  /** Show the answer in the response view (default: on failures and on answers with a body). */
   readonly reveal?: 'always' | 'never' | 'auto';
+  /**
+   * The payload file the body comes from: the response view links a 400's field problems to it. Default: the active
+   * editor's document when it is a payload file (it has a `tpp://schemas/` `$schema`).
+   */
+  readonly payloadUri?: vscode.Uri;
   /** Text of the success notification (default: "<Env>: <status> <name>"). */
   readonly success?: (status: number, body: unknown) => string;
 }
@@ -64,10 +72,18 @@ export const PROGRESS_NOTIFICATION_DELAY_MS = 1000;
  * Sends a request with a spinner in the status bar and, when it takes longer than a second (retries, a slow
  * server), a progress notification with Cancel. Rejects with the client's error (an AbortError when cancelled).
  */
-export async function sendWithProgress<E extends EndpointId>(services: Services, env: EnvironmentId, endpointId: E, call: RequestSpec<E>, title: string): Promise<SentRequest<ResponseOf<E>>> {
+export async function sendWithProgress<E extends EndpointId>(
+  services: Services,
+  env: EnvironmentId,
+  endpointId: E,
+  call: RequestSpec<E>,
+  title: string,
+  /** Title of the exchange (response view, history), default `title`. */
+  exchangeTitle = title,
+): Promise<SentRequest<ResponseOf<E>>> {
   const api = services.api;
   const controller = new AbortController();
-  const task = api.send(env, endpointId, call.params ?? ({} as ParamsOf<E>), call.body as BodyOf<E>, { query: call.query, signal: controller.signal });
+  const task = api.send(env, endpointId, call.params ?? ({} as ParamsOf<E>), call.body as BodyOf<E>, { query: call.query, signal: controller.signal, title: exchangeTitle });
   const settled = task.then(
     () => undefined,
     () => undefined,
@@ -86,44 +102,59 @@ export async function sendWithProgress<E extends EndpointId>(services: Services,
   }
 }
 
+/** The payload file of a request with a body: the option, else the active editor's payload document. */
+function payloadUriOf(opts: RunOptions, hasBody: boolean): vscode.Uri | undefined {
+  if (opts.payloadUri || !hasBody) return opts.payloadUri;
+  const doc = vscode.window.activeTextEditor?.document;
+  return doc && doc.languageId.startsWith('json') && doc.getText().includes('tpp://schemas/') ? doc.uri : undefined;
+}
+
 /**
  * Sends one request with everything around it: the Production guard for data-changing requests, a progress
- * notification with Cancel, the response document, and a clear message. A non-success answer is not thrown:
- * it is shown (notification + response document) and returned with `ok: false`.
+ * notification with Cancel, the answer in the response view (one panel beside the editor, reused), and a short
+ * notification with **Show Response**. A non-success answer is not thrown: it is shown and returned with `ok: false`.
  *
  * @throws UserCancelled when the user dismissed the Production confirmation; errors that prevent sending at all
  *   (no key, no address) as they are, so the command registry shows them.
  */
 export async function runRequest<E extends EndpointId>(services: Services, env: EnvironmentId, endpointId: E, call: RequestSpec<E>, opts: RunOptions): Promise<RequestOutcome> {
+  const started = performance.now();
   const { responses } = services;
   const def = ENDPOINTS[endpointId];
   const label = ENVIRONMENTS[env].label;
   await confirmDataChange(env, endpointId, `${def.method} ${def.path} — ${opts.title}`);
-  const time = new Date().toISOString();
+  const payloadUri = payloadUriOf(opts, call.body !== undefined);
+  const show = async (exchange: Exchange, reveal: boolean) => {
+    if (!reveal) return undefined;
+    const shown = await responses.show(exchange, payloadUri ? { payloadUri } : {});
+    return { ...shown, ...(shown.renderMs !== undefined ? { sinceStartMs: performance.now() - started } : {}) };
+  };
+  const offerShow = (exchange: Exchange) => (choice: string | undefined) => {
+    if (choice) void responses.show(exchange, payloadUri ? { payloadUri } : {});
+  };
   try {
-    const sent = await sendWithProgress(services, env, endpointId, call, `${label}: ${opts.title}…`);
-    const { response } = sent;
+    const sent = await sendWithProgress(services, env, endpointId, call, `${label}: ${opts.title}…`, opts.title);
+    const { response, exchange } = sent;
     const reveal = opts.reveal ?? 'auto';
-    const uri = await responses.show(fromResponse(env, opts.title, time, response), reveal === 'always' || (reveal === 'auto' && response.rawBody.trim() !== ''));
+    const shown = await show(exchange, reveal === 'always' || (reveal === 'auto' && response.rawBody.trim() !== ''));
     const message = opts.success ? opts.success(response.status, response.body) : `${label}: ${response.status} ${response.statusName} — ${opts.title}.`;
-    void vscode.window.showInformationMessage(message);
-    return { ok: true, status: response.status, body: response.body, responseUri: uri.toString(), message };
+    void vscode.window.showInformationMessage(message, ...(shown ? [] : ['Show Response'])).then(offerShow(exchange));
+    return { ok: true, status: response.status, body: response.body, exchange, ...(shown ? { shown } : {}), message };
   } catch (err) {
     if (isAbortError(err)) throw new UserCancelled();
     if (err instanceof UserCancelled) throw err;
     // Nothing was sent: the environment is not set up. Shown by the command registry, not as an answer.
     if (err instanceof NotReadyError || err instanceof ClientConfigError || err instanceof KeyError || err instanceof MintError) throw err;
-    const uri = await responses.show(fromError(env, opts.title, time, def.method, def.path, err), opts.reveal !== 'never');
+    const exchange = services.api.exchangeOf(err);
+    const shown = exchange ? await show(exchange, opts.reveal !== 'never') : undefined;
     let message: string;
     if (err instanceof ApiError) {
       const said = serverMessage(err.body);
       message = `${label} refused "${opts.title}": ${err.status} ${err.statusName} — ${said ?? err.meaning}`;
     } else message = `${label}: ${opts.title} failed — ${err instanceof Error ? err.message : String(err)}`;
     services.log.warn(message);
-    void vscode.window.showErrorMessage(message, 'Show Response').then((c) => {
-      if (c) void vscode.window.showTextDocument(uri, { preview: true });
-    });
+    void vscode.window.showErrorMessage(message, ...(exchange ? ['Show Response'] : [])).then((c) => exchange && offerShow(exchange)(c));
     const api = err instanceof ApiError ? err : undefined;
-    return { ok: false, status: api?.status, body: api?.body, responseUri: uri.toString(), message };
+    return { ok: false, status: api?.status, body: api?.body, ...(exchange ? { exchange } : {}), ...(shown ? { shown } : {}), message };
   }
 }

@@ -13,6 +13,8 @@ import { EnvironmentSettings } from './environmentSettings';
 import { KeyStore, signingKeyOf } from './keyStore';
 import type { HistoryModel } from './historyModel';
 import type { LocalSandbox } from './localSandbox';
+import type { Exchange } from '../../core/exchange/types';
+import { buildExchange } from '../response/exchangeBuilder';
 
 /** A successful data-changing request: which environment and endpoint (the registrations model drops what it touched). */
 export interface DataChange {
@@ -37,6 +39,8 @@ export interface EnvironmentTarget {
 export interface SentRequest<T = unknown> {
   readonly response: ApiResponse<T>;
   readonly entry: HistoryEntry;
+  /** The request and its answer as the response view shows them (masked). */
+  readonly exchange: Exchange;
 }
 
 /** Path and query of a URL (for history rows), e.g. `/api/v3/verify-token`. */
@@ -65,6 +69,10 @@ export class ApiClients implements vscode.Disposable {
   // Created on first use: the minter lives in dist/core.js, which is not loaded at activation.
   private minter: TokenMinter | undefined;
   private readonly dataEmitter = new vscode.EventEmitter<DataChange>();
+  /** The last partner JWT sent per environment: memory only (the 401 checklist), never stored or logged. */
+  private readonly lastTokens = new Map<EnvironmentId, string>();
+  /** The exchange of each failed request, by the error thrown (the response view shows it). */
+  private readonly failed = new WeakMap<object, Exchange>();
   /** Fires after a data-changing request succeeded (the registrations model drops what it touched). */
   readonly onDidChangeData = this.dataEmitter.event;
 
@@ -143,12 +151,26 @@ export class ApiClients implements vscode.Disposable {
    *   PolicyError, CancelledError on cancellation, ClientConfigError), NotReadyError when the environment
    *   lacks a key, Partner ID or address.
    */
+  /** The last partner JWT sent to `env` in this session (memory only; for the 401 checklist of the response view). */
+  lastToken(env: EnvironmentId): string | undefined {
+    return this.lastTokens.get(env);
+  }
+
+  /** The exchange of a request that failed with `err` (thrown by {@link send}), if it was one. */
+  exchangeOf(err: unknown): Exchange | undefined {
+    return err !== null && typeof err === 'object' ? this.failed.get(err) : undefined;
+  }
+
+  private remember(env: EnvironmentId, token: Promise<string>): Promise<string> {
+    return token.then((t) => (this.lastTokens.set(env, t), t));
+  }
+
   async send<E extends EndpointId>(
     env: EnvironmentId,
     endpointId: E,
     pathParams: ParamsOf<E>,
     body: BodyOf<E>,
-    options: CallOptions<E> & { quiet?: boolean } = {},
+    options: CallOptions<E> & { quiet?: boolean; title?: string } = {},
   ): Promise<SentRequest<ResponseOf<E>>> {
     const def = ENDPOINTS[endpointId];
     const label = ENVIRONMENTS[env].label;
@@ -174,14 +196,14 @@ export class ApiClients implements vscode.Disposable {
     const req = this.settings.requests();
     const client = createPartnerClient({
       baseUrls: target.baseUrls,
-      token: def.base === 'v2' ? () => this.mintV2(env, target.baseUrls.v2 as string) : () => this.jwt.mint(env),
+      token: def.base === 'v2' ? () => this.remember(env, this.mintV2(env, target.baseUrls.v2 as string)) : () => this.remember(env, this.jwt.mint(env)),
       eligibilityToken: eligibilityToken ? () => eligibilityToken : undefined,
       retry: { maxAttempts: req.maxAttempts, maxTotalMs: req.maxTotalMs },
       timeoutMs: req.timeoutMs,
       userAgent: 'tire-protection-partner-toolkit',
       onEvent: (e) => this.log.info(`[${label}] ${e.type} ${e.method} ${e.url}${e.type === 'retry' ? ` (attempt ${e.attempt}, waiting ${e.delayMs} ms: ${e.reason})` : ''}`),
     });
-    const { quiet, ...callOptions } = options;
+    const { quiet, title, ...callOptions } = options;
     const time = new Date().toISOString();
     const started = performance.now();
     const replay = {
@@ -190,38 +212,48 @@ export class ApiClients implements vscode.Disposable {
       ...(options.query ? { query: options.query } : {}),
       ...(body !== undefined ? { bodyJson: storableBody(body) } : {}),
     };
+    const common = { env, title, endpointId, time, requestBody: body, userAgent: 'tire-protection-partner-toolkit', authorized: def.base !== 'eligibility' || !!eligibilityToken };
     try {
       const response = await client.call(endpointId, params as ParamsOf<E>, body, callOptions);
-      const entry = this.record({ env, time, method: response.method, url: response.url, status: response.status, durationMs: response.durationMs, attempts: response.attempts, replay }, quiet);
+      const exchange = buildExchange({ ...common, method: response.method, url: response.url, response: { status: response.status, headers: response.headers, rawBody: response.rawBody }, durationMs: response.durationMs, attempts: response.attempts });
+      const entry = this.record({ env, time, method: response.method, url: response.url, status: response.status, durationMs: response.durationMs, attempts: response.attempts, replay, exchange }, quiet);
       if (isDataChanging(endpointId)) this.dataEmitter.fire({ env, endpointId, params });
-      return { response, entry };
+      return { response, entry, exchange };
     } catch (err) {
-      const e = (err ?? {}) as { url?: unknown; durationMs?: unknown; attempts?: unknown; name?: string };
+      const e = (err ?? {}) as { url?: unknown; durationMs?: unknown; attempts?: unknown; name?: string; headers?: unknown; message?: unknown };
       const url = typeof e.url === 'string' ? e.url : `${target.baseUrls[def.base] ?? ''}${def.path}`;
       const status = err instanceof ApiError || err instanceof MalformedResponseError ? err.status : undefined;
       const error =
         status !== undefined ? undefined : isAbortError(err) ? 'cancelled' : err instanceof NetworkError ? err.code : err instanceof PolicyError ? err.reason : (e.name ?? 'error');
-      this.record({
-        env,
-        time,
+      const durationMs = typeof e.durationMs === 'number' ? e.durationMs : performance.now() - started;
+      const attempts = typeof e.attempts === 'number' ? e.attempts : 0;
+      const rawBody = err instanceof ApiError || err instanceof MalformedResponseError ? err.rawBody : undefined;
+      // ApiError carries the answer's headers once the client keeps them (issue 12); until then none are shown.
+      const headers = e.headers && typeof e.headers === 'object' ? (e.headers as Record<string, string>) : undefined;
+      const exchange = buildExchange({
+        ...common,
         method: def.method,
         url,
-        status,
-        error,
-        durationMs: typeof e.durationMs === 'number' ? e.durationMs : performance.now() - started,
-        attempts: typeof e.attempts === 'number' ? e.attempts : 0,
-        replay,
-      }, quiet);
+        ...(status !== undefined ? { response: { status, headers, rawBody } } : {}),
+        durationMs,
+        attempts,
+        problem: err instanceof ApiError ? undefined : typeof e.message === 'string' ? e.message : String(err),
+      });
+      if (err !== null && typeof err === 'object') this.failed.set(err, exchange);
+      this.record({ env, time, method: def.method, url, status, error, durationMs, attempts, replay, exchange }, quiet);
       throw err;
     }
   }
 
   /** Records a request in the history unless `quiet` (then only the entry is built, with no id). */
   private record(
-    e: { env: EnvironmentId; time: string; method: string; url: string; status?: number; error?: string; durationMs: number; attempts: number; replay: HistoryEntry['replay'] },
+    e: { env: EnvironmentId; time: string; method: string; url: string; status?: number; error?: string; durationMs: number; attempts: number; replay: HistoryEntry['replay']; exchange: Exchange },
     quiet = false,
   ): HistoryEntry {
-    if (quiet) return { ...e, id: '', path: pathOf(e.url) };
+    if (quiet) {
+      this.history.noteQuiet(e.env, e.status, e.error, e.time);
+      return { ...e, id: '', path: pathOf(e.url) };
+    }
     return this.history.record({ ...e, path: pathOf(e.url) });
   }
 

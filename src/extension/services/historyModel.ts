@@ -24,6 +24,8 @@ export class HistoryModel implements vscode.Disposable {
   // Opened on first use: HistoryLog lives in dist/core.js, which activation does not load.
   private store: HistoryLog | undefined;
   private readonly emitter = new vscode.EventEmitter<EnvironmentId>();
+  /** The latest request kept out of the history (the tree's own reads), per environment: connection state only. */
+  private readonly quietSeen = new Map<EnvironmentId, { status?: number; error?: string; time: string }>();
   /** Fires with the environment after an entry was recorded or its history cleared. */
   readonly onDidChange = this.emitter.event;
 
@@ -70,13 +72,25 @@ export class HistoryModel implements vscode.Disposable {
     return this.entries.get(id);
   }
 
-  /** The connection state of `env` from its latest recorded request. */
+  /** The connection state of `env` from its latest request (recorded, or one of the tree's own reads). */
   connection(env: EnvironmentId): ConnectionState {
-    const last = this.entries.list(env)[0];
+    const recorded = this.entries.list(env)[0];
+    const quiet = this.quietSeen.get(env);
+    const last = quiet && (!recorded || quiet.time > recorded.time) ? quiet : recorded;
     if (!last) return { kind: 'unknown' };
     if (last.status === undefined) return { kind: 'unreachable', error: last.error ?? 'no answer', time: last.time };
     const kind = last.status === 401 ? 'unauthorized' : last.status >= 500 ? 'server-error' : 'answering';
     return { kind, status: last.status, time: last.time };
+  }
+
+  /**
+   * Notes a request kept out of the history (the tree's own reads): it only updates the connection state, and
+   * fires {@link onDidChange} when that state's kind changed (so a redraw that reads again cannot loop).
+   */
+  noteQuiet(env: EnvironmentId, status: number | undefined, error: string | undefined, time: string): void {
+    const before = this.connection(env).kind;
+    this.quietSeen.set(env, { status, error, time });
+    if (this.connection(env).kind !== before) this.emitter.fire(env);
   }
 
   /** Records a request (masked by the store), logs one line and fires {@link onDidChange}. Returns the stored entry. */

@@ -144,7 +144,7 @@ export class RegistrationsModel implements vscode.Disposable {
   }
 
   private loadPage(env: EnvironmentId, product: RegistrationProduct, page: number): Promise<RegistrationPage> {
-    const call: ListCall = (id, params, o) => this.api.send(env, id as EndpointId, params, undefined, o).then((r) => r.response);
+    const call: ListCall = (id, params, o) => this.api.send(env, id as EndpointId, params, undefined, { ...o, quiet: true }).then((r) => r.response);
     const { invoiceNumber, storeNumber } = this.state(env, product).filter;
     return loadRegistrationPage(call, { product, page, pageSize: this.settings.requests().pageSize, invoiceNumber, storeNumber });
   }

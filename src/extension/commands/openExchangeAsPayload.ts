@@ -1,0 +1,21 @@
+import * as vscode from 'vscode';
+import { payloadTextOf } from '../response/exchangeEndpoint';
+import { exchangeOfArg } from './showExchange';
+import { CommandDef } from './registry';
+
+/**
+ * `tpp.openExchangeAsPayload(exchange: Exchange)` (also a history node or entry id): opens an untitled payload
+ * file with the `$schema` of the endpoint's payload kind, the meta properties the request's path and query
+ * filled (`$registrationId`, `$invoiceNumber`, `$uniqueId`, …) and the body as sent, ready to edit and send.
+ * Resolves to the document. Throws when the request had no sendable body (a GET, a body over 64 KB).
+ */
+export const openExchangeAsPayload: CommandDef = {
+  id: 'tpp.openExchangeAsPayload',
+  async run(services, arg) {
+    const x = exchangeOfArg(services, arg);
+    if (!x) throw new Error('This request is not kept with its body (recorded by an earlier version): resend it instead.');
+    const doc = await vscode.workspace.openTextDocument({ language: 'json', content: payloadTextOf(x) });
+    await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.One, preview: false });
+    return doc;
+  },
+};

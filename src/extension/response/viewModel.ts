@@ -1,0 +1,71 @@
+import { describeStatus } from '../../core/client/status';
+import { ENDPOINTS } from '../../core/contract';
+import type { EndpointId } from '../../core/contract/types';
+import type { DiagnosisItem, Exchange } from '../../core/exchange/types';
+import { ENVIRONMENTS, isEnvironmentId } from '../../core/environments';
+import { endpointOfExchange } from './exchangeEndpoint';
+import type { ViewModel } from './viewTypes';
+
+export type { PageMessage, RenderReport, ViewModel } from './viewTypes';
+
+/** The endpoint-specific part of a status's meaning (spec: Errors, and the endpoint's row). */
+function endpointNote(endpointId: EndpointId | undefined, status: number): string | undefined {
+  if (!endpointId) return undefined;
+  const def = ENDPOINTS[endpointId];
+  const listed = Object.hasOwn(def.responses, status);
+  const when = `${def.method} ${def.path}`;
+  if (status >= 200 && status < 300) return `${def.summary}${listed ? '' : ` (${status} is not among the answers ${when} documents)`}`;
+  if (status === 409) {
+    if (/claims/.test(def.path)) return 'For a claim: the registration is cancelled or expired, or has fewer tires left than claimed.';
+    if (def.method === 'PATCH' && /cancel/i.test(endpointId)) return 'For a cancellation: the registration is already cancelled, or the program terms forbid it.';
+    if (/Shop/.test(endpointId)) return 'For a shop create: a shop with this uniqueId exists.';
+    if (/create/.test(endpointId)) return 'For a create: a record with this invoice (and store) number exists.';
+  }
+  if (status === 404) return /Shop|shop/.test(endpointId) ? 'No shop matches.' : 'No registration with this id (or invoice number).';
+  if (!listed) return `${when} does not document ${status}.`;
+  return undefined;
+}
+
+/** Sorted header pairs. */
+const pairs = (h: Readonly<Record<string, string>> | undefined) => Object.entries(h ?? {}).sort(([a], [b]) => a.localeCompare(b)) as [string, string][];
+
+/** Pretty JSON when `text` is JSON, else the text. */
+export function prettyBody(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return text;
+  }
+}
+
+/** The view model of an exchange and its diagnosis. */
+export function toViewModel(x: Exchange, diagnosis: readonly DiagnosisItem[], opts: { fieldLinks: boolean; canOpenAsPayload: boolean }): ViewModel {
+  const env = isEnvironmentId(x.env) ? ENVIRONMENTS[x.env] : undefined;
+  const endpointId = endpointOfExchange(x);
+  const s = x.response ? describeStatus(x.response.status) : undefined;
+  const note = s ? endpointNote(endpointId, s.status) : undefined;
+  const d = new Date(x.time);
+  return {
+    id: x.id,
+    title: x.title ?? `${x.request.method} ${x.request.url}`,
+    envLabel: env?.label ?? x.env,
+    production: env?.guarded ?? false,
+    method: x.request.method,
+    url: x.request.url,
+    time: Number.isNaN(d.getTime()) ? x.time : d.toLocaleString(),
+    durationMs: Math.round(x.durationMs),
+    ...(x.response ? { size: x.response.size ?? Buffer.byteLength(x.response.body ?? '', 'utf8') } : {}),
+    attempts: x.attempts,
+    ...(s ? { status: { code: s.status, name: s.name, meaning: note ? `${s.meaning} ${note}` : s.meaning, kind: s.kind } } : {}),
+    ...(x.problem ? { problem: x.problem } : {}),
+    requestHeaders: pairs(x.request.headers),
+    responseHeaders: pairs(x.response?.headers),
+    ...(x.request.body !== undefined ? { requestBody: prettyBody(x.request.body) } : {}),
+    ...(x.response?.body !== undefined ? { responseBody: x.response.body } : {}),
+    responseTruncated: x.response?.truncated ?? false,
+    diagnosis,
+    fieldLinks: opts.fieldLinks,
+    canOpenAsPayload: opts.canOpenAsPayload,
+  };
+}

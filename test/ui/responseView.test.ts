@@ -1,0 +1,75 @@
+// The response view in the rendered workbench (issue 12, item 1): a registration sent to Local renders in one
+// panel beside the payload; sending it again gives a 409 with the registration it conflicts with. The page runs
+// in a webview iframe: its content is read from the page's own report, its look from the screenshots
+// test-results/ui/response-view-201.png and response-view-409.png (the README shows the latter).
+// Leaves the workbench as it found it (Local key deleted, editors closed).
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { ExtensionApi } from '../../src/extension/extension';
+import type { RequestOutcome } from '../../src/extension/send/runRequest';
+import { activateExtension } from '../shared/extension';
+import { screenshot, sleep } from '../shared/driver';
+
+const cmd = <T = unknown>(id: string, ...args: unknown[]) => vscode.commands.executeCommand<T>(id, ...args);
+
+describe('response view (rendered workbench)', function () {
+  this.timeout(180_000);
+  let api: ExtensionApi;
+  let uri: vscode.Uri;
+
+  before(async () => {
+    api = await activateExtension();
+    await cmd('tpp.selectEnvironment', 'local');
+    await cmd('tpp.generateKeyPair', 'local', { curve: 'P-256', existing: 'replace' });
+    await cmd('workbench.action.closeAllEditors');
+    await cmd('notifications.clearAll');
+  });
+
+  after(async () => {
+    await cmd('workbench.action.closeAllEditors');
+    await cmd('notifications.clearAll');
+    await api.environments.keys.delete('local');
+    if (uri) await vscode.workspace.fs.delete(uri).then(undefined, () => undefined);
+    await sleep(300);
+  });
+
+  it('renders a 201 beside the payload: status and meaning, facts, headers and the body as a foldable tree', async () => {
+    const folder = vscode.workspace.workspaceFolders![0]!.uri;
+    uri = vscode.Uri.joinPath(folder, 'ui-response.tire-protection-registration.json');
+    const tire = { make: 'BFGoodrich', model: 'All-Terrain T/A KO2', size: '275/65R18', retailPrice: 289.99 };
+    const payload = {
+      $schema: 'tpp://schemas/tire-protection-registration.json',
+      product_id: 'tp-road-hazard-36',
+      invoiceNumber: `INV-UI-${Date.now().toString(36).toUpperCase()}`,
+      enrollDate: new Date(Date.now() - 86_400_000).toISOString().slice(0, 19) + 'Z',
+      customer: { name: 'Daniel Okafor <img src=x onerror=alert(1)>', email: 'daniel.okafor@example.com' },
+      vehicle: { year: 2022, make: 'Ford', model: 'F-150' },
+      tires: [tire, tire, tire, tire],
+    };
+    await vscode.workspace.fs.writeFile(uri, Buffer.from(JSON.stringify(payload, null, 2) + '\n'));
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri));
+    const outcome = await cmd<RequestOutcome>('tpp.sendPayload', uri, 'local');
+    assert.equal(outcome.ok, true, outcome.message);
+    const report = outcome.shown?.report;
+    assert.ok(report, 'the page reported it rendered');
+    assert.match(report.text, /201 Created/);
+    assert.equal(report.images, 0);
+    await cmd('notifications.clearAll');
+    await sleep(600);
+    await screenshot('response-view-201');
+  });
+
+  it('renders a 409 with the registration it conflicts with and a button to open it', async () => {
+    await cmd('notifications.clearAll');
+    const outcome = await cmd<RequestOutcome>('tpp.sendPayload', uri, 'local');
+    assert.equal(outcome.status, 409, outcome.message);
+    const report = outcome.shown?.report;
+    assert.ok(report);
+    assert.match(report.text, /409 Conflict/);
+    assert.match(report.text, /Conflicts with/);
+    assert.ok(report.actions.some((a) => a.startsWith('Open Invoice')), JSON.stringify(report.actions));
+    await cmd('notifications.clearAll');
+    await sleep(600);
+    await screenshot('response-view-409');
+  });
+});
