@@ -29,7 +29,7 @@ function send(msg: ChildMessage): void {
 const log = (line: string): void => send({ type: 'log', line });
 
 /** Request-log entries waiting to be pushed: sent together at most {@link EXCHANGE_BATCH_MS} after the first. */
-let batch: Exchange[] = [];
+const batch: Exchange[] = [];
 let batchTimer: NodeJS.Timeout | undefined;
 function flushExchanges(): void {
   batchTimer = undefined;

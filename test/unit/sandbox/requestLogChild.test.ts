@@ -37,5 +37,4 @@ describe('Local sandbox: request log pushed from the child process', function ()
     assert.ok(!JSON.stringify(got).includes(bad.split('.')[2] as string), 'no token crosses the channel');
     console.log(`      request log: first entry in the parent ${(got[0]!.at - answered).toFixed(0)} ms after the answer (${answered - sent} ms request)`);
   });
-
 });
