@@ -10,6 +10,8 @@ import { ApiClients } from './services/apiClients';
 import { EnvironmentModel } from './services/environmentModel';
 import { EnvironmentSettings } from './services/environmentSettings';
 import { HistoryModel } from './services/historyModel';
+import { IntegrationLog } from './services/integrationLog';
+import { MistakesTour } from './services/integrationLogTour';
 import { KeyStore } from './services/keyStore';
 import { LocalSandbox } from './services/localSandbox';
 import { RegistrationsModel } from './services/registrationsModel';
@@ -42,6 +44,10 @@ export class Container implements vscode.Disposable {
   readonly responses: ResponseView;
   /** Read-only, refreshable `tpp-record:` JSON documents of tree nodes. */
   readonly records: RecordProvider;
+  /** Every request any client sent to the Local sandbox, with its diagnosis (Integration Log view). */
+  readonly integrationLog: IntegrationLog;
+  /** The deliberate-mistakes tour (a script in a terminal against the Local sandbox). */
+  readonly mistakesTour: MistakesTour;
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(context: vscode.ExtensionContext) {
@@ -71,6 +77,9 @@ export class Container implements vscode.Disposable {
     this.registrations = own(new RegistrationsModel(this.api, this.settings, this.keys));
     this.responses = own(new ResponseView());
     this.records = own(new RecordProvider(this.api));
+    this.integrationLog = own(new IntegrationLog(join(context.globalStorageUri.fsPath, 'integration-log'), context.globalState, this.log));
+    own(this.localSandbox.onDidLogExchanges((records) => this.integrationLog.add(records)));
+    this.mistakesTour = own(new MistakesTour(this.localSandbox, join(__dirname, 'send-mistakes.js')));
   }
 
   dispose(): void {

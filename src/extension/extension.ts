@@ -17,6 +17,8 @@ import { registerSendCodeLens } from './send/codeLens';
 import { trackSetupContext } from './setupContext';
 import { EnvironmentStatusBar } from './statusBar';
 import { EnvironmentsProvider } from './tree/environmentsProvider';
+import type { IntegrationLog } from './services/integrationLog';
+import { registerIntegrationLogView, type IntegrationLogProvider } from './tree/integrationLogProvider';
 
 /** What `activate` returns to any extension: only the activation time (used by the benchmark). */
 export interface PublicApi {
@@ -45,6 +47,9 @@ export interface ExtensionApi extends PublicApi {
   readonly view: EnvironmentsProvider;
   /** The Local sandbox's process (state, restarts). */
   readonly localSandbox: LocalSandbox;
+  /** Requests any client sent to the Local sandbox, and the Integration Log view's data provider. */
+  readonly integrationLog: IntegrationLog;
+  readonly integrationLogView: IntegrationLogProvider;
 }
 
 /**
@@ -58,6 +63,7 @@ export function activate(context: vscode.ExtensionContext): PublicApi | Extensio
   // A copy of the interface description ships in media/, so problem codes link to their spec section offline.
   const spec = vscode.Uri.joinPath(context.extensionUri, 'media', 'partner-interface.md');
   const payloads = registerPayloadDiagnostics(c.log, existsSync(spec.fsPath) ? spec : undefined);
+  const integrationLog = registerIntegrationLogView(c.integrationLog);
 
   context.subscriptions.push(
     c,
@@ -69,13 +75,14 @@ export function activate(context: vscode.ExtensionContext): PublicApi | Extensio
     trackSetupContext(c.environments),
     ...registerCommands(c, COMMANDS),
     ...payloads.disposables,
+    ...integrationLog.disposables,
   );
 
   const activationMs = performance.now() - started;
   c.log.info(`Activated in ${activationMs.toFixed(1)} ms (active environment: ${c.active.get()})`);
   if (context.extensionMode !== vscode.ExtensionMode.Test) return { activationMs };
   const { environments, keys, log, api, history, registrations, localSandbox } = c;
-  return { activationMs, environments, keys, log, diagnostics: payloads.controller, api, history, registrations, view, localSandbox };
+  return { activationMs, environments, keys, log, diagnostics: payloads.controller, api, history, registrations, view, localSandbox, integrationLog: c.integrationLog, integrationLogView: integrationLog.provider };
 }
 
 export function deactivate(): void {

@@ -77,7 +77,7 @@ const RULE_OF: Readonly<Record<CheckId, string>> = {
   signature: 'signature',
 };
 
-const sentence = (s: string) => (/[.!?)]$/.test(s.trim()) ? s.trim() : `${s.trim()}.`);
+const sentence = (s: string) => (/[.!?]$/.test(s.trim()) ? s.trim() : `${s.trim()}.`);
 
 /** Items of one failed check (a check about several claims gives one item per claim). */
 function itemsOf(check: CheckResult, claims: Record<string, unknown> | undefined): DiagnosisItem[] {
@@ -160,15 +160,16 @@ function answerOf(text: string | undefined): ErrorAnswer {
 /** 400: the editor's payload diagnostics of the body sent; else the answer's field issues. */
 function diagnoseBody(input: DiagnosisInput, answer: ErrorAnswer): DiagnosisItem[] {
   if (input.body !== undefined && input.group) {
-    let best: DiagnosisItem[] | undefined;
+    // Several kinds share a route (version 2 records): the one the body fits best (fewest errors and unknown properties).
+    let best: { items: DiagnosisItem[]; score: number } | undefined;
     for (const kind of kindsOf(input.group)) {
-      const d = diagnosePayload(input.body, { kind });
-      const errors = (d?.problems ?? []).filter((p) => p.severity === 'error');
+      const problems = diagnosePayload(input.body, { kind })?.problems ?? [];
+      const errors = problems.filter((p) => p.severity === 'error');
       if (errors.length === 0) continue;
-      const items = errors.map((p) => ({ rule: pathText(p.path) || 'body', message: p.message, code: p.code, path: p.path }));
-      if (!best || items.length < best.length) best = items;
+      const score = errors.length + problems.filter((p) => p.code === 'unknown-property').length;
+      if (!best || score < best.score) best = { score, items: errors.map((p) => ({ rule: pathText(p.path) || 'body', message: p.message, code: p.code, path: p.path })) };
     }
-    if (best) return best;
+    if (best) return best.items;
   }
   const issues = answer.issues ?? [];
   if (issues.length) return issues.map((i) => ({ rule: i.path || 'body', message: i.path ? `${i.path}: ${i.message ?? ''}` : (i.message ?? '') }));

@@ -39,6 +39,9 @@ import { clearRegistrationFilter } from './clearRegistrationFilter';
 import { resendRequest } from './resendRequest';
 import { copyAsCurl } from './copyAsCurl';
 import { clearHistory } from './clearHistory';
+import { clearIntegrationLog } from './clearIntegrationLog';
+import { filterIntegrationLog } from './filterIntegrationLog';
+import { runMistakesTour } from './runMistakesTour';
 
 /** Every command of the extension; each id is also contributed in package.json. */
 export const COMMANDS: readonly CommandDef[] = [selectEnvironment, useEnvironment, refreshEnvironments, generateKeyPair, setPartnerId,
@@ -47,4 +50,6 @@ export const COMMANDS: readonly CommandDef[] = [selectEnvironment, useEnvironmen
   // Browse, send and act (main job)
   sendPayload, cancelRegistration, fileClaim, updateMotorClubCustomer, cancelMotorClubRegistration, createShop, updateShop, addPart,
   recordTransaction, lookUpShop, checkEligibility, copyId, openRecord, refreshRecord, loadMoreRegistrations, refreshRegistrations,
-  filterRegistrations, clearRegistrationFilter, resendRequest, copyAsCurl, clearHistory];
+  filterRegistrations, clearRegistrationFilter, resendRequest, copyAsCurl, clearHistory,
+  // Integration Log (issue 13)
+  clearIntegrationLog, filterIntegrationLog, runMistakesTour];
