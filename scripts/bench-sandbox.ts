@@ -3,7 +3,8 @@
 // every request (no token cache). For each number of stored registrations it measures verify-token, read by id,
 // list (page of 50: unfiltered at a random page, filtered by invoiceNumber, by storeNumber) and create against:
 //   - the sandbox (dist/sandbox.js started like `tpp sandbox --data-dir <tmp> --partner id=pem --seed-count N`),
-//     with its per-request log on (to a file, like a terminal) and off, the second start also timing a restart;
+//     with its per-request log on (text lines and the request log's JSON lines, to a file, like a terminal) and off,
+//     the second start also timing a restart;
 //   - the sandbox on a PostgreSQL server (`--database`), when TPP_BENCH_DATABASE_URL is set;
 //   - the floor: bare node:http + node:crypto verify + the same queries on PGlite (and PostgreSQL), same data;
 //   - json-server on the same data (no authentication: it has none).
@@ -151,6 +152,8 @@ function print(stored: number, rows: Row[]): void {
   if (on && off) {
     const cost = OPS.filter((op) => on.figures[op] && off.figures[op]).map((op) => `${op} ${fmt(100 * (1 - (on.figures[op] as Figure).rps / (off.figures[op] as Figure).rps), 0)}%`);
     console.log(`per-request log cost (throughput lost with the log on): ${cost.join(', ')}`);
+    const read = (op: Op) => (on.figures[op] && off.figures[op] ? (on.figures[op] as Figure).rps / (off.figures[op] as Figure).rps : undefined);
+    console.log(`request log with diagnosis (issue 13): read throughput log on / log off = ${fmt(read('read'), 3)} (list ${fmt(read('list'), 3)}, verify ${fmt(read('verify'), 3)}); target >= 0.95`);
   }
 }
 

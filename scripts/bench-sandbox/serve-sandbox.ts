@@ -1,7 +1,8 @@
 // One server of the sandbox benchmark, in its own process: the Local sandbox from dist/sandbox.js (the bundle the
 // CLI and the editor run), started with startSandbox as `tpp sandbox --data-dir <dir> --partner <id>=<pem>
 // --seed-count <n>` starts it. Prints one JSON line {origin, pid, stored, seedSeconds} on stdout when ready; SIGTERM
-// stops it. Per-request log lines go to stderr (a file, like a terminal would) unless --quiet.
+// stops it. Unless --quiet, per-request log lines go to stderr (a file, like a terminal would), and the request log
+// with its diagnosis (issue 13) is on, one JSON line per request to stderr as `tpp sandbox --log json` prints them.
 //   node --import tsx scripts/bench-sandbox/serve-sandbox.ts --partner ID --pem FILE --key FILE --stored N
 //        [--data-dir DIR] [--database URL] [--quiet]
 // (--key: the partner's private key, only to count what is stored through the API after seeding.)
@@ -25,6 +26,7 @@ const { values } = parseArgs({
 interface Handle {
   origin: string;
   v3BaseUrl: string;
+  requestLog?: { subscribe(l: (e: { line(): unknown }) => void): unknown };
   loadSampleData(partnerId: string, count?: number): unknown;
   close(): Promise<void>;
 }
@@ -45,7 +47,9 @@ async function main(): Promise<void> {
     partners: [{ id: partner, spkiPem: readFileSync(values.pem as string, 'utf8'), name: partner.toLowerCase() }],
     seedCount: stored,
     log,
+    requestLog: values.quiet ? undefined : {},
   });
+  if (!values.quiet) h.requestLog?.subscribe((e) => process.stderr.write(`${JSON.stringify(e.line())}\n`));
   const have = stored > 0 ? await countOf(h, partner) : 0;
   if (have < stored) await h.loadSampleData(partner, stored - have);
   const seedSeconds = (performance.now() - t0) / 1000;

@@ -24,8 +24,11 @@ describe('Integration Log and the deliberate-mistakes tour (rendered DOM)', () =
     assert.deepEqual(tour.map((x) => x.response?.status), [401, 401, 400]);
     assert.deepEqual(tour.map((x) => x.diagnosis?.map((d) => d.rule)), [['iat'], ['aud'], ['Registrations[0].TirePrice']]);
 
+    // A clean frame for the README screenshot: no editors or panel, a wider side bar.
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await vscode.commands.executeCommand('workbench.action.closePanel');
     await vscode.commands.executeCommand('tpp.integrationLog.focus');
+    for (let i = 0; i < 8; i++) await vscode.commands.executeCommand('workbench.action.increaseViewWidth');
     const rows = await until(async () => {
       const r = await sidebarRows();
       return r.some((t) => t.includes('TirePrice')) && r.some((t) => t.includes('trailing slash')) && r.some((t) => t.includes('milliseconds')) ? r : undefined;
@@ -33,5 +36,6 @@ describe('Integration Log and the deliberate-mistakes tour (rendered DOM)', () =
     assert.ok(rows, `the three diagnoses are rendered: ${JSON.stringify(await sidebarRows())}`);
     assert.ok(rows.some((t) => /POST \/v2\/partners\/tour-\w+\s*400/.test(t)), JSON.stringify(rows));
     await screenshot('integration-log');
+    for (let i = 0; i < 8; i++) await vscode.commands.executeCommand('workbench.action.decreaseViewWidth');
   });
 });
