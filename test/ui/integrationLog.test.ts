@@ -14,6 +14,12 @@ describe('Integration Log and the deliberate-mistakes tour (rendered DOM)', () =
   it('runs the tour script in a terminal; the view explains the millisecond iat, the trailing-slash aud and the 3-decimal money value', async function () {
     this.timeout(120_000);
     const api = await activateExtension();
+    await vscode.commands.executeCommand('tpp.selectEnvironment', 'local');
+    if (!(await api.keys.get('local'))) {
+      // Not needed by the tour (it signs with a key of its own); a Local key only hides Get Started for the screenshot.
+      void vscode.commands.executeCommand('tpp.generateKeyPair', 'local', { curve: 'P-256' });
+      await until(async () => Boolean(await api.keys.get('local')));
+    }
     await vscode.commands.executeCommand('tpp.clearIntegrationLog');
     await vscode.commands.executeCommand('tpp.filterIntegrationLog', 'all');
     const partner = (await vscode.commands.executeCommand('tpp.runMistakesTour')) as string;
@@ -28,7 +34,8 @@ describe('Integration Log and the deliberate-mistakes tour (rendered DOM)', () =
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await vscode.commands.executeCommand('workbench.action.closePanel');
     await vscode.commands.executeCommand('tpp.integrationLog.focus');
-    for (let i = 0; i < 8; i++) await vscode.commands.executeCommand('workbench.action.increaseViewWidth');
+    // Without window focus (headless browser) the resize commands act on the editor part: narrowing it widens the side bar.
+    for (let i = 0; i < 6; i++) await vscode.commands.executeCommand('workbench.action.decreaseViewWidth');
     const rows = await until(async () => {
       const r = await sidebarRows();
       return r.some((t) => t.includes('TirePrice')) && r.some((t) => t.includes('trailing slash')) && r.some((t) => t.includes('milliseconds')) ? r : undefined;
@@ -36,6 +43,6 @@ describe('Integration Log and the deliberate-mistakes tour (rendered DOM)', () =
     assert.ok(rows, `the three diagnoses are rendered: ${JSON.stringify(await sidebarRows())}`);
     assert.ok(rows.some((t) => /POST \/v2\/partners\/tour-\w+\s*400/.test(t)), JSON.stringify(rows));
     await screenshot('integration-log');
-    for (let i = 0; i < 8; i++) await vscode.commands.executeCommand('workbench.action.decreaseViewWidth');
+    for (let i = 0; i < 6; i++) await vscode.commands.executeCommand('workbench.action.increaseViewWidth');
   });
 });

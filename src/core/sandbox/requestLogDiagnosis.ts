@@ -90,7 +90,16 @@ function itemsOf(check: CheckResult, claims: Record<string, unknown> | undefined
     return check.detail
       .replace(/\.$/, '')
       .split(/; (?=(?:iat|exp) )/)
-      .map((part) => ({ rule: part.startsWith('exp') ? 'exp' : 'iat', message: sentence(part) }));
+      .map((part) => {
+        const rule = part.startsWith('exp') ? 'exp' : 'iat';
+        const ms = /^(\w+ -?\d+ is in milliseconds[^;]*); (use .*)$/.exec(part);
+        // The fix first: a row of the Integration Log shows the start of the message.
+        return { rule, message: ms?.[2] ? `${rule} is in milliseconds, not seconds: ${ms[2]}. (${ms[1]}.)` : sentence(part) };
+      });
+  }
+  if (check.id === 'aud') {
+    const hint = /^(aud is .*?"): ([^"]+)$/.exec(check.detail.replace(/\.$/, ''));
+    if (hint?.[2]) return [{ rule: 'aud', message: `${hint[2].charAt(0).toUpperCase()}${hint[2].slice(1)}: ${hint[1]}.` }];
   }
   if (check.id === 'signature' && /DER/.test(check.detail)) return [{ rule: 'signature', message: sentence(check.detail) }];
   const fix = FIX[check.id];

@@ -50,7 +50,7 @@ describe('tpp sandbox --log json', () => {
     assert.deepEqual(records[0]?.diagnosis, []);
     assert.deepEqual((records[1]?.diagnosis as { rule: string }[]).map((d) => d.rule), ['iat']);
     assert.deepEqual((records[2]?.diagnosis as { rule: string; message: string }[]).map((d) => d.rule), ['aud']);
-    assert.match((records[2]?.diagnosis as { message: string }[])[0]?.message ?? '', /trailing slash/);
+    assert.match((records[2]?.diagnosis as { message: string }[])[0]?.message ?? '', /trailing slash/i);
     assert.deepEqual(Object.keys((records[2]?.diagnosis as object[])[0] ?? {}), ['rule', 'message']);
     assert.doesNotMatch(out.stdout, /eyJ/, 'no token on stdout');
   });
