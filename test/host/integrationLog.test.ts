@@ -72,8 +72,9 @@ describe('Integration Log', () => {
     // The view's rows: the request, then its diagnosis.
     await new Promise((r) => setTimeout(r, 150)); // the view redraws at most every 50 ms
     const rows = api.integrationLogView.getChildren();
-    const row = rows.find((r) => r.exchange.id === x.id);
+    const row = rows.find((r) => 'id' in r && r.id === x.id);
     assert.ok(row, 'a row for the request');
+    assert.deepEqual(row, x, 'a row is the Exchange itself: Copy as Code… and Open as Payload File receive it');
     const item = api.integrationLogView.getTreeItem(row);
     assert.match(String(item.label), /^GET \/api\/v3\/verify-token\?from=host-test-/);
     assert.match(String(item.description), new RegExp(`^401 · \\d+ ms · \\d\\d:\\d\\d:\\d\\d · ${partner}$`));

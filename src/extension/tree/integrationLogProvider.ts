@@ -10,8 +10,19 @@ import type { IntegrationLog } from '../services/integrationLog';
  * Payload File (`tpp.openExchangeAsPayload`, rows with a body) and Copy as Code… (`tpp.copyAsCode`).
  */
 
-/** A row: an exchange, or one item of an exchange's diagnosis. */
-export type IntegrationLogElement = { readonly exchange: Exchange } | { readonly exchange: Exchange; readonly item: DiagnosisItem; readonly index: number };
+/** One item of an exchange's diagnosis, as a child row. */
+export interface DiagnosisRow {
+  readonly exchange: Exchange;
+  readonly item: DiagnosisItem;
+  readonly index: number;
+}
+/**
+ * A row: an exchange itself (so that context-menu commands, `tpp.copyAsCode` and `tpp.openExchangeAsPayload`, receive
+ * the Exchange as their argument), or one item of its diagnosis.
+ */
+export type IntegrationLogElement = Exchange | DiagnosisRow;
+
+const isDiagnosisRow = (e: IntegrationLogElement): e is DiagnosisRow => 'item' in e && 'exchange' in e;
 
 /** Context values of exchange rows (menus in package.json). */
 export const ENTRY_CONTEXT = 'integrationLogEntry';
@@ -89,17 +100,17 @@ export class IntegrationLogProvider implements vscode.TreeDataProvider<Integrati
   }
 
   getChildren(element?: IntegrationLogElement): IntegrationLogElement[] {
-    if (!element) return this.model.list().map((exchange) => ({ exchange }));
-    if ('item' in element) return [];
-    return (element.exchange.diagnosis ?? []).map((item, index) => ({ exchange: element.exchange, item, index }));
+    if (!element) return this.model.list();
+    if (isDiagnosisRow(element)) return [];
+    return (element.diagnosis ?? []).map((item, index) => ({ exchange: element, item, index }));
   }
 
   getTreeItem(element: IntegrationLogElement): vscode.TreeItem {
-    return 'item' in element ? diagnosisItem(element.exchange, element.item, element.index) : exchangeItem(element.exchange);
+    return isDiagnosisRow(element) ? diagnosisItem(element.exchange, element.item, element.index) : exchangeItem(element);
   }
 
   getParent(element: IntegrationLogElement): IntegrationLogElement | undefined {
-    return 'item' in element ? { exchange: element.exchange } : undefined;
+    return isDiagnosisRow(element) ? element.exchange : undefined;
   }
 
   dispose(): void {
