@@ -58,14 +58,15 @@ function newId(nowMs: number): string {
   return `${nowMs.toString(36)}-${counter.toString(36).padStart(4, '0')}-${process.pid.toString(36)}`;
 }
 
-/** Headers as an exchange shows them: lower-case names, values masked, Authorization reduced to its scheme. */
+/** Headers as an exchange shows them: lower-case names, values masked, Authorization reduced to its scheme, cookies masked. */
 function maskHeaders(headers: Readonly<Record<string, unknown>>): ExchangeHeaders {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue;
     const text = Array.isArray(value) ? value.join(', ') : String(value);
     const lower = name.toLowerCase();
-    out[lower] = lower === 'authorization' || lower === 'proxy-authorization' ? `${/^\s*(\S+)/.exec(text)?.[1] ?? ''} [masked]`.trim() : maskSecrets(text);
+    if (lower === 'cookie' || lower === 'set-cookie') out[lower] = '[masked]';
+    else out[lower] = lower === 'authorization' || lower === 'proxy-authorization' ? `${/^\s*(\S+)/.exec(text)?.[1] ?? ''} [masked]`.trim() : maskSecrets(text);
   }
   return out;
 }
