@@ -18,7 +18,7 @@ import { createWriteStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { measure, pool, rssOf, startServer, stopServer, type Figure, type Req, type Server } from './bench-sandbox/load';
+import { cpuMsOf, measure, pool, rssOf, startServer, stopServer, type Figure, type Req, type Server } from './bench-sandbox/load';
 import { mint } from './bench-sandbox/token';
 
 const { values } = parseArgs({
@@ -125,7 +125,10 @@ async function runAll(s: Server, kind: Kind, samples: Samples, note: string): Pr
     const expect = op === 'create' ? 201 : 200;
     // Invoice numbers unique per run: a PostgreSQL server keeps the records of the previous size's run.
     await measure(p, { ...LOOP, count: 200, seconds: 2, expect }, make(`W-${RUN}-${s.name}`));
-    figures[op] = await measure(p, { ...LOOP, expect }, make(`B-${RUN}-${s.name}`));
+    const cpu0 = cpuMsOf(s.child.pid);
+    const f = await measure(p, { ...LOOP, expect }, make(`B-${RUN}-${s.name}`));
+    const cpu1 = cpuMsOf(s.child.pid);
+    figures[op] = cpu0 !== undefined && cpu1 !== undefined && f.count ? { ...f, cpuMs: (cpu1 - cpu0) / f.count } : f;
   }
   await p.close();
   return { target: s.name, figures, rss: rssOf(s.child.pid), note };
@@ -157,6 +160,13 @@ function print(stored: number, rows: Row[]): void {
   if (rl && off) {
     const read = (op: Op) => (rl.figures[op] && off.figures[op] ? (rl.figures[op] as Figure).rps / (off.figures[op] as Figure).rps : undefined);
     console.log(`request log (issue 13), throughput with / without: read ${fmt(read('read'), 3)}, list ${fmt(read('list'), 3)}, verify ${fmt(read('verify'), 3)}, create ${fmt(read('create'), 3)} (target: read >= 0.95)`);
+    // Server CPU per request: what throughput would be on an idle machine (CPU-bound server), robust to other load.
+    const cpu = (op: Op) => {
+      const a = rl.figures[op]?.cpuMs;
+      const b = off.figures[op]?.cpuMs;
+      return a && b ? `${op} ${fmt(a, 3)} / ${fmt(b, 3)} ms = ${fmt(b / a, 3)}` : undefined;
+    };
+    console.log(`request log, server CPU per request with / without, and the throughput ratio it implies: ${OPS.map(cpu).filter(Boolean).join('; ')}`);
   }
 }
 
