@@ -3,7 +3,8 @@
 // every request (no token cache). For each number of stored registrations it measures verify-token, read by id,
 // list (page of 50: unfiltered at a random page, filtered by invoiceNumber, by storeNumber) and create against:
 //   - the sandbox (dist/sandbox.js started like `tpp sandbox --data-dir <tmp> --partner id=pem --seed-count N`),
-//     with its per-request log on (to a file, like a terminal) and off, the second start also timing a restart;
+//     with its per-request log on (text lines and the request log's JSON lines, to a file, like a terminal) and off,
+//     the second start also timing a restart;
 //   - the sandbox on a PostgreSQL server (`--database`), when TPP_BENCH_DATABASE_URL is set;
 //   - the floor: bare node:http + node:crypto verify + the same queries on PGlite (and PostgreSQL), same data;
 //   - json-server on the same data (no authentication: it has none).
@@ -17,7 +18,7 @@ import { createWriteStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { measure, pool, rssOf, startServer, stopServer, type Figure, type Req, type Server } from './bench-sandbox/load';
+import { cpuMsOf, measure, pool, rssOf, startServer, stopServer, type Figure, type Req, type Server } from './bench-sandbox/load';
 import { mint } from './bench-sandbox/token';
 
 const { values } = parseArgs({
@@ -124,7 +125,10 @@ async function runAll(s: Server, kind: Kind, samples: Samples, note: string): Pr
     const expect = op === 'create' ? 201 : 200;
     // Invoice numbers unique per run: a PostgreSQL server keeps the records of the previous size's run.
     await measure(p, { ...LOOP, count: 200, seconds: 2, expect }, make(`W-${RUN}-${s.name}`));
-    figures[op] = await measure(p, { ...LOOP, expect }, make(`B-${RUN}-${s.name}`));
+    const cpu0 = cpuMsOf(s.child.pid);
+    const f = await measure(p, { ...LOOP, expect }, make(`B-${RUN}-${s.name}`));
+    const cpu1 = cpuMsOf(s.child.pid);
+    figures[op] = cpu0 !== undefined && cpu1 !== undefined && f.count ? { ...f, cpuMs: (cpu1 - cpu0) / f.count } : f;
   }
   await p.close();
   return { target: s.name, figures, rss: rssOf(s.child.pid), note };
@@ -151,6 +155,18 @@ function print(stored: number, rows: Row[]): void {
   if (on && off) {
     const cost = OPS.filter((op) => on.figures[op] && off.figures[op]).map((op) => `${op} ${fmt(100 * (1 - (on.figures[op] as Figure).rps / (off.figures[op] as Figure).rps), 0)}%`);
     console.log(`per-request log cost (throughput lost with the log on): ${cost.join(', ')}`);
+  }
+  const rl = rows.find((r) => r.target === 'sandbox (request log)');
+  if (rl && off) {
+    const read = (op: Op) => (rl.figures[op] && off.figures[op] ? (rl.figures[op] as Figure).rps / (off.figures[op] as Figure).rps : undefined);
+    console.log(`request log (issue 13), throughput with / without: read ${fmt(read('read'), 3)}, list ${fmt(read('list'), 3)}, verify ${fmt(read('verify'), 3)}, create ${fmt(read('create'), 3)} (target: read >= 0.95)`);
+    // Server CPU per request: what throughput would be on an idle machine (CPU-bound server), robust to other load.
+    const cpu = (op: Op) => {
+      const a = rl.figures[op]?.cpuMs;
+      const b = off.figures[op]?.cpuMs;
+      return a && b ? `${op} ${fmt(a, 3)} / ${fmt(b, 3)} ms = ${fmt(b / a, 3)}` : undefined;
+    };
+    console.log(`request log, server CPU per request with / without, and the throughput ratio it implies: ${OPS.map(cpu).filter(Boolean).join('; ')}`);
   }
 }
 
@@ -181,6 +197,10 @@ async function sizeRun(stored: number): Promise<void> {
   const restart = common.map((a, i) => (common[i - 1] === '--stored' ? '0' : a));
   s = await startServer('sandbox (log off)', script('serve-sandbox.ts'), [...restart, '--data-dir', dataDir, '--quiet'], dir, limit);
   rows.push(await runAll(s, 'sandbox', samples, `restart with ${s.stored.toLocaleString('en-US')} stored: ${fmt(s.startSeconds, 2)} s (process start to ready)`));
+  await stopServer(s);
+  // The request log alone (issue 13), as the editor's sandbox process runs it: every entry built and serialised.
+  s = await startServer('sandbox (request log)', script('serve-sandbox.ts'), [...restart, '--data-dir', dataDir, '--quiet', '--request-log'], dir, limit);
+  rows.push(await runAll(s, 'sandbox', samples, 'no text log; each request-log entry built whole and serialised as for the IPC channel'));
   await stopServer(s);
 
   if (DATABASE) {

@@ -52,6 +52,14 @@ function copyPgliteAssets() {
 }
 
 /**
+ * The deliberate-mistakes tour's script (issue 13) ships as dist/send-mistakes.js: the walkthrough runs it from the
+ * installed extension, whose package holds only dist/ and media/. It runs as CommonJS as well as an ES module.
+ */
+function copyTourScript() {
+  copyFileSync('examples/mistakes/send-mistakes.mjs', join('dist', 'send-mistakes.js'));
+}
+
+/**
  * `tpp` is a small entry (dist/cli.js: the command table, src/cli/commands/index.ts) and one bundle per command
  * (dist/cli-<name>.js), loaded only when that command runs: `tpp validate` never parses the sandbox's HTTP server,
  * its database or the HTTP client. `tpp sandbox` loads the server from dist/sandbox.js, the bundle the editor uses.
@@ -93,11 +101,13 @@ if (watch) {
   // Watch mode bundles the extension whole (no lazy dist/core.js): simpler, and load time does not matter there.
   for (const b of [extensionBuild, ...builds]) await (await esbuild.context(b)).watch();
   copyPgliteAssets();
+  copyTourScript();
   console.log('esbuild: watching');
 } else {
   rmSync('dist', { recursive: true, force: true });
   await Promise.all([buildExtensionWithLazyCore(extensionBuild, common), ...builds.map((b) => esbuild.build(b))]);
   copyPgliteAssets();
+  copyTourScript();
   const kb = (f) => `${(statSync(join('dist', f)).size / 1024).toFixed(1)} KB`;
   console.log(`esbuild${production ? ' (production)' : ''}: dist/extension.js ${kb('extension.js')} (loaded at activation), dist/core.js ${kb('core.js')} (loaded on first use; target 600 KB in production), dist/undici.js ${kb('undici.js')} (loaded on the first request), dist/sandbox.js ${kb('sandbox.js')}, dist/sandbox-child.js ${kb('sandbox-child.js')}, dist/webview/response.js ${kb('webview/response.js')} (the response view's page)`);
   console.log(`  tpp: dist/cli.js ${kb('cli.js')}, then one of ${CLI_COMMANDS.map((c) => `cli-${c}.js ${kb(`cli-${c}.js`)}`).join(', ')}`);

@@ -54,6 +54,19 @@ export async function stopServer(s: Server): Promise<void> {
   clearTimeout(t);
 }
 
+/**
+ * CPU time (user + system) a process has used, in milliseconds (Linux /proc; undefined elsewhere). Per request, it
+ * compares two servers' costs even on a busy machine, where throughput mostly measures the other load.
+ */
+export function cpuMsOf(pid: number | undefined): number | undefined {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in clock ticks (USER_HZ = 100)
+  } catch {
+    return undefined;
+  }
+}
+
 /** Resident memory of a process now and at its peak, in MiB (Linux /proc; undefined elsewhere). */
 export function rssOf(pid: number | undefined): { rss: number; peak: number } | undefined {
   try {
@@ -81,6 +94,8 @@ export interface Figure {
   readonly p99: number;
   /** Answers with another status than expected (each is printed once per loop as a warning). */
   readonly unexpected: number;
+  /** Server CPU milliseconds per request (when measured). */
+  readonly cpuMs?: number;
 }
 
 export function pool(origin: string, connections: number): Pool {

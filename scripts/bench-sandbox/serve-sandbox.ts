@@ -1,9 +1,10 @@
 // One server of the sandbox benchmark, in its own process: the Local sandbox from dist/sandbox.js (the bundle the
 // CLI and the editor run), started with startSandbox as `tpp sandbox --data-dir <dir> --partner <id>=<pem>
 // --seed-count <n>` starts it. Prints one JSON line {origin, pid, stored, seedSeconds} on stdout when ready; SIGTERM
-// stops it. Per-request log lines go to stderr (a file, like a terminal would) unless --quiet.
+// stops it. Unless --quiet, per-request log lines go to stderr (a file, like a terminal would), and the request log
+// with its diagnosis (issue 13) is on, one JSON line per request to stderr as `tpp sandbox --log json` prints them.
 //   node --import tsx scripts/bench-sandbox/serve-sandbox.ts --partner ID --pem FILE --key FILE --stored N
-//        [--data-dir DIR] [--database URL] [--quiet]
+//        [--data-dir DIR] [--database URL] [--quiet] [--request-log]
 // (--key: the partner's private key, only to count what is stored through the API after seeding.)
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -19,12 +20,14 @@ const { values } = parseArgs({
     'data-dir': { type: 'string' },
     database: { type: 'string' },
     quiet: { type: 'boolean', default: false },
+    'request-log': { type: 'boolean', default: false },
   },
 });
 
 interface Handle {
   origin: string;
   v3BaseUrl: string;
+  requestLog?: { subscribe(l: (e: { line(): unknown; exchange(): unknown }) => void): unknown };
   loadSampleData(partnerId: string, count?: number): unknown;
   close(): Promise<void>;
 }
@@ -45,7 +48,12 @@ async function main(): Promise<void> {
     partners: [{ id: partner, spkiPem: readFileSync(values.pem as string, 'utf8'), name: partner.toLowerCase() }],
     seedCount: stored,
     log,
+    requestLog: values.quiet && !values['request-log'] ? undefined : {},
   });
+  if (!values.quiet) h.requestLog?.subscribe((e) => process.stderr.write(`${JSON.stringify(e.line())}\n`));
+  // --quiet --request-log: what the editor's sandbox process does with each entry (the whole exchange, masked,
+  // serialised for its IPC channel), without the text log.
+  else h.requestLog?.subscribe((e) => void JSON.stringify(e.exchange()));
   const have = stored > 0 ? await countOf(h, partner) : 0;
   if (have < stored) await h.loadSampleData(partner, stored - have);
   const seedSeconds = (performance.now() - t0) / 1000;

@@ -12,6 +12,8 @@ import { EnvironmentModel } from './services/environmentModel';
 import { SetupMarks } from './services/environmentSetup';
 import { EnvironmentSettings } from './services/environmentSettings';
 import { HistoryModel } from './services/historyModel';
+import { IntegrationLog } from './services/integrationLog';
+import { MistakesTour } from './services/integrationLogTour';
 import { KeyStore } from './services/keyStore';
 import { LocalSandbox } from './services/localSandbox';
 import { RegistrationsModel } from './services/registrationsModel';
@@ -51,6 +53,10 @@ export class Container implements vscode.Disposable {
   readonly variables: VariablesService;
   /** In-memory `tpp-draft:` payload drafts (File Claim…), discarded once sent or closed. */
   readonly drafts: DraftFiles;
+  /** Every request any client sent to the Local sandbox, with its diagnosis (Integration Log view). */
+  readonly integrationLog: IntegrationLog;
+  /** The deliberate-mistakes tour (a script in a terminal against the Local sandbox). */
+  readonly mistakesTour: MistakesTour;
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(context: vscode.ExtensionContext) {
@@ -84,6 +90,9 @@ export class Container implements vscode.Disposable {
     this.records = own(new RecordProvider(this.api));
     this.variables = own(new VariablesService(context.globalState, this.active));
     this.drafts = own(new DraftFiles(this.api));
+    this.integrationLog = own(new IntegrationLog(join(context.globalStorageUri.fsPath, 'integration-log'), context.globalState, this.log));
+    own(this.localSandbox.onDidLogExchanges((records) => this.integrationLog.add(records)));
+    this.mistakesTour = own(new MistakesTour(this.localSandbox, join(__dirname, 'send-mistakes.js')));
   }
 
   dispose(): void {

@@ -22,6 +22,8 @@ import { trackSetupContext } from './setupContext';
 import { WalkthroughProgress } from './walkthrough';
 import { EnvironmentStatusBar } from './statusBar';
 import { EnvironmentsProvider } from './tree/environmentsProvider';
+import type { IntegrationLog } from './services/integrationLog';
+import { registerIntegrationLogView, type IntegrationLogProvider } from './tree/integrationLogProvider';
 
 /** What `activate` returns to any extension: only the activation time (used by the benchmark). */
 export interface PublicApi {
@@ -58,6 +60,9 @@ export interface ExtensionApi extends PublicApi {
   readonly walkthrough: WalkthroughProgress;
   /** The response view (one webview panel). */
   readonly responses: ResponsePanel;
+  /** Requests any client sent to the Local sandbox, and the Integration Log view's data provider. */
+  readonly integrationLog: IntegrationLog;
+  readonly integrationLogView: IntegrationLogProvider;
 }
 
 /**
@@ -72,6 +77,7 @@ export function activate(context: vscode.ExtensionContext): PublicApi | Extensio
   // A copy of the interface description ships in media/, so problem codes link to their spec section offline.
   const spec = vscode.Uri.joinPath(context.extensionUri, 'media', 'partner-interface.md');
   const payloads = registerPayloadDiagnostics(c.log, existsSync(spec.fsPath) ? spec : undefined);
+  const integrationLog = registerIntegrationLogView(c.integrationLog);
 
   context.subscriptions.push(
     c,
@@ -86,13 +92,14 @@ export function activate(context: vscode.ExtensionContext): PublicApi | Extensio
     ...payloads.disposables,
     payloads.controller.useVariables((uri) => c.variables.names(undefined, uri), c.variables.onDidChange),
     registerVariableFeatures(c.variables),
+    ...integrationLog.disposables,
   );
 
   const activationMs = performance.now() - started;
   c.log.info(`Activated in ${activationMs.toFixed(1)} ms (active environment: ${c.active.get()})`);
   if (context.extensionMode !== vscode.ExtensionMode.Test) return { activationMs };
   const { environments, keys, log, api, history, registrations, localSandbox, variables, drafts, responses } = c;
-  return { activationMs, environments, keys, log, diagnostics: payloads.controller, api, history, registrations, view, localSandbox, variables, drafts, walkthrough, responses };
+  return { activationMs, environments, keys, log, diagnostics: payloads.controller, api, history, registrations, view, localSandbox, variables, drafts, walkthrough, responses, integrationLog: c.integrationLog, integrationLogView: integrationLog.provider };
 }
 
 export function deactivate(): void {

@@ -31,7 +31,7 @@ describe('foundation: activation, commands, view, status bar', () => {
   });
 
   it('contributes the Environments view in the Tire Protection container', async () => {
-    assert.deepEqual(manifest().contributes.views.tpp?.map((v) => v.id), ['tpp.environments', 'tpp.setup']);
+    assert.deepEqual(manifest().contributes.views.tpp?.map((v) => v.id), ['tpp.environments', 'tpp.setup', 'tpp.integrationLog']);
     await vscode.commands.executeCommand('tpp.environments.focus');
   });
 

@@ -4,11 +4,12 @@ import { redactUrl } from '../../core/sandbox/db/database';
 import { CliCommand, CliIo, UsageError } from '../io';
 
 const USAGE =
-  'tpp sandbox [--port <n>] [--host 127.0.0.1] [--data-dir <dir> | --database <postgres://user@host:port/db>] [--partner <id>[:<company_name>]=<spki.pem>]... [--seed | --seed-count <n>] [--eligibility-token <token>] [--rate-limit <per-second>] [--fault-rate <0..1> [--fault-mode before|after-commit]] [--slow-rate <0..1>] [--slow-ms <ms>] [--term-months <n>]';
+  'tpp sandbox [--port <n>] [--host 127.0.0.1] [--data-dir <dir> | --database <postgres://user@host:port/db>] [--partner <id>[:<company_name>]=<spki.pem>]... [--seed | --seed-count <n>] [--eligibility-token <token>] [--rate-limit <per-second>] [--fault-rate <0..1> [--fault-mode before|after-commit]] [--slow-rate <0..1>] [--slow-ms <ms>] [--term-months <n>] [--log text|json]';
 
 const HELP = `Runs the Local sandbox: the whole partner API (version 3, version 2 records, the eligibility lookup) on
 one origin. The first line on stdout is the version 3 base address (the JWT aud of version 3 calls); the version 2
-base (and aud) is the origin, the eligibility base is origin + /api/v1. One line per request goes to stderr.
+base (and aud) is the origin, the eligibility base is origin + /api/v1. One line per request goes to stderr;
+with --log json, one JSON object per request also goes to stdout, after the base address.
 
 Options:
   --port <n>                 port to listen on (default 0: a free port)
@@ -28,6 +29,10 @@ Options:
                              write is processed and stored, then its answer is replaced by a 500
   --slow-rate <0..1>, --slow-ms <ms>   delay that share of requests by that long
   --term-months <n>          program term: registrations expire n months after enrolment (default 36)
+  --log text|json            json: after the base-address line, print one JSON object per answered request on
+                             stdout: {"time","method","path","status","ms","partner","diagnosis":[{"rule","message"}]},
+                             where a failure's diagnosis names the broken JWT claim (iat, aud, alg, ...) or the JSON
+                             path of the payload field, with the fix (default text: the stderr lines only)
   -h, --help                 this help
 
 Limits and fault behaviour: docs/sandbox.md.`;
@@ -103,6 +108,7 @@ export async function runSandboxCommand(args: string[], io: CliIo, stop?: AbortS
       'slow-ms': { type: 'string' },
       'term-months': { type: 'string' },
       seed: { type: 'boolean', default: false },
+      log: { type: 'string', default: 'text' },
     },
   });
   const port = number('port', values.port, 0, 65535, true) ?? 0;
@@ -117,6 +123,8 @@ export async function runSandboxCommand(args: string[], io: CliIo, stop?: AbortS
   const partners = partnersOf(values.partner ?? []);
   if ((values.seed || seedCount) && partners.length === 0) throw new UsageError('--seed and --seed-count need at least one --partner to load the sample data for');
   if (values['data-dir'] && values.database) throw new UsageError('give --data-dir or --database, not both');
+  if (values.log !== 'text' && values.log !== 'json') throw new UsageError(`--log must be text or json, not '${values.log}'`);
+  const jsonLog = values.log === 'json';
 
   // Loaded lazily: fastify is only initialised when the sandbox actually runs.
   const { startSandbox } = require('../../core/sandbox/server') as typeof import('../../core/sandbox/server');
@@ -133,6 +141,7 @@ export async function runSandboxCommand(args: string[], io: CliIo, stop?: AbortS
       faults: faultRate || slowRate ? { errorRate: faultRate, mode: faultMode, slowRate, slowMs } : undefined,
       termMonths,
       log: (line) => io.stderr.write(`${new Date().toISOString()} ${line}\n`),
+      requestLog: jsonLog ? {} : undefined,
     });
   } catch (err) {
     io.stderr.write(`tpp sandbox: cannot start: ${(err as Error).message}\n`);
@@ -153,6 +162,12 @@ export async function runSandboxCommand(args: string[], io: CliIo, stop?: AbortS
     return 2;
   }
   io.stdout.write(`${sb.v3BaseUrl}\n`);
+  const requestLog = sb.requestLog;
+  if (requestLog) {
+    const print = (e: { line(): unknown }) => io.stdout.write(`${JSON.stringify(e.line())}\n`);
+    for (const e of requestLog.list()) print(e);
+    requestLog.subscribe(print);
+  }
   const where = values.database ? `data in the PostgreSQL server ${redactUrl(values.database)}` : values['data-dir'] ? `data in ${values['data-dir']}` : 'in memory';
   io.stderr.write(`Local sandbox: v3 ${sb.v3BaseUrl}, v2 ${sb.v2BaseUrl}/v2/partners/<name>, eligibility ${sb.eligibilityBaseUrl}; ${where}\n`);
   for (const p of partners) io.stderr.write(`Partner ${p.id}: v2 path /v2/partners/${p.name ?? p.id}, v3 aud ${sb.v3BaseUrl}, v2 aud ${sb.v2BaseUrl}\n`);

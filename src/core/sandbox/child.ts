@@ -1,6 +1,8 @@
 import { join } from 'node:path';
 import type { SandboxHandle, SandboxOptions } from './server';
-import { childErrorOf, type ChildMessage, type ChildStartOptions, type ParentMessage } from './childProtocol';
+import type { Exchange } from '../exchange/types';
+import { EXCHANGE_BATCH_MAX, EXCHANGE_BATCH_MS, childErrorOf, type ChildMessage, type ChildStartOptions, type ParentMessage } from './childProtocol';
+import type { RequestLogEntry } from './requestLog';
 
 /**
  * Entry of the Local sandbox's own process (dist/sandbox-child.js), forked by the editor like a language server
@@ -26,6 +28,18 @@ function send(msg: ChildMessage): void {
 
 const log = (line: string): void => send({ type: 'log', line });
 
+/** Request-log entries waiting to be pushed: sent together at most {@link EXCHANGE_BATCH_MS} after the first. */
+const batch: Exchange[] = [];
+let batchTimer: NodeJS.Timeout | undefined;
+function flushExchanges(): void {
+  batchTimer = undefined;
+  while (batch.length) send({ type: 'exchanges', records: batch.splice(0, EXCHANGE_BATCH_MAX) });
+}
+function pushExchange(entry: RequestLogEntry): void {
+  batch.push(entry.exchange());
+  batchTimer ??= setTimeout(flushExchanges, EXCHANGE_BATCH_MS);
+}
+
 function serverModulePath(): string {
   const i = process.argv.indexOf('--server');
   return i > 0 && process.argv[i + 1] ? (process.argv[i + 1] as string) : join(__dirname, 'sandbox.js');
@@ -43,7 +57,7 @@ async function listen(server: ServerModule, opts: SandboxOptions): Promise<Sandb
 
 async function start(options: ChildStartOptions): Promise<void> {
   const server = require(serverModulePath()) as ServerModule;
-  const base: SandboxOptions = { host: '127.0.0.1', port: options.port ?? 0, log, eligibilityToken: options.eligibilityToken };
+  const base: SandboxOptions = { host: '127.0.0.1', port: options.port ?? 0, log, eligibilityToken: options.eligibilityToken, requestLog: options.requestLog };
   let inMemory = !options.dataDir;
   try {
     handle = await listen(server, { ...base, dataDir: options.dataDir });
@@ -55,6 +69,7 @@ async function start(options: ChildStartOptions): Promise<void> {
     handle = await listen(server, base);
   }
   if (exiting) return;
+  handle.requestLog?.subscribe(pushExchange);
   const { origin, v3BaseUrl, v2BaseUrl, eligibilityBaseUrl } = handle;
   send({ type: 'ready', origin, v3BaseUrl, v2BaseUrl, eligibilityBaseUrl, inMemory });
 }

@@ -1,8 +1,12 @@
+import type { Exchange } from '../exchange/types';
+
 /**
  * Messages between the editor and the Local sandbox's child process (src/core/sandbox/child.ts) over the Node IPC
  * channel of `child_process.fork`. The parent sends one `start`, then any number of `request`s; the child answers
- * `ready` (or `startFailed`), one `response` per request (same `id`), and `log` lines at any time. The child exits
- * when the parent disconnects.
+ * `ready` (or `startFailed`), one `response` per request (same `id`), and `log` lines at any time; asked to, it also
+ * pushes the entries of its request log (`exchanges`, batched). The IPC channel is private to the two processes: no
+ * other process can read the log (issue 13: a local-only channel, not an endpoint). The child exits when the parent
+ * disconnects.
  */
 
 /** What the child needs to start the sandbox (sent over IPC, not argv: the eligibility token is a secret). */
@@ -13,7 +17,14 @@ export interface ChildStartOptions {
   readonly port?: number;
   /** The Local eligibility token (`apikey` of the retired lookup), if set. */
   readonly eligibilityToken?: string;
+  /** Keep a request log (./requestLog.ts) and push its entries to the parent as `exchanges` messages. */
+  readonly requestLog?: { readonly limit?: number };
 }
+
+/** Longest wait of a request-log entry in the child before it is pushed, in milliseconds (entries are batched). */
+export const EXCHANGE_BATCH_MS = 25;
+/** Most entries in one `exchanges` message. */
+export const EXCHANGE_BATCH_MAX = 200;
 
 /** A method of the running sandbox callable from the parent, with its parameters (see SandboxHandle). */
 export type ChildRequestCall =
@@ -49,6 +60,8 @@ export type ChildMessage =
   | ChildReady
   | { readonly type: 'startFailed'; readonly error: ChildError }
   | { readonly type: 'log'; readonly line: string }
+  /** Request-log entries (masked, capped; source `sandbox-log`), oldest first. */
+  | { readonly type: 'exchanges'; readonly records: readonly Exchange[] }
   | { readonly type: 'response'; readonly id: number; readonly ok: true; readonly result?: unknown }
   | { readonly type: 'response'; readonly id: number; readonly ok: false; readonly error: ChildError };
 

@@ -1,4 +1,5 @@
 import { fork, type ChildProcess } from 'node:child_process';
+import type { Exchange } from '../exchange/types';
 import type { ChildMessage, ChildReady, ChildRequestCall, ChildStartOptions, ParentMessage } from './childProtocol';
 import type { SampleSummary } from './seed';
 
@@ -58,6 +59,8 @@ export interface EmbeddedSandboxOptions {
   readonly log?: (line: string) => void;
   /** Called on every state change. */
   readonly onStateChange?: (status: SandboxStatus) => void;
+  /** Receives the request log (any client's requests, diagnosed, masked) in batches over the private IPC channel. */
+  readonly onExchanges?: (records: readonly Exchange[]) => void;
   /** Limit for the process to report ready, in ms (default 60,000). */
   readonly startTimeoutMs?: number;
   /** Limit of each request to the process, in ms (default 15,000; loading sample data: 10× that). */
@@ -151,6 +154,7 @@ export class EmbeddedSandbox {
 
     child.on('message', (msg: ChildMessage) => {
       if (msg.type === 'log') remember(msg.line, false);
+      else if (msg.type === 'exchanges') this.opts.onExchanges?.(msg.records);
       else if (msg.type === 'ready') {
         clearTimeout(timer);
         void this.onReady(run, msg).then(settle.resolve, settle.reject);
@@ -213,7 +217,7 @@ export class EmbeddedSandbox {
   /** Sends the start message, with the options read now (the token may have changed since the last run). */
   private sendStart(run: Run): void {
     const go = async () => {
-      const options: ChildStartOptions = { dataDir: this.opts.dataDir, port: this.lastPort, eligibilityToken: await this.opts.eligibilityToken?.() };
+      const options: ChildStartOptions = { dataDir: this.opts.dataDir, port: this.lastPort, eligibilityToken: await this.opts.eligibilityToken?.(), requestLog: this.opts.onExchanges ? {} : undefined };
       if (run.child.connected) run.child.send({ type: 'start', options } satisfies ParentMessage, (err) => err && this.opts.log?.(`cannot reach the Local sandbox: ${err.message}`));
     };
     go().catch((err: unknown) => {
@@ -261,9 +265,9 @@ export class EmbeddedSandbox {
     await this.call(run, { method: 'setEligibilityToken', params: [await this.opts.eligibilityToken?.()] });
   }
 
-  /** Registers `spkiPem` as the Local public key, starting the sandbox if needed. Rejects on a bad key. */
-  async registerPublicKey(spkiPem: string): Promise<void> {
-    await this.request({ method: 'registerPartner', params: [this.opts.partnerId, spkiPem, LOCAL_COMPANY_NAME] });
+  /** Registers `spkiPem` as the Local public key (or another partner's), starting the sandbox if needed. Rejects on a bad key. */
+  async registerPublicKey(spkiPem: string, partnerId = this.opts.partnerId, name = LOCAL_COMPANY_NAME): Promise<void> {
+    await this.request({ method: 'registerPartner', params: [partnerId, spkiPem, name] });
   }
 
   /**

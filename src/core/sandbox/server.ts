@@ -10,6 +10,9 @@ import { PartnerRecord, allPartners, findPartner, upsertPartner } from './ops/pa
 import { FaultInjector, FaultOptions, RateLimiter } from './realism';
 import { BASE_PREFIX, chooseAndParseBody, parseQuery, routeGroups, successStatus } from './routes';
 import { SampleSummary, loadSampleData } from './seed';
+import { RequestLog, type RequestLogOptions } from './requestLog';
+import { installRequestLog } from './requestLogHooks';
+import { select } from './ops/registrations';
 import { DEFAULT_TERM_MONTHS } from './model';
 
 export { BASE_PREFIX } from './routes';
@@ -56,6 +59,8 @@ export interface SandboxOptions {
   readonly log?: (line: string) => void;
   /** Clock in milliseconds since epoch (tests). */
   readonly now?: () => number;
+  /** Keep a request log with a diagnosis of each failure (./requestLog.ts); off when absent. */
+  readonly requestLog?: RequestLogOptions;
 }
 
 /** A running sandbox. */
@@ -70,6 +75,8 @@ export interface SandboxHandle {
   readonly eligibilityBaseUrl: string;
   /** The operations' context (database, clock), for seeding and benchmarks. */
   readonly context: OpsContext;
+  /** The request log, when {@link SandboxOptions.requestLog} asked for one. */
+  readonly requestLog?: RequestLog;
   /**
    * Registers (or replaces) a partner's public key. `name` (default: the Partner ID, or the name it had) is the v2
    * path segment and the verify-token name. Rejects when the PEM is not a P-256/P-384/P-521 SPKI public key.
@@ -159,6 +166,16 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
   // No JSON body is taken as text: a text/plain body answers 415 (docs/sandbox.md).
   app.removeContentTypeParser('text/plain');
   installErrorReplies(app, log);
+  const requestLog = opts.requestLog ? new RequestLog(opts.requestLog) : undefined;
+  if (requestLog) {
+    installRequestLog(app, requestLog, {
+      now,
+      audienceOf: (req, group) => (group[0]?.base === 'v3' ? `${origin(req)}${BASE_PREFIX.v3}` : origin(req)),
+      keyOf: (iss) => keys.get(iss)?.key,
+      partnerIds: () => [...keys.keys()],
+      findRegistration: async (partner, invoiceNumber, storeNumber) => (await select(context, partner, { invoiceNumber, storeNumber }))._id,
+    });
+  }
 
   if (log) {
     app.addHook('onResponse', async (req, reply) => {
@@ -262,6 +279,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
     v2BaseUrl: `${base}${BASE_PREFIX.v2}`,
     eligibilityBaseUrl: `${base}${BASE_PREFIX.eligibility}`,
     context,
+    requestLog,
     registerPartner,
     setEligibilityToken: (token) => {
       eligibilityToken = token || undefined;

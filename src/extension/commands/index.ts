@@ -43,6 +43,9 @@ import { configureEnvironment } from './configureEnvironment';
 import { checkPrerequisites } from './checkPrerequisites';
 import { showExchange } from './showExchange';
 import { openExchangeAsPayload } from './openExchangeAsPayload';
+import { clearIntegrationLog } from './clearIntegrationLog';
+import { filterIntegrationLog } from './filterIntegrationLog';
+import { runMistakesTour } from './runMistakesTour';
 
 /** Every command of the extension; each id is also contributed in package.json. */
 export const COMMANDS: readonly CommandDef[] = [selectEnvironment, useEnvironment, refreshEnvironments, generateKeyPair, setPartnerId,
@@ -55,4 +58,6 @@ export const COMMANDS: readonly CommandDef[] = [selectEnvironment, useEnvironmen
   // Environment setup
   configureEnvironment, checkPrerequisites,
   // Response view and history (issue 12)
-  showExchange, openExchangeAsPayload];
+  showExchange, openExchangeAsPayload,
+  // Integration Log (issue 13)
+  clearIntegrationLog, filterIntegrationLog, runMistakesTour];

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { EmbeddedSandbox, type LocalSandboxInfo, type SandboxState, type SandboxStatus } from '../../core/sandbox/embedded';
 import type { SampleSummary } from '../../core/sandbox/seed';
+import type { Exchange } from '../../core/exchange/types';
 import { publicKeyPem } from '../../core/jwt/keys';
 import { Logger } from '../log';
 import { KeyStore, signingKeyOf } from './keyStore';
@@ -31,6 +32,9 @@ export class LocalSandbox implements vscode.Disposable {
   private readonly stateEmitter = new vscode.EventEmitter<SandboxStatus>();
   /** Fires when the process starts, runs, stops or crashes. */
   readonly onDidChangeState = this.stateEmitter.event;
+  private readonly exchangesEmitter = new vscode.EventEmitter<readonly Exchange[]>();
+  /** Fires with each batch of requests the sandbox answered, from any client, diagnosed and masked (Integration Log). */
+  readonly onDidLogExchanges = this.exchangesEmitter.event;
 
   constructor(context: vscode.ExtensionContext, keys: KeyStore, log: Logger) {
     let id = context.globalState.get<string>(LOCAL_PARTNER_ID_STATE);
@@ -50,6 +54,7 @@ export class LocalSandbox implements vscode.Disposable {
       },
       eligibilityToken: async () => (await keys.eligibilityToken('local')) ?? undefined,
       log: (line) => log.info(`[Local sandbox] ${line}`),
+      onExchanges: (records) => this.exchangesEmitter.fire(records),
       onStateChange: (s) => {
         if (s.state === 'crashed') log.warn(`[Local sandbox] stopped unexpectedly (${s.reason}); it starts again on the next use of Local`);
         this.stateEmitter.fire(s);
@@ -88,6 +93,11 @@ export class LocalSandbox implements vscode.Disposable {
     return this.embedded.registerPublicKey(spkiPem);
   }
 
+  /** Registers another partner's SPKI PEM public key (e.g. the mistakes tour's), starting the sandbox if needed. */
+  registerPartner(partnerId: string, spkiPem: string, name = partnerId): Promise<void> {
+    return this.embedded.registerPublicKey(spkiPem, partnerId, name);
+  }
+
   /** Loads sample data into the Local sandbox; rejects when the Local environment has no key pair. */
   loadSampleData(): Promise<SampleSummary> {
     return this.embedded.loadSampleData();
@@ -96,6 +106,7 @@ export class LocalSandbox implements vscode.Disposable {
   dispose(): void {
     this.subscription.dispose();
     this.stateEmitter.dispose();
+    this.exchangesEmitter.dispose();
     void this.instance?.stop();
   }
 }

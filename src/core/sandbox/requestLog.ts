@@ -1,0 +1,207 @@
+import type { DiagnosisItem, Exchange, ExchangeHeaders } from '../exchange/types';
+import { maskSecrets } from '../log/mask';
+
+/**
+ * The Local sandbox's request log (issue 13, item 1; spec: Errors): one entry per request the sandbox answers, from
+ * any client, kept in a bounded ring and pushed to subscribers (`tpp sandbox --log json`, the editor's Integration
+ * Log over the child process's IPC channel). An entry's cheap fields (time, method, path, status, ms, partner,
+ * diagnosis) are set when the answer has gone out; its full {@link Exchange} (headers, bodies; capped and masked) is
+ * built only when first asked for, so that logging a successful read costs little. A diagnosis is computed only for
+ * failures (./requestLogDiagnosis.ts).
+ *
+ * Secrets: the Authorization header is kept only as `Bearer [masked]`; URLs, headers and bodies pass through
+ * `maskSecrets` when the exchange is built. A full token or private key never leaves an entry.
+ */
+
+/** Entries kept by default (the issue's "last 1,000 requests"). */
+export const DEFAULT_REQUEST_LOG_LIMIT = 1000;
+/** Characters of a request body kept in an entry (the rest is cut; `truncated` is not set for requests). */
+export const REQUEST_BODY_CAP = 32 * 1024;
+/** Characters of a response body kept in an entry (`response.truncated` says when cut). */
+export const RESPONSE_BODY_CAP = 16 * 1024;
+
+/** What the sandbox hands the log about one answered request (raw: masked when the exchange is built). */
+export interface RawRequest {
+  readonly method: string;
+  /** Absolute URL as called (origin from the Host header, path and query). */
+  readonly url: string;
+  /** Path and query as received. */
+  readonly path: string;
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  /** Request body text, when one was read (absent for a rejected token: the body is never read then). */
+  readonly body?: string;
+  readonly status: number;
+  readonly responseHeaders: Readonly<Record<string, unknown>>;
+  /** Response body text (JSON), when there was one. */
+  readonly responseBody?: string;
+  /** Milliseconds from the request's arrival to the end of the answer. */
+  readonly ms: number;
+  /** Partner ID: the verified `iss`, or for a refused token the `iss` it claimed, when readable. */
+  readonly partner?: string;
+}
+
+/** One line of `tpp sandbox --log json` (field names of issue 13). */
+export interface RequestLogLine {
+  readonly time: string;
+  readonly method: string;
+  readonly path: string;
+  readonly status: number;
+  readonly ms: number;
+  readonly partner: string | null;
+  readonly diagnosis: readonly { readonly rule: string; readonly message: string }[];
+}
+
+let counter = 0;
+/** Time-ordered unique id: milliseconds in base 36, then a per-process counter. */
+function newId(nowMs: number): string {
+  counter = (counter + 1) % 1_679_616;
+  return `${nowMs.toString(36)}-${counter.toString(36).padStart(4, '0')}-${process.pid.toString(36)}`;
+}
+
+/** Headers as an exchange shows them: lower-case names, values masked, Authorization reduced to its scheme, cookies masked. */
+function maskHeaders(headers: Readonly<Record<string, unknown>>): ExchangeHeaders {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    const text = Array.isArray(value) ? value.join(', ') : String(value);
+    const lower = name.toLowerCase();
+    if (lower === 'cookie' || lower === 'set-cookie') out[lower] = '[masked]';
+    else out[lower] = lower === 'authorization' || lower === 'proxy-authorization' ? `${/^\s*(\S+)/.exec(text)?.[1] ?? ''} [masked]`.trim() : maskSecrets(text);
+  }
+  return out;
+}
+
+/** One request the sandbox answered. */
+export class RequestLogEntry {
+  readonly id: string;
+  /** ISO 8601 UTC time the request arrived. */
+  readonly time: string;
+  readonly method: string;
+  /** Path and query as received, secrets in the query masked. */
+  readonly path: string;
+  readonly status: number;
+  /** Milliseconds, one decimal. */
+  readonly ms: number;
+  readonly partner: string | undefined;
+  private built: Exchange | undefined;
+  private raw: RawRequest | undefined;
+
+  constructor(
+    raw: RawRequest,
+    /** What went wrong and how to fix it; empty for a success. */
+    readonly diagnosis: readonly DiagnosisItem[],
+    nowMs: number,
+  ) {
+    this.raw = raw;
+    this.id = newId(nowMs);
+    this.time = new Date(nowMs - raw.ms).toISOString();
+    this.method = raw.method;
+    this.path = /[?=]|eyJ|-----/.test(raw.path) ? maskQuery(raw.path) : raw.path;
+    this.status = raw.status;
+    this.ms = Math.round(raw.ms * 10) / 10;
+    this.partner = raw.partner;
+  }
+
+  /** The `--log json` line of this entry. */
+  line(): RequestLogLine {
+    return { time: this.time, method: this.method, path: this.path, status: this.status, ms: this.ms, partner: this.partner ?? null, diagnosis: this.diagnosis.map(({ rule, message }) => ({ rule, message })) };
+  }
+
+  /** The whole exchange (source `sandbox-log`, environment `local`), masked and capped; built once. */
+  exchange(): Exchange {
+    if (this.built) return this.built;
+    const raw = this.raw as RawRequest;
+    const reqBody = raw.body === undefined ? undefined : maskSecrets(raw.body.length > REQUEST_BODY_CAP ? raw.body.slice(0, REQUEST_BODY_CAP) : raw.body);
+    const resText = raw.responseBody;
+    const resBody = resText === undefined ? undefined : maskSecrets(resText.length > RESPONSE_BODY_CAP ? resText.slice(0, RESPONSE_BODY_CAP) : resText);
+    this.built = {
+      id: this.id,
+      env: 'local',
+      source: 'sandbox-log',
+      time: this.time,
+      ...(this.partner ? { partner: this.partner } : {}),
+      request: { method: raw.method, url: maskQuery(raw.url), headers: maskHeaders(raw.headers), ...(reqBody !== undefined ? { body: reqBody } : {}) },
+      response: {
+        status: raw.status,
+        headers: maskHeaders(raw.responseHeaders),
+        ...(resBody !== undefined ? { body: resBody, size: Buffer.byteLength(resText as string), ...(resText && resText.length > RESPONSE_BODY_CAP ? { truncated: true } : {}) } : {}),
+      },
+      durationMs: this.ms,
+      attempts: 1,
+      ...(this.diagnosis.length ? { diagnosis: this.diagnosis } : {}),
+    };
+    this.raw = undefined; // the raw texts (and the Authorization header) are no longer held
+    return this.built;
+  }
+}
+
+/** Masks secrets of a URL or path: query values named like secrets, tokens anywhere. */
+export function maskQuery(url: string): string {
+  return maskSecrets(url.replace(/([?&](?:api_?key|token|access_token|key|secret|password)=)[^&\s]*/gi, '$1***'));
+}
+
+/** Options of {@link RequestLog}. */
+export interface RequestLogOptions {
+  /** Entries kept (default {@link DEFAULT_REQUEST_LOG_LIMIT}); a positive integer. */
+  readonly limit?: number;
+}
+
+/**
+ * The bounded ring of entries, newest last, with subscribers called once per entry (in the order answers complete).
+ * A subscriber that throws is dropped from that call only; the sandbox never fails a request because of its log.
+ */
+export class RequestLog {
+  readonly limit: number;
+  private readonly ring: (RequestLogEntry | undefined)[];
+  private next = 0;
+  private count = 0;
+  private readonly listeners = new Set<(e: RequestLogEntry) => void>();
+
+  /** @throws RangeError when `limit` is not a positive integer. */
+  constructor(options: RequestLogOptions = {}) {
+    const limit = options.limit ?? DEFAULT_REQUEST_LOG_LIMIT;
+    if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`The request log limit must be a positive integer, not ${limit}`);
+    this.limit = limit;
+    this.ring = new Array<RequestLogEntry | undefined>(limit);
+  }
+
+  /** Keeps `entry` (dropping the oldest beyond the limit) and tells every subscriber. */
+  add(entry: RequestLogEntry): void {
+    this.ring[this.next] = entry;
+    this.next = (this.next + 1) % this.limit;
+    if (this.count < this.limit) this.count++;
+    for (const l of this.listeners) {
+      try {
+        l(entry);
+      } catch {
+        // a failing subscriber must not fail the sandbox
+      }
+    }
+  }
+
+  /** Entries kept, oldest first. */
+  list(): RequestLogEntry[] {
+    const out: RequestLogEntry[] = [];
+    const start = (this.next - this.count + this.limit) % this.limit;
+    for (let i = 0; i < this.count; i++) out.push(this.ring[(start + i) % this.limit] as RequestLogEntry);
+    return out;
+  }
+
+  /** Number of entries kept. */
+  get size(): number {
+    return this.count;
+  }
+
+  /** Drops every entry. */
+  clear(): void {
+    this.ring.fill(undefined);
+    this.next = 0;
+    this.count = 0;
+  }
+
+  /** Calls `listener` with each new entry until the returned function is called. */
+  subscribe(listener: (e: RequestLogEntry) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+}

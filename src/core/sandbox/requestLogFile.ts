@@ -1,0 +1,152 @@
+import * as fs from 'node:fs';
+import { join } from 'node:path';
+import type { DiagnosisItem, Exchange, ExchangeHeaders } from '../exchange/types';
+import { maskSecrets } from '../log/mask';
+import { DEFAULT_REQUEST_LOG_LIMIT } from './requestLog';
+
+/**
+ * The editor's copy of the Local sandbox's request log on disk (issue 13, item 1: "survives a reload of the
+ * window"): JSON Lines, one masked exchange per line, appended as entries arrive; when the current file holds
+ * `limit` lines it becomes the rotated file (replacing the previous one) and a new one starts, so a write never
+ * rewrites the list and reading both gives at least the newest `limit` entries. Every string is masked again
+ * before it is written (a full token or private key is never stored). No editor here: the caller gives the
+ * directory (the extension's global storage).
+ */
+
+/** The file that takes new entries. */
+export const LOG_FILE = 'integration-log.jsonl';
+/** The previous `limit` entries. */
+export const ROTATED_LOG_FILE = 'integration-log.1.jsonl';
+
+function maskHeaders(h: ExchangeHeaders | undefined): ExchangeHeaders | undefined {
+  if (!h) return undefined;
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(h)) {
+    const text = String(v);
+    out[k] = k !== 'authorization' ? maskSecrets(text) : /^(\S+ )?\[masked\]$/.test(text) ? text : `${/^\s*(\S+)/.exec(text)?.[1] ?? ''} [masked]`.trim();
+  }
+  return out;
+}
+
+/** `x` with every string that may carry a secret masked (idempotent on an already masked exchange). */
+export function maskExchange(x: Exchange): Exchange {
+  const m = (s: string | undefined) => (s === undefined ? undefined : maskSecrets(s));
+  const diagnosis = x.diagnosis?.map((d): DiagnosisItem => ({ ...d, message: maskSecrets(d.message) }));
+  return {
+    ...x,
+    request: { ...x.request, url: maskSecrets(x.request.url), headers: maskHeaders(x.request.headers), body: m(x.request.body) },
+    ...(x.response ? { response: { ...x.response, headers: maskHeaders(x.response.headers), body: m(x.response.body) } } : {}),
+    ...(x.problem !== undefined ? { problem: maskSecrets(x.problem) } : {}),
+    ...(diagnosis ? { diagnosis } : {}),
+  };
+}
+
+function isExchange(v: unknown): v is Exchange {
+  const x = v as Exchange;
+  return !!x && typeof x === 'object' && typeof x.id === 'string' && typeof x.time === 'string' && !!x.request && typeof x.request.method === 'string' && typeof x.request.url === 'string';
+}
+
+/** Exchanges of one JSON Lines file, oldest first; damaged lines skipped. */
+function readLines(file: string): Exchange[] {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch {
+    return [];
+  }
+  const out: Exchange[] = [];
+  for (const line of text.split('\n')) {
+    if (!line.trim()) continue;
+    try {
+      const v: unknown = JSON.parse(line);
+      if (isExchange(v)) out.push(maskExchange(v));
+    } catch {
+      // a line cut short by a crash
+    }
+  }
+  return out;
+}
+
+/**
+ * The newest `limit` exchanges in memory (oldest first) and on disk.
+ *
+ * @example
+ *   const file = RequestLogFile.open(join(globalStorage, 'integration-log'), 1000);
+ *   file.append(records); await file.flushed();
+ */
+export class RequestLogFile {
+  private writes: Promise<void> = Promise.resolve();
+  private failure: unknown;
+
+  private constructor(
+    private readonly dir: string,
+    readonly limit: number,
+    private entries: Exchange[],
+    private currentLines: number,
+  ) {}
+
+  /**
+   * Reads the log of `dir` (creating the directory); damaged lines are skipped, every string masked again.
+   * @throws RangeError for a limit that is not a positive integer; the file system's error when `dir` cannot be created.
+   */
+  static open(dir: string, limit = DEFAULT_REQUEST_LOG_LIMIT): RequestLogFile {
+    if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`The integration log limit must be a positive integer, not ${limit}`);
+    fs.mkdirSync(dir, { recursive: true });
+    const current = readLines(join(dir, LOG_FILE));
+    const all = [...readLines(join(dir, ROTATED_LOG_FILE)), ...current];
+    return new RequestLogFile(dir, limit, all.slice(-limit), current.length);
+  }
+
+  /** Exchanges kept, oldest first. */
+  list(): readonly Exchange[] {
+    return this.entries;
+  }
+
+  /** Keeps `records` (masked) and appends them to disk; rotates when the current file reaches the limit. */
+  append(records: readonly Exchange[]): readonly Exchange[] {
+    const masked = records.map(maskExchange);
+    this.entries = [...this.entries, ...masked].slice(-this.limit);
+    let text = '';
+    const batches: { text: string; rotate: boolean }[] = [];
+    for (const x of masked) {
+      text += `${JSON.stringify(x)}\n`;
+      if (++this.currentLines >= this.limit) {
+        batches.push({ text, rotate: true });
+        text = '';
+        this.currentLines = 0;
+      }
+    }
+    if (text) batches.push({ text, rotate: false });
+    this.queue(async () => {
+      for (const b of batches) {
+        await fs.promises.appendFile(join(this.dir, LOG_FILE), b.text, { encoding: 'utf8', mode: 0o600 });
+        if (b.rotate) await fs.promises.rename(join(this.dir, LOG_FILE), join(this.dir, ROTATED_LOG_FILE));
+      }
+    });
+    return masked;
+  }
+
+  /** Removes every entry from memory and disk. */
+  clear(): void {
+    this.entries = [];
+    this.currentLines = 0;
+    this.queue(async () => {
+      await fs.promises.rm(join(this.dir, LOG_FILE), { force: true });
+      await fs.promises.rm(join(this.dir, ROTATED_LOG_FILE), { force: true });
+    });
+  }
+
+  /** Resolves when every queued write is on disk; rejects with the first write error since the last call. */
+  async flushed(): Promise<void> {
+    await this.writes;
+    const failure = this.failure;
+    this.failure = undefined;
+    if (failure !== undefined) throw failure;
+  }
+
+  private queue(write: () => Promise<void>): void {
+    this.writes = this.writes.then(write).catch((err: unknown) => {
+      this.failure ??= err;
+    });
+  }
+}

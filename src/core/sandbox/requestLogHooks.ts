@@ -1,0 +1,100 @@
+import type { KeyObject } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { EndpointDef } from '../contract';
+import { decodeJwt } from '../jwt/inspect';
+import { RequestLog, RequestLogEntry, type RawRequest } from './requestLog';
+import { diagnose } from './requestLogDiagnosis';
+
+/**
+ * Feeds the Local sandbox's {@link RequestLog} from fastify (issue 13, item 1). What a request costs the log when
+ * it succeeds: the raw JSON body text is kept by the JSON parser (same parser and limits as fastify's own), the
+ * answer's text is referenced in `onSend`, and one entry is built in `onResponse`, after the answer has gone out.
+ * Masking and capping wait until an entry's exchange is asked for; a diagnosis is computed only for a failure.
+ */
+
+/** What the sandbox's gate leaves on a request (server.ts `Gate`), as far as the log reads it. */
+interface GateState {
+  readonly group?: readonly EndpointDef[];
+  readonly partner?: { readonly id: string };
+}
+
+type LoggedRequest = FastifyRequest & { tpp?: GateState; tppBody?: string; tppAnswer?: string };
+
+/** The sandbox's view of partners and addresses, as the diagnosis needs it. */
+export interface RequestLogContext {
+  /** Clock in milliseconds since epoch (the sandbox's). */
+  readonly now: () => number;
+  /** The base address the `aud` of a token must equal on a route of `group`, for this request's Host. */
+  audienceOf(req: FastifyRequest, group: readonly EndpointDef[]): string;
+  /** The registered public key of a Partner ID. */
+  keyOf(iss: string): KeyObject | undefined;
+  /** Registered Partner IDs. */
+  partnerIds(): readonly string[];
+  /** Id of the partner's registration with that invoice (and store) number, if exactly one exists. */
+  findRegistration?(partner: string, invoiceNumber: string, storeNumber: string | undefined): Promise<string | undefined>;
+}
+
+/** The `iss` a refused token claims, when readable (never the token itself). */
+function claimedIss(authorization: string | undefined): string | undefined {
+  const m = /^Bearer\s+(\S+)/i.exec(authorization ?? '');
+  const iss = m?.[1] ? decodeJwt(m[1]).claims?.iss : undefined;
+  return typeof iss === 'string' ? iss.slice(0, 200) : undefined;
+}
+
+/**
+ * Installs the log's hooks on `app` (before its routes are added). Call after the error replies are installed, so
+ * that the logged answer is the one sent.
+ */
+export function installRequestLog(app: FastifyInstance, log: RequestLog, ctx: RequestLogContext): void {
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    (req as LoggedRequest).tppBody = body as string;
+    parseJson(req, body as string, done);
+  });
+  app.addHook('onSend', async (req, _reply, payload) => {
+    if (typeof payload === 'string') (req as LoggedRequest).tppAnswer = payload;
+    return payload;
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    const req = request as LoggedRequest;
+    const end = ctx.now();
+    const status = reply.statusCode;
+    const state = req.tpp;
+    const authorization = req.headers.authorization;
+    const raw: RawRequest = {
+      method: req.method,
+      url: `http://${req.headers.host ?? 'localhost'}${req.url}`,
+      path: req.url,
+      headers: req.headers,
+      body: req.tppBody,
+      status,
+      responseHeaders: reply.getHeaders(),
+      responseBody: req.tppAnswer,
+      ms: reply.elapsedTime,
+      partner: state?.partner?.id ?? (status === 401 ? claimedIss(authorization) : undefined),
+    };
+    if (status < 400) {
+      log.add(new RequestLogEntry(raw, [], end));
+      return;
+    }
+    const group = state?.group;
+    const partner = state?.partner?.id;
+    const diagnosis = await diagnose({
+      status,
+      method: req.method,
+      pathname: req.url.split('?')[0] ?? '',
+      group,
+      params: (req.params ?? {}) as Record<string, string>,
+      authorization,
+      audience: group ? ctx.audienceOf(req, group) : undefined,
+      body: req.tppBody,
+      responseBody: req.tppAnswer,
+      nowSeconds: Math.floor(end / 1000),
+      keyOf: (iss) => ctx.keyOf(iss),
+      partnerIds: () => ctx.partnerIds(),
+      findRegistration: partner && ctx.findRegistration ? (inv, store) => ctx.findRegistration?.(partner, inv, store) ?? Promise.resolve(undefined) : undefined,
+    });
+    log.add(new RequestLogEntry(raw, diagnosis, end));
+  });
+}

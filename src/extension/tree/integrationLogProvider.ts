@@ -1,0 +1,138 @@
+import * as vscode from 'vscode';
+import type { DiagnosisItem, Exchange } from '../../core/exchange/types';
+import type { IntegrationLog } from '../services/integrationLog';
+
+/**
+ * The Integration Log view (`tpp.integrationLog`, issue 13): one row per request the Local sandbox answered, newest
+ * first: method and path, then status, latency, time and partner, with an icon by status class. A failure's row
+ * opens onto its diagnosis (one child per broken rule: the claim, header field or payload path, and the fix).
+ * Selecting a row runs `tpp.showExchange` with the exchange (the response view); its context menu offers Open as
+ * Payload File (`tpp.openExchangeAsPayload`, rows with a body) and Copy as Code… (`tpp.copyAsCode`).
+ */
+
+/** One item of an exchange's diagnosis, as a child row. */
+export interface DiagnosisRow {
+  readonly exchange: Exchange;
+  readonly item: DiagnosisItem;
+  readonly index: number;
+}
+/**
+ * A row: an exchange itself (so that context-menu commands, `tpp.copyAsCode` and `tpp.openExchangeAsPayload`, receive
+ * the Exchange as their argument), or one item of its diagnosis.
+ */
+export type IntegrationLogElement = Exchange | DiagnosisRow;
+
+const isDiagnosisRow = (e: IntegrationLogElement): e is DiagnosisRow => 'item' in e && 'exchange' in e;
+
+/** Context values of exchange rows (menus in package.json). */
+export const ENTRY_CONTEXT = 'integrationLogEntry';
+export const ENTRY_WITH_BODY_CONTEXT = 'integrationLogEntry.body';
+
+/** The path and query of an exchange's URL (the URL itself when it does not parse). */
+export function pathOf(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.pathname}${u.search}`;
+  } catch {
+    return url;
+  }
+}
+
+/** Local time of day of an ISO time, HH:MM:SS. */
+function clock(iso: string): string {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : d.toLocaleTimeString('en-GB', { hour12: false });
+}
+
+/** The icon of a status class: green check for 2xx/3xx, warning for 4xx, error for 5xx or no answer. */
+function iconOf(status: number | undefined): vscode.ThemeIcon {
+  if (status !== undefined && status < 400) return new vscode.ThemeIcon('pass', new vscode.ThemeColor('testing.iconPassed'));
+  if (status !== undefined && status < 500) return new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'));
+  return new vscode.ThemeIcon('error', new vscode.ThemeColor('testing.iconFailed'));
+}
+
+/** The row of an exchange: `POST /api/v3/…` with `401 · 12 ms · 10:42:13 · partner`. */
+export function exchangeItem(x: Exchange): vscode.TreeItem {
+  const status = x.response?.status;
+  const diagnosis = x.diagnosis ?? [];
+  const item = new vscode.TreeItem(`${x.request.method} ${pathOf(x.request.url)}`, diagnosis.length ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
+  item.id = x.id;
+  item.description = [status ?? 'no answer', `${Math.round(x.durationMs)} ms`, clock(x.time), x.partner].filter((p) => p !== undefined && p !== '').join(' · ');
+  item.iconPath = iconOf(status);
+  item.contextValue = x.request.body ? ENTRY_WITH_BODY_CONTEXT : ENTRY_CONTEXT;
+  const tip = new vscode.MarkdownString();
+  tip.appendText(`${x.request.method} ${x.request.url}\n${status ?? 'no answer'} · ${x.durationMs} ms · ${x.time}${x.partner ? ` · partner ${x.partner}` : ''}`);
+  for (const d of diagnosis) tip.appendMarkdown('\n\n').appendText(`${d.rule}: ${d.message}`);
+  item.tooltip = tip;
+  item.accessibilityInformation = { label: `${x.request.method} ${pathOf(x.request.url)}, status ${status ?? 'none'}, ${Math.round(x.durationMs)} milliseconds${diagnosis.length ? `, ${diagnosis.length} problem${diagnosis.length > 1 ? 's' : ''}` : ''}` };
+  item.command = { command: 'tpp.showExchange', title: 'Show Request and Answer', arguments: [x] };
+  return item;
+}
+
+/** The row of one diagnosis item: the rule, then the message. */
+export function diagnosisItem(x: Exchange, d: DiagnosisItem, index: number): vscode.TreeItem {
+  const item = new vscode.TreeItem(d.rule, vscode.TreeItemCollapsibleState.None);
+  item.id = `${x.id}/${index}`;
+  item.description = d.message;
+  item.tooltip = new vscode.MarkdownString().appendText(`${d.rule}: ${d.message}${d.code ? ` (${d.code})` : ''}`);
+  item.iconPath = new vscode.ThemeIcon('debug-breakpoint-log-unverified');
+  item.contextValue = 'integrationLogDiagnosis';
+  item.command = { command: 'tpp.showExchange', title: 'Show Request and Answer', arguments: [x] };
+  return item;
+}
+
+/** How long the view waits to redraw after entries arrive, in ms (a burst of requests redraws once). */
+const REDRAW_MS = 50;
+
+export class IntegrationLogProvider implements vscode.TreeDataProvider<IntegrationLogElement>, vscode.Disposable {
+  private readonly emitter = new vscode.EventEmitter<IntegrationLogElement | undefined>();
+  readonly onDidChangeTreeData = this.emitter.event;
+  private readonly subscription: vscode.Disposable;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly model: IntegrationLog) {
+    this.subscription = model.onDidChange(() => {
+      this.timer ??= setTimeout(() => {
+        this.timer = undefined;
+        this.emitter.fire(undefined);
+      }, REDRAW_MS);
+    });
+  }
+
+  getChildren(element?: IntegrationLogElement): IntegrationLogElement[] {
+    if (!element) return this.model.list();
+    if (isDiagnosisRow(element)) return [];
+    return (element.diagnosis ?? []).map((item, index) => ({ exchange: element, item, index }));
+  }
+
+  getTreeItem(element: IntegrationLogElement): vscode.TreeItem {
+    return isDiagnosisRow(element) ? diagnosisItem(element.exchange, element.item, element.index) : exchangeItem(element);
+  }
+
+  getParent(element: IntegrationLogElement): IntegrationLogElement | undefined {
+    return isDiagnosisRow(element) ? element.exchange : undefined;
+  }
+
+  dispose(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.subscription.dispose();
+    this.emitter.dispose();
+  }
+}
+
+/**
+ * Creates the view (`tpp.integrationLog`) on `model`; its description names the status filter and the count.
+ * Returns the disposables (provider, view, subscription).
+ */
+export function registerIntegrationLogView(model: IntegrationLog): { provider: IntegrationLogProvider; view: vscode.TreeView<IntegrationLogElement>; disposables: vscode.Disposable[] } {
+  const provider = new IntegrationLogProvider(model);
+  const view = vscode.window.createTreeView('tpp.integrationLog', { treeDataProvider: provider });
+  const describe = () => {
+    view.description = model.filter === 'all' ? undefined : `${model.filter} only`;
+  };
+  describe();
+  const sub = model.onDidChange((added) => {
+    if (!added) describe();
+  });
+  return { provider, view, disposables: [provider, view, sub] };
+}

@@ -1,0 +1,44 @@
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { activateExtension } from '../shared/extension';
+import { screenshot, texts, until } from '../shared/driver';
+
+const sidebarRows = () => texts('.part.sidebar .monaco-list-row');
+
+/**
+ * The deliberate-mistakes tour in the rendered workbench (issue 13, item 4): the script runs in a terminal as an
+ * integrator's application would, and the Integration Log explains each of its three broken requests
+ * (README screenshot: media/screenshots/integration-log.png is this test's `integration-log.png`).
+ */
+describe('Integration Log and the deliberate-mistakes tour (rendered DOM)', () => {
+  it('runs the tour script in a terminal; the view explains the millisecond iat, the trailing-slash aud and the 3-decimal money value', async function () {
+    this.timeout(120_000);
+    const api = await activateExtension();
+    await vscode.commands.executeCommand('tpp.selectEnvironment', 'local');
+    // No Local key is made here: the tour signs with its own, and workbench.test expects Local without one.
+    await vscode.commands.executeCommand('tpp.clearIntegrationLog');
+    await vscode.commands.executeCommand('tpp.filterIntegrationLog', 'all');
+    const partner = (await vscode.commands.executeCommand('tpp.runMistakesTour')) as string;
+    assert.match(partner, /^tour-/);
+    const logged = await until(() => (api.integrationLog.list().filter((x) => x.partner === partner).length >= 3 ? true : undefined), 60_000);
+    assert.ok(logged, 'three requests of the tour reached the log');
+    const tour = api.integrationLog.list().filter((x) => x.partner === partner).reverse();
+    assert.deepEqual(tour.map((x) => x.response?.status), [401, 401, 400]);
+    assert.deepEqual(tour.map((x) => x.diagnosis?.map((d) => d.rule)), [['iat'], ['aud'], ['Registrations[0].TirePrice']]);
+
+    // A clean frame for the README screenshot: no editors or panel, a wider side bar.
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await vscode.commands.executeCommand('workbench.action.closePanel');
+    await vscode.commands.executeCommand('tpp.integrationLog.focus');
+    // Without window focus (headless browser) the resize commands act on the editor part: narrowing it widens the side bar.
+    for (let i = 0; i < 6; i++) await vscode.commands.executeCommand('workbench.action.decreaseViewWidth');
+    const rows = await until(async () => {
+      const r = await sidebarRows();
+      return r.some((t) => t.includes('TirePrice')) && r.some((t) => t.includes('trailing slash')) && r.some((t) => t.includes('milliseconds')) ? r : undefined;
+    }, 20_000);
+    assert.ok(rows, `the three diagnoses are rendered: ${JSON.stringify(await sidebarRows())}`);
+    assert.ok(rows.some((t) => /POST \/v2\/partners\/tour-\w+\s*400/.test(t)), JSON.stringify(rows));
+    await screenshot('integration-log');
+    for (let i = 0; i < 6; i++) await vscode.commands.executeCommand('workbench.action.increaseViewWidth');
+  });
+});
