@@ -9,6 +9,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { resolvePayloadVariables } from '../../src/core/variables';
 import type { ConfigureResult } from '../../src/extension/commands/configureEnvironment';
 import type { ExtensionApi } from '../../src/extension/extension';
 import type { PrerequisiteCheck } from '../../src/extension/send/productionGuard';
@@ -150,7 +151,7 @@ describe('Configure Environment against a fake remote (tpp sandbox on another po
 
   it('Production: every missing prerequisite is named at once and nothing is asked or sent; once set up, the typed confirmation comes', async () => {
     const folder = vscode.workspace.workspaceFolders![0]!.uri;
-    const example = JSON.parse(Buffer.from(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(folder, 'tire-protection-registration.json'))).toString()) as Record<string, unknown>;
+    const example = resolvePayloadVariables(JSON.parse(Buffer.from(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(folder, 'tire-protection-registration.json'))).toString()), 'tire-protection-registration') as Record<string, unknown>;
     const file = vscode.Uri.joinPath(folder, 'guard.tire-protection-registration.json');
     await vscode.workspace.fs.writeFile(file, Buffer.from(JSON.stringify({ ...example, invoiceNumber: `INV-GUARD-${Date.now()}` }, null, 2)));
     const check = await cmd<PrerequisiteCheck>('tpp.checkPrerequisites', 'production');
@@ -177,7 +178,7 @@ describe('Configure Environment against a fake remote (tpp sandbox on another po
     assert.equal(w.keyGenerated, true);
     assert.equal(w.remoteConfigured, true, 'Sandbox has its Partner ID and its public key saved');
     assert.equal(w.verified, true, 'Sandbox verified');
-    const example = JSON.parse(Buffer.from(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0]!.uri, 'tire-protection-registration.json'))).toString()) as Record<string, unknown>;
+    const example = resolvePayloadVariables(JSON.parse(Buffer.from(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0]!.uri, 'tire-protection-registration.json'))).toString()), 'tire-protection-registration') as Record<string, unknown>;
     await cmd('tpp.generateKeyPair', 'local', { curve: 'P-256', existing: 'replace' });
     await api.api.send('local', 'createTireProtectionRegistration', {}, { ...example, invoiceNumber: `INV-WALK-${Date.now()}` } as never);
     assert.ok(await until(() => api.walkthrough.current().registrationCreated === true), 'a registration created completes its step');

@@ -5,6 +5,7 @@
 // nothing behind. Spec: Tire-protection registrations; Claims; States and transitions; Business rules.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import { resolvePayloadVariables } from '../../src/core/variables';
 import type { ExtensionApi } from '../../src/extension/extension';
 import type { TreeNode } from '../../src/extension/tree/node';
 import { activateExtension, EXTENSION_ID } from '../shared/extension';
@@ -58,7 +59,7 @@ describe('tree states, menus, filters and drafts (Local sandbox)', function () {
     await cmd('tpp.selectEnvironment', 'local');
     await cmd('tpp.generateKeyPair', 'local', { curve: 'P-256', existing: 'replace' });
     const folder = vscode.workspace.workspaceFolders![0]!.uri;
-    example = JSON.parse(Buffer.from(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(folder, 'tire-protection-registration.json'))).toString()) as Record<string, unknown>;
+    example = resolvePayloadVariables(JSON.parse(Buffer.from(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(folder, 'tire-protection-registration.json'))).toString()), 'tire-protection-registration') as Record<string, unknown>;
     ids.active = await create(`PFX-${tag}-ACTIVE`, 2);
     ids.cancelled = await create(`PFX-${tag}-CANCELLED`, 2);
     ids.none = await create(`OTHER-${tag}-NONE`, 1);
