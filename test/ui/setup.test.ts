@@ -4,6 +4,7 @@
 // (screenshot). Screenshots: test-results/ui/setup-*.png. Leaves the workbench as it found it.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import { resolvePayloadVariables } from '../../src/core/variables';
 import type { ExtensionApi } from '../../src/extension/extension';
 import { activateExtension } from '../shared/extension';
 import { driver, screenshot, sleep, texts, until } from '../shared/driver';
@@ -94,7 +95,7 @@ describe('environment setup and record states (rendered workbench)', function ()
   it('the tree shows registrations in their states (Active, No tires left, Cancelled)', async () => {
     await cmd('tpp.generateKeyPair', 'local', { curve: 'P-256', existing: 'replace' });
     const folder = vscode.workspace.workspaceFolders![0]!.uri;
-    const example = JSON.parse(Buffer.from(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(folder, 'tire-protection-registration.json'))).toString()) as Record<string, unknown>;
+    const example = resolvePayloadVariables(JSON.parse(Buffer.from(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(folder, 'tire-protection-registration.json'))).toString()), 'tire-protection-registration') as Record<string, unknown>;
     const create = async (suffix: string, tires: number) =>
       String(((await api.api.send('local', 'createTireProtectionRegistration', {}, { ...example, invoiceNumber: `INV-${tag}-${suffix}`, tires: (example.tires as unknown[]).slice(0, tires) } as never)).response.body as { id: string }).id);
     await create('ACTIVE', 2);
