@@ -28,7 +28,9 @@ async function openPayload(api: ExtensionApi, uri: vscode.Uri): Promise<vscode.T
 /** Sends the active editor's payload as the keybinding does: Ctrl+Alt+R in the browser when the driver is there. */
 async function sendWithKeybinding(api: ExtensionApi, uri: vscode.Uri): Promise<HistoryEntry> {
   const before = api.history.list('local')[0]?.id;
-  // The answer of an earlier send opens beside: bring the payload's editor back and give it the keyboard.
+  // Earlier suites leave editors, webviews and views open (the response panel beside takes keys when focused):
+  // start from the payload's editor alone and give it the keyboard.
+  await cmd('workbench.action.closeAllEditors');
   await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri), { preview: false, preserveFocus: false });
   if (hasDriver()) {
     const name = uri.path.split('/').pop()!;
