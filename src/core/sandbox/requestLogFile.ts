@@ -1,6 +1,5 @@
-import * as fs from 'node:fs';
-import { join } from 'node:path';
 import type { DiagnosisItem, Exchange, ExchangeHeaders } from '../exchange/types';
+import { RotatingJsonLines } from '../log/jsonLines';
 import { maskSecrets } from '../log/mask';
 import { DEFAULT_REQUEST_LOG_LIMIT } from './requestLog';
 
@@ -46,27 +45,6 @@ function isExchange(v: unknown): v is Exchange {
   return !!x && typeof x === 'object' && typeof x.id === 'string' && typeof x.time === 'string' && !!x.request && typeof x.request.method === 'string' && typeof x.request.url === 'string';
 }
 
-/** Exchanges of one JSON Lines file, oldest first; damaged lines skipped. */
-function readLines(file: string): Exchange[] {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch {
-    return [];
-  }
-  const out: Exchange[] = [];
-  for (const line of text.split('\n')) {
-    if (!line.trim()) continue;
-    try {
-      const v: unknown = JSON.parse(line);
-      if (isExchange(v)) out.push(maskExchange(v));
-    } catch {
-      // a line cut short by a crash
-    }
-  }
-  return out;
-}
-
 /**
  * The newest `limit` exchanges in memory (oldest first) and on disk.
  *
@@ -75,14 +53,10 @@ function readLines(file: string): Exchange[] {
  *   file.append(records); await file.flushed();
  */
 export class RequestLogFile {
-  private writes: Promise<void> = Promise.resolve();
-  private failure: unknown;
-
   private constructor(
-    private readonly dir: string,
+    private readonly file: RotatingJsonLines,
     readonly limit: number,
     private entries: Exchange[],
-    private currentLines: number,
   ) {}
 
   /**
@@ -91,10 +65,9 @@ export class RequestLogFile {
    */
   static open(dir: string, limit = DEFAULT_REQUEST_LOG_LIMIT): RequestLogFile {
     if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`The integration log limit must be a positive integer, not ${limit}`);
-    fs.mkdirSync(dir, { recursive: true });
-    const current = readLines(join(dir, LOG_FILE));
-    const all = [...readLines(join(dir, ROTATED_LOG_FILE)), ...current];
-    return new RequestLogFile(dir, limit, all.slice(-limit), current.length);
+    const { log, values } = RotatingJsonLines.open(dir, { current: LOG_FILE, rotated: ROTATED_LOG_FILE }, limit);
+    // damaged or foreign lines skipped, every string masked again
+    return new RequestLogFile(log, limit, values.filter(isExchange).slice(-limit).map(maskExchange));
   }
 
   /** Exchanges kept, oldest first. */
@@ -106,47 +79,18 @@ export class RequestLogFile {
   append(records: readonly Exchange[]): readonly Exchange[] {
     const masked = records.map(maskExchange);
     this.entries = [...this.entries, ...masked].slice(-this.limit);
-    let text = '';
-    const batches: { text: string; rotate: boolean }[] = [];
-    for (const x of masked) {
-      text += `${JSON.stringify(x)}\n`;
-      if (++this.currentLines >= this.limit) {
-        batches.push({ text, rotate: true });
-        text = '';
-        this.currentLines = 0;
-      }
-    }
-    if (text) batches.push({ text, rotate: false });
-    this.queue(async () => {
-      for (const b of batches) {
-        await fs.promises.appendFile(join(this.dir, LOG_FILE), b.text, { encoding: 'utf8', mode: 0o600 });
-        if (b.rotate) await fs.promises.rename(join(this.dir, LOG_FILE), join(this.dir, ROTATED_LOG_FILE));
-      }
-    });
+    this.file.append(masked);
     return masked;
   }
 
   /** Removes every entry from memory and disk. */
   clear(): void {
     this.entries = [];
-    this.currentLines = 0;
-    this.queue(async () => {
-      await fs.promises.rm(join(this.dir, LOG_FILE), { force: true });
-      await fs.promises.rm(join(this.dir, ROTATED_LOG_FILE), { force: true });
-    });
+    this.file.replace([]);
   }
 
   /** Resolves when every queued write is on disk; rejects with the first write error since the last call. */
-  async flushed(): Promise<void> {
-    await this.writes;
-    const failure = this.failure;
-    this.failure = undefined;
-    if (failure !== undefined) throw failure;
-  }
-
-  private queue(write: () => Promise<void>): void {
-    this.writes = this.writes.then(write).catch((err: unknown) => {
-      this.failure ??= err;
-    });
+  flushed(): Promise<void> {
+    return this.file.flushed();
   }
 }
