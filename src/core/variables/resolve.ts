@@ -56,7 +56,7 @@ export function environmentVariables(setting: unknown, env: string): Record<stri
 }
 
 /** Reads `a.b.c` in an object: the flat key first (`"a.b.c"`), else the dotted path. */
-function readPath(obj: Readonly<Record<string, unknown>> | undefined, name: string): { found: boolean; value?: unknown } {
+export function readPath(obj: Readonly<Record<string, unknown>> | undefined, name: string): { found: boolean; value?: unknown } {
   if (!obj) return { found: false };
   if (Object.hasOwn(obj, name)) return { found: true, value: obj[name] };
   let v: unknown = obj;

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { SCHEMA_URI_PREFIX } from '../../core/contract/kinds';
-import { KNOWN_DYNAMIC_VARIABLES, captureNames, isCaptureRoot, parseRefs } from '../../core/variables';
+import { KNOWN_DYNAMIC_VARIABLES, captureNames, isCaptureRoot, parseRefs, readPath } from '../../core/variables';
 import type { VariablesService } from '../services/variables';
 
 /**
@@ -18,18 +18,6 @@ const preview = (v: unknown): string => {
   const s = typeof v === 'string' ? JSON.stringify(v) : JSON.stringify(v) ?? String(v);
   return s.length > 80 ? `${s.slice(0, 77)}…` : s;
 };
-
-/** Reads `a.b` from captures or variables (flat key first). */
-function read(obj: Readonly<Record<string, unknown>> | undefined, name: string): { found: boolean; value?: unknown } {
-  if (!obj) return { found: false };
-  if (Object.hasOwn(obj, name)) return { found: true, value: obj[name] };
-  let v: unknown = obj;
-  for (const p of name.split('.')) {
-    if (v === null || typeof v !== 'object' || !Object.hasOwn(v, p)) return { found: false };
-    v = (v as Record<string, unknown>)[p];
-  }
-  return { found: true, value: v };
-}
 
 export class VariableCompletionProvider implements vscode.CompletionItemProvider {
   constructor(private readonly variables: VariablesService) {}
@@ -66,7 +54,7 @@ export class VariableCompletionProvider implements vscode.CompletionItemProvider
     for (const c of captureNames()) {
       for (const field of c.fields) {
         const name = `${c.name}.${field}`;
-        const got = read(captured[c.name], field);
+        const got = readPath(captured[c.name], field);
         const item = new vscode.CompletionItem({ label: name, description: got.found ? preview(got.value) : 'not captured yet' }, vscode.CompletionItemKind.Field);
         item.insertText = `${name}${close}`;
         item.range = range;
@@ -94,11 +82,11 @@ export class VariableHoverProvider implements vscode.HoverProvider {
     if (dyn) md.appendMarkdown(`Dynamic value, resolved at send time: ${dyn.description}`);
     else if (isCaptureRoot(ref.name)) {
       const [head, ...rest] = ref.name.split('.');
-      const got = read(this.variables.captured(env)[head!], rest.join('.'));
+      const got = readPath(this.variables.captured(env)[head!], rest.join('.'));
       md.appendMarkdown(got.found ? `Captured on ${env}: ` : `Not captured yet on ${env}: send a create first.`);
       if (got.found) md.appendCodeblock(JSON.stringify(got.value, null, 2), 'json');
     } else {
-      const got = read(this.variables.environment(env, doc.uri), ref.name);
+      const got = readPath(this.variables.environment(env, doc.uri), ref.name);
       md.appendMarkdown(got.found ? `Variable of ${env} (tpp.variables): ` : `Unknown in ${env}: define it in the \`tpp.variables\` setting.`);
       if (got.found) md.appendCodeblock(JSON.stringify(got.value, null, 2), 'json');
     }
