@@ -99,11 +99,15 @@ export async function runSendCommand(args: string[], io: CliIo, env: NodeJS.Proc
     return 2;
   }
   const vars = varsOf(values.var ?? []);
-  // Producers of captures first, cancellations last (see HELP); an unreadable file keeps its place and fails in sendFiles.
+  // Producers of captures first, cancellations last (see HELP); an unreadable file keeps its place and fails in
+  // sendFiles, which reads the texts read here rather than the disk again.
+  const texts = new Map<string, string>();
   const files = sendOrder(
     positionals.map((p) => {
       try {
-        const value = JSON.parse(readFileSync(p, 'utf8')) as unknown;
+        const text = readFileSync(p, 'utf8');
+        texts.set(p, text);
+        const value = JSON.parse(text) as unknown;
         return { value, kind: kindOf(value, p) };
       } catch {
         return {};
@@ -123,6 +127,7 @@ export async function runSendCommand(args: string[], io: CliIo, env: NodeJS.Proc
       eligibilityToken: values['eligibility-token'] ?? env.TPP_ELIGIBILITY_TOKEN,
       companyName: values['company-name'],
       vars,
+      readText: (p) => texts.get(p) ?? readFileSync(p, 'utf8'),
       resolve: (value, kind, scope) => resolvePayloadVariables(value, kind, { environment: scope.vars, captured }),
       capture: (kind, sent, body) => {
         const next = captureFromResponse(kind, sent, body, captured);
