@@ -7,17 +7,19 @@ import { openStorage } from './db/open';
 import { handlers, HandlerContext } from './handlers';
 import { OpsContext } from './ops/common';
 import { PartnerRecord, allPartners, findPartner, upsertPartner } from './ops/partners';
-import { FaultInjector, FaultOptions, RateLimiter } from './realism';
+import { FaultInjector, RateLimiter } from './realism';
 import { BASE_PREFIX, chooseAndParseBody, parseQuery, routeGroups, successStatus } from './routes';
-import { SampleSummary, loadSampleData } from './seed';
-import { RequestLog, type RequestLogOptions } from './requestLog';
+import { loadSampleData } from './seed';
+import { RequestLog } from './requestLog';
 import { installRequestLog } from './requestLogHooks';
 import { select } from './ops/registrations';
 import { DEFAULT_TERM_MONTHS } from './model';
+import type { SandboxHandle, SandboxOptions } from './sandboxTypes';
 
 export { BASE_PREFIX } from './routes';
 export { MAX_RESPONSE_BYTES, logSafe } from './replies';
 export { zodIssues } from './routes';
+export type { PartnerSpec, SandboxHandle, SandboxOptions } from './sandboxTypes';
 
 /**
  * The Local sandbox HTTP server (spec: Endpoints; Authentication; Errors). Routes come from the contract's endpoint
@@ -25,70 +27,6 @@ export { zodIssues } from './routes';
  * Every request is authenticated before its body is read; every write is one transaction; a storage failure answers
  * 503 with Retry-After and stores nothing.
  */
-
-/** A partner to register at start: Partner ID, SPKI PEM public key, optional v2 name segment. */
-export interface PartnerSpec {
-  readonly id: string;
-  readonly spkiPem: string;
-  readonly name?: string;
-}
-
-/** Options of {@link startSandbox}. */
-export interface SandboxOptions {
-  /** Interface to listen on (default 127.0.0.1). */
-  readonly host?: string;
-  /** Port (default 0: a free port). */
-  readonly port?: number;
-  /** Data directory of the embedded database; absent (and no `database`) = in memory. */
-  readonly dataDir?: string;
-  /** PostgreSQL server URL (`postgres://user@host:port/db`): the records live in its `tpp` schema. */
-  readonly database?: string;
-  /** Partners to register at start. */
-  readonly partners?: readonly PartnerSpec[];
-  /** Sample registrations to bulk-load for each partner of `partners` before listening (0 = none). */
-  readonly seedCount?: number;
-  /** The dedicated eligibility-lookup token; when absent every eligibility call answers 401. */
-  readonly eligibilityToken?: string;
-  /** Per-partner rate limit in requests per second (absent or 0 = off). */
-  readonly rateLimitPerSecond?: number;
-  /** Fault injection (off by default). */
-  readonly faults?: FaultOptions;
-  /** Program term in months (default 36). */
-  readonly termMonths?: number;
-  /** Called with one line per request (method, path, status, milliseconds); tokens and keys are masked. */
-  readonly log?: (line: string) => void;
-  /** Clock in milliseconds since epoch (tests). */
-  readonly now?: () => number;
-  /** Keep a request log with a diagnosis of each failure (./requestLog.ts); off when absent. */
-  readonly requestLog?: RequestLogOptions;
-}
-
-/** A running sandbox. */
-export interface SandboxHandle {
-  /** e.g. http://127.0.0.1:43117 */
-  readonly origin: string;
-  /** {sandbox_url}: origin + /api/v3 (the v3 JWT aud). */
-  readonly v3BaseUrl: string;
-  /** {legacy_base_url}: the origin (the v2 JWT aud). */
-  readonly v2BaseUrl: string;
-  /** {rsa_base_url}: origin + /api/v1. */
-  readonly eligibilityBaseUrl: string;
-  /** The operations' context (database, clock), for seeding and benchmarks. */
-  readonly context: OpsContext;
-  /** The request log, when {@link SandboxOptions.requestLog} asked for one. */
-  readonly requestLog?: RequestLog;
-  /**
-   * Registers (or replaces) a partner's public key. `name` (default: the Partner ID, or the name it had) is the v2
-   * path segment and the verify-token name. Rejects when the PEM is not a P-256/P-384/P-521 SPKI public key.
-   */
-  registerPartner(id: string, spkiPem: string, name?: string): Promise<void>;
-  /** Sets (or with undefined, removes) the dedicated eligibility-lookup token. */
-  setEligibilityToken(token: string | undefined): void;
-  /** Bulk-loads sample data for a registered partner (`count` registrations). Rejects when the partner is unknown. */
-  loadSampleData(partnerId: string, count?: number): Promise<SampleSummary>;
-  /** Stops listening, closes connections and the database. Safe to call twice. */
-  close(): Promise<void>;
-}
 
 /** Largest request body, in bytes (413 beyond). */
 export const MAX_BODY_BYTES = 1024 * 1024;
