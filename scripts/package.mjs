@@ -1,4 +1,4 @@
-// `npm run package`: production build, then a .vsix made offline with @vscode/vsce 3 (dependencies are
+// `npm run package`: production build (with --check: dist/extension.js <= 150 KB, dist/core.js <= 600 KB), then a .vsix made offline with @vscode/vsce 3 (dependencies are
 // bundled, so --no-dependencies). Lists the .vsix contents and, with --check, fails if anything other
 // than dist/*.js, PGlite's files in dist/, media/, package.json, README, CHANGELOG and LICENSE is inside, or
 // if the packaged sandbox cannot open its embedded database (PGlite loads its WebAssembly at run time: proven from
@@ -13,6 +13,12 @@ const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
 const run = (cmd, args) => execFileSync(cmd, args, { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
 
 run('node', ['scripts/build.mjs', '--production']);
+// Size budgets of issue 14 (bytes are deterministic, unlike timings): what activation loads, and the lazily loaded core.
+const BUDGETS_KB = { 'dist/extension.js': 150, 'dist/core.js': 600 };
+const overBudget = Object.entries(BUDGETS_KB)
+  .map(([f, kb]) => ({ f, kb, size: statSync(f).size / 1024 }))
+  .filter((b) => b.size > b.kb);
+for (const b of overBudget) console.error(`package: ${b.f} is ${b.size.toFixed(1)} KB in production, over its ${b.kb} KB budget`);
 const out = check ? join(mkdtempSync(join(tmpdir(), 'tpp-vsix-')), 'check.vsix') : `${pkg.name}-${pkg.version}.vsix`;
 run('npx', ['vsce', 'package', '--no-dependencies', '--skip-license', '--allow-missing-repository', '--no-rewrite-relative-links', '--out', out]);
 // A .vsix is a zip: list it with Python's zipfile (always on this machine), no extra dependency.
@@ -44,6 +50,7 @@ if (check) {
     rmSync(out, { force: true });
   }
 }
+if (overBudget.length) process.exit(1);
 if (unexpected.length) {
   console.error(`unexpected or missing files in the .vsix: ${unexpected.map((e) => e.name).join(', ')}`);
   process.exit(1);

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { findNodeAtLocation, parseTree, type Node } from 'jsonc-parser';
+import { nearestFieldSpan } from '../../core/json/strictJson';
 
 /**
  * Opens a payload file at a field (a 400's field problem): the value at `path` selected, or, when the field is
@@ -11,14 +11,10 @@ import { findNodeAtLocation, parseTree, type Node } from 'jsonc-parser';
  */
 export async function openFieldOfPayload(uri: vscode.Uri, path: readonly (string | number)[]): Promise<vscode.TextEditor> {
   const doc = await vscode.workspace.openTextDocument(uri);
-  const root = parseTree(doc.getText());
-  let node: Node | undefined;
-  for (let n = path.length; n >= 0 && !node; n--) node = root ? findNodeAtLocation(root, [...path.slice(0, n)]) : undefined;
+  const span = nearestFieldSpan(doc.getText(), path);
   // A property's value: select the whole "key": value pair's value; an object or array: its opening bracket only.
-  const range = node
-    ? node.type === 'object' || node.type === 'array'
-      ? new vscode.Range(doc.positionAt(node.offset), doc.positionAt(node.offset + 1))
-      : new vscode.Range(doc.positionAt(node.offset), doc.positionAt(node.offset + node.length))
+  const range = span
+    ? new vscode.Range(doc.positionAt(span.offset), doc.positionAt(span.offset + (span.container ? 1 : span.length)))
     : new vscode.Range(0, 0, 0, 0);
   const column = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === uri.toString())?.viewColumn ?? vscode.ViewColumn.One;
   const editor = await vscode.window.showTextDocument(doc, { viewColumn: column, selection: range, preserveFocus: false });

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { parse, ParseError, printParseErrorCode } from 'jsonc-parser';
 import { PayloadRefused } from '../../core/client/route';
+import { parseStrictJson } from '../../core/json/strictJson';
 import { DIAGNOSTIC_SOURCE } from '../diagnostics/controller';
 
 /** Error diagnostics of the payload checker on `uri`. */
@@ -23,11 +23,9 @@ export function readPayload(doc: vscode.TextDocument): { value: unknown; name: s
     const first = errors[0] as vscode.Diagnostic;
     throw new PayloadRefused(`Not sent: ${name} has ${errors.length} error${errors.length === 1 ? '' : 's'} (first, line ${first.range.start.line + 1}: ${first.message}). Fix them first.`);
   }
-  const parseErrors: ParseError[] = [];
-  const value = parse(doc.getText(), parseErrors, { allowTrailingComma: false, disallowComments: true }) as unknown;
-  if (parseErrors.length) {
-    const e = parseErrors[0] as ParseError;
-    throw new PayloadRefused(`Not sent: ${name} is not valid JSON (${printParseErrorCode(e.error)} at line ${doc.positionAt(e.offset).line + 1}).`);
+  const parsed = parseStrictJson(doc.getText());
+  if (!parsed.ok) {
+    throw new PayloadRefused(`Not sent: ${name} is not valid JSON (${parsed.code} at line ${doc.positionAt(parsed.offset).line + 1}).`);
   }
-  return { value, name };
+  return { value: parsed.value, name };
 }
