@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { PAYLOAD_KINDS } from '../../core/contract';
+import { PAYLOAD_KINDS } from '../../core/contract/kinds';
 import { DIAGNOSTIC_CODES, NO_SCHEMA, canDisable, withoutDisabled } from '../../core/diagnostics/codes';
 import { expandGlob, isGlob } from '../../core/diagnostics/glob';
 import { diagnosePayload } from '../../core/diagnostics/payload';
