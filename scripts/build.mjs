@@ -63,6 +63,7 @@ function copyTourScript() {
  * `tpp` is a small entry (dist/cli.js: the command table, src/cli/commands/index.ts) and one bundle per command
  * (dist/cli-<name>.js), loaded only when that command runs: `tpp validate` never parses the sandbox's HTTP server,
  * its database or the HTTP client. `tpp sandbox` loads the server from dist/sandbox.js, the bundle the editor uses.
+ * In dist/cli.js a command's bundle is loaded with V8's code cache (src/cli/compileCache.ts, requireBundle).
  */
 const CLI_COMMANDS = ['code', 'environments', 'keygen', 'jwt', 'openapi', 'sandbox', 'send', 'validate'];
 const cliSplit = {
@@ -72,11 +73,16 @@ const cliSplit = {
     build.onResolve({ filter: /^\.\.?\// }, (args) => {
       const target = resolve(args.resolveDir, args.path);
       if (args.importer === join(commands, 'index.ts') && dirname(target) === commands && CLI_COMMANDS.includes(basename(target))) {
-        return { path: `./cli-${basename(target)}.js`, external: true };
+        return { path: `cli-${basename(target)}.js`, namespace: 'cli-command' };
       }
       if (target === resolve('src/core/sandbox/server')) return { path: './sandbox.js', external: true };
       return undefined;
     });
+    build.onLoad({ filter: /.*/, namespace: 'cli-command' }, (args) => ({
+      loader: 'js',
+      resolveDir: resolve('src/cli'),
+      contents: `module.exports = require('./compileCache').requireBundle(require('node:path').join(__dirname, ${JSON.stringify(args.path)}));`,
+    }));
   },
 };
 
