@@ -12,9 +12,13 @@ import * as vm from 'node:vm';
  * Node 20 (this project's machines and CI) {@link requireBundle} loads the bundle through a `vm.Script` given the
  * cached data of the last run, and {@link saveCompileCache} writes V8's data once the command has run, so the
  * cache also holds the functions compiled while it ran (V8 compiles most functions lazily, on their first call).
- * The library `v8-compile-cache` was not used: it hooks the compilation of every module of the process, compiles
- * without a dynamic `import()` callback (PGlite, in `tpp sandbox`, needs one) and produces its data before the
- * code runs, so without the lazily compiled functions.
+ * The library `v8-compile-cache` was not used: it hooks the compilation of every module of the process (so also
+ * dist/sandbox.js, whose PGlite needs a dynamic `import()`) and produces its data before the code runs, so
+ * without the lazily compiled functions.
+ *
+ * A bundle loaded here must not use a dynamic `import()`: on Node 20 a script compiled from cached data loses its
+ * import callback (ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING), so none is given and `import()` fails on every run
+ * alike. scripts/build.mjs checks it for the bundles it loads this way.
  *
  * The cache lives in `$TPP_COMPILE_CACHE_DIR`, else `$XDG_CACHE_HOME/tpp`, else `<OS temp dir>/tpp-<uid>`, never
  * in the project. `TPP_COMPILE_CACHE=0` turns it off. A missing, unwritable or corrupt cache falls back silently
@@ -46,6 +50,15 @@ export function enableCompileCache(dir: string | undefined = compileCacheDir()):
   return true;
 }
 
+/** How a bundle was loaded: with cached data V8 accepted, without data (none yet), with data V8 rejected, or by a plain `require`. */
+export type CacheUse = 'used' | 'none' | 'rejected' | 'plain';
+const loads: { file: string; cache: CacheUse }[] = [];
+
+/** How each bundle loaded by {@link requireBundle} in this process used the cache, in load order. */
+export function compileCacheReport(): readonly { readonly file: string; readonly cache: CacheUse }[] {
+  return loads.map((l) => ({ ...l }));
+}
+
 interface Pending {
   readonly script: vm.Script;
   readonly file: string;
@@ -66,15 +79,17 @@ function cacheFileOf(dir: string, file: string): string {
 /**
  * Loads the CommonJS file `file` (an absolute path) as `require` does, once per process (it is kept in
  * `require.cache`), compiled with the cached data kept in `dir` when there is some that V8 accepts. Without a
- * `dir`, or on a Node that cannot give a cached script a dynamic `import()`, it is a plain `require`.
+ * `dir`, or on a Node with its own compile cache, it is a plain `require`. The file must not use `import()`.
  * Errors thrown by the module itself are thrown as they are; errors of the cache are ignored.
  * @returns the module's `exports`
  */
 export function requireBundle(file: string, dir: string | undefined = compileCacheDir()): unknown {
   const known = require.cache[file];
   if (known) return known.exports;
-  const dynamicImport = vm.constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER;
-  if (!dir || typeof nodeModule.enableCompileCache === 'function' || !dynamicImport) return require(file);
+  if (!dir || typeof nodeModule.enableCompileCache === 'function') {
+    loads.push({ file, cache: 'plain' });
+    return require(file);
+  }
   const cacheFile = cacheFileOf(dir, file);
   const source = readFileSync(file, 'utf8');
   let cachedData: Buffer | undefined;
@@ -85,8 +100,10 @@ export function requireBundle(file: string, dir: string | undefined = compileCac
   }
   // A #! line is only allowed at the very start of a script: keep the line (for line numbers) as a comment.
   const body = source.startsWith('#!') ? `//${source.slice(2)}` : source;
-  const script = new vm.Script(Module.wrap(body), { filename: file, cachedData, importModuleDynamically: dynamicImport });
-  if (cachedData === undefined || script.cachedDataRejected) pending.push({ script, file, dir });
+  const script = new vm.Script(Module.wrap(body), { filename: file, cachedData });
+  const cache: CacheUse = cachedData === undefined ? 'none' : script.cachedDataRejected ? 'rejected' : 'used';
+  loads.push({ file, cache });
+  if (cache !== 'used') pending.push({ script, file, dir });
 
   const mod = new Module(file, require.main);
   mod.filename = file;
