@@ -63,8 +63,14 @@ function copyTourScript() {
  * `tpp` is a small entry (dist/cli.js: the command table, src/cli/commands/index.ts) and one bundle per command
  * (dist/cli-<name>.js), loaded only when that command runs: `tpp validate` never parses the sandbox's HTTP server,
  * its database or the HTTP client. `tpp sandbox` loads the server from dist/sandbox.js, the bundle the editor uses.
+ * In dist/cli.js a command's bundle is loaded with V8's code cache (src/cli/compileCache.ts, requireBundle).
  */
 const CLI_COMMANDS = ['code', 'environments', 'keygen', 'jwt', 'openapi', 'sandbox', 'send', 'validate'];
+// Loaded with V8's code cache (src/cli/compileCache.ts): the commands whose start-up counts (CI runs them on every
+// file). Such a bundle must not use a dynamic import() (checked below); the others are loaded with a plain require.
+const CODE_CACHED = ['environments', 'jwt', 'keygen', 'validate'];
+// What `tpp validate` must never load (issue 14): the sandbox's HTTP server and database, the HTTP client, JWT keys.
+const NOT_IN_VALIDATE = [/node_modules\/(undici|fastify|@fastify|@electric-sql\/pglite|pg|jose)\//, /^src\/core\/(sandbox|client)\//];
 const cliSplit = {
   name: 'cli-split',
   setup(build) {
@@ -72,11 +78,17 @@ const cliSplit = {
     build.onResolve({ filter: /^\.\.?\// }, (args) => {
       const target = resolve(args.resolveDir, args.path);
       if (args.importer === join(commands, 'index.ts') && dirname(target) === commands && CLI_COMMANDS.includes(basename(target))) {
-        return { path: `./cli-${basename(target)}.js`, external: true };
+        const bundle = `./cli-${basename(target)}.js`;
+        return CODE_CACHED.includes(basename(target)) ? { path: bundle, namespace: 'cli-command' } : { path: bundle, external: true };
       }
       if (target === resolve('src/core/sandbox/server')) return { path: './sandbox.js', external: true };
       return undefined;
     });
+    build.onLoad({ filter: /.*/, namespace: 'cli-command' }, (args) => ({
+      loader: 'js',
+      resolveDir: resolve('src/cli'),
+      contents: `module.exports = require('./compileCache').requireBundle(require('node:path').join(__dirname, ${JSON.stringify(basename(args.path))}));`,
+    }));
   },
 };
 
@@ -96,6 +108,28 @@ const builds = [
     outdir: 'out/test', outbase: 'test', external: ['vscode', 'mocha', 'pg-native'] },
 ];
 
+/**
+ * Fails the build when a code-cached command bundle has a dynamic import() (compileCache.ts cannot give it one) or
+ * when dist/cli-validate.js holds anything of NOT_IN_VALIDATE. Reads the command build's metafile.
+ */
+function checkCommandBundles(metafile) {
+  const problems = [];
+  for (const [out, info] of Object.entries(metafile.outputs)) {
+    const name = basename(out).replace(/^cli-|\.js$/g, '');
+    if (!CODE_CACHED.includes(name)) continue;
+    for (const imp of info.imports) if (imp.kind === 'dynamic-import') problems.push(`${out} has a dynamic import() of ${imp.path}, but is loaded with the code cache`);
+    const inputs = Object.keys(info.inputs);
+    for (const [input, { imports }] of Object.entries(metafile.inputs)) {
+      if (inputs.includes(input)) for (const imp of imports) if (imp.kind === 'dynamic-import') problems.push(`${out}: ${input} has a dynamic import() of ${imp.path}, but is loaded with the code cache`);
+    }
+    if (name === 'validate') for (const input of inputs) if (NOT_IN_VALIDATE.some((re) => re.test(input))) problems.push(`${out} holds ${input}: tpp validate must not load it`);
+  }
+  if (problems.length) {
+    console.error(`esbuild: tpp command bundles:\n  ${problems.join('\n  ')}`);
+    process.exit(1);
+  }
+}
+
 rmSync('out/test', { recursive: true, force: true });
 if (watch) {
   // Watch mode bundles the extension whole (no lazy dist/core.js): simpler, and load time does not matter there.
@@ -105,7 +139,8 @@ if (watch) {
   console.log('esbuild: watching');
 } else {
   rmSync('dist', { recursive: true, force: true });
-  await Promise.all([buildExtensionWithLazyCore(extensionBuild, common), ...builds.map((b) => esbuild.build(b))]);
+  const [, , commandBuild] = await Promise.all([buildExtensionWithLazyCore(extensionBuild, common), ...builds.map((b) => esbuild.build(b))]);
+  checkCommandBundles(commandBuild.metafile);
   copyPgliteAssets();
   copyTourScript();
   const kb = (f) => `${(statSync(join('dist', f)).size / 1024).toFixed(1)} KB`;

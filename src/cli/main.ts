@@ -1,14 +1,19 @@
 import { runCli } from './cli';
+import { enableCompileCache, saveCompileCache } from './compileCache';
 
-// Cache V8's compiled code of the command bundles between runs where Node has it built in (22.1+). Node 20 has
-// no such API; the v8-compile-cache library was tried there and dropped: its vm.Script compile has no dynamic
-// import() callback, which PGlite (tpp sandbox) needs, and it saved little once the bundles were split.
-const nodeModule = require('node:module') as { enableCompileCache?: () => unknown };
-if (typeof nodeModule.enableCompileCache === 'function') nodeModule.enableCompileCache();
+// V8's compiled code of the command bundles is kept between runs (compileCache.ts): Node's own cache where it has
+// one (22.1+), else the cached data the build's loader of each command bundle reads, written here once the
+// command has run.
+enableCompileCache();
 
-runCli(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr }).then(
+// process.stdout and process.stderr are made on their first use (each costs a few ms on a pipe): a clean
+// `tpp validate` writes to stderr only.
+const io = { stdout: { write: (chunk: string) => process.stdout.write(chunk) }, stderr: { write: (chunk: string) => process.stderr.write(chunk) } };
+
+runCli(process.argv.slice(2), io).then(
   (code) => {
     process.exitCode = code;
+    saveCompileCache();
   },
   (err: unknown) => {
     process.stderr.write(`tpp: ${err instanceof Error ? err.message : String(err)}\n`);

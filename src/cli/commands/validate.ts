@@ -1,6 +1,6 @@
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { PAYLOAD_KINDS } from '../../core/contract';
+import { PAYLOAD_KINDS } from '../../core/contract/kinds';
 import { DIAGNOSTIC_CODES, NO_SCHEMA, canDisable, withoutDisabled } from '../../core/diagnostics/codes';
 import { expandGlob, isGlob } from '../../core/diagnostics/glob';
 import { diagnosePayload } from '../../core/diagnostics/payload';
@@ -78,7 +78,8 @@ export const validateCommand: CliCommand = {
     for (const f of files) {
       let text: string;
       try {
-        text = (await readFile(f.path, 'utf8')).replace(/^\uFEFF/, '');
+        // Read synchronously: one file after the other either way, and node:fs/promises costs ~2 ms to load.
+        text = readFileSync(f.path, 'utf8').replace(/^\uFEFF/, '');
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code;
         const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : code === 'EACCES' ? 'permission denied' : (err as Error).message;

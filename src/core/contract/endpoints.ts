@@ -1,418 +1,30 @@
-import { z } from 'zod';
-import { withCommonAnswers } from './answers';
-import { ErrorBody, UnauthorizedBody } from './errors';
-import { errorFor, str } from './primitives';
+import { motorClubRows } from './endpointRows/motorClub';
+import { recordRows } from './endpointRows/records';
+import { registrationRows } from './endpointRows/registrations';
+import { shopRows } from './endpointRows/shops';
+import { TableRow, page, pageSize } from './endpointRows/common';
+import { schemas } from './lazy';
 import { EndpointDef, EndpointId, QueryParamDef } from './types';
-import { V2GetResponse, V2PostBody, V2PostResponse, V2_REC_VALUES } from './v2';
-import {
-  CancellationBody,
-  CreatedClaimId,
-  CreatedId,
-  EligibilityResponse,
-  MotorClubCustomerUpdate,
-  MotorClubRegistration,
-  MotorClubRegistrationList,
-  MotorClubRegistrationRecord,
-  Part,
-  Registration,
-  RegistrationList,
-  RegistrationMetadata,
-  RegistrationRecord,
-  Shop,
-  ShopLookupResult,
-  ShopUpdate,
-  TireProtectionClaim,
-  TireProtectionRegistration,
-  TireProtectionRegistrationList,
-  TireProtectionRegistrationRecord,
-  Transaction,
-  VerifyTokenResponse,
-} from './v3';
 
 /**
  * The endpoint table (spec: Endpoints). The only place in the codebase where a method, path or query
- * parameter name is written. Paths are relative to the base address of `base` (see {@link BaseKind}).
+ * parameter name is written (its rows, by resource, are in endpointRows/). Paths are relative to the base
+ * address of `base` (see {@link BaseKind}). A row's request body, answers and query schemas are built on first
+ * read: looking up a path or a method builds no schema.
  */
-
-// ---------------------------------------------------------------------------------------------
-// Query parameters
-// ---------------------------------------------------------------------------------------------
-
-/** Positive integer from the URL ("2") or from code (2); output number. '' and "0" are rejected. */
-const positiveInt = () =>
-  z
-    .union([z.number().int().positive(), z.string().regex(/^[1-9]\d*$/)], { error: errorFor('positive integer') })
-    .transform((v) => Number(v));
-
-const pageSize: QueryParamDef = {
-  schema: positiveInt(),
-  default: 100,
-  description: 'Records per page (positive integer; default 100).',
-};
-const page: QueryParamDef = { schema: positiveInt(), default: 1, description: 'Page number (positive integer; default 1).' };
-const invoiceNumberRequired: QueryParamDef = {
-  schema: str({ nonEmpty: true }),
-  required: true,
-  description: 'Invoice number of the registration (use the :id form when invoice numbers are not unique).',
-};
-const storeNumber: QueryParamDef = {
-  schema: str({ nonEmpty: true }),
-  description: 'Store number; needed when the invoice number alone is not unique.',
-};
-const invoiceNumberFilter: QueryParamDef = { schema: str({ nonEmpty: true }), description: 'Filter by invoice number.' };
 
 /** Query of the three registration list calls (exported for the sandbox/client; spec: Limits). */
 export const LIST_QUERY: Readonly<Record<string, QueryParamDef>> = { pageSize, page };
 
-const unauthorized = { 401: UnauthorizedBody } as const;
-const created = <S extends z.ZodType>(schema: S) => ({ 200: schema, 201: schema });
-
-// ---------------------------------------------------------------------------------------------
-// The table
-// ---------------------------------------------------------------------------------------------
-
-/** One row as written below; `path` is a template literal type so each row keeps its literal path (typed params). */
-type TableRow = Omit<EndpointDef, 'id' | 'pathParams' | 'path'> & { readonly path: `/${string}` };
-
+/** Every row, in the order of the spec's Endpoints section. */
 const table = {
-  // Token verification
-  verifyToken: {
-    method: 'GET',
-    base: 'v3',
-    path: '/verify-token',
-    query: {},
-    responses: { 200: VerifyTokenResponse, ...unauthorized },
-    apiVersion: 3,
-    product: 'auth',
-    summary: 'Confirm that a partner token is accepted.',
-  },
-
-  // Registrations, earlier revision
-  createRegistration: {
-    method: 'POST',
-    base: 'v3',
-    path: '/registrations',
-    query: {},
-    body: Registration,
-    responses: { ...created(CreatedId), 400: ErrorBody, ...unauthorized },
-    apiVersion: 3,
-    product: 'registrations',
-    summary: 'Create a registration (earlier revision).',
-  },
-  listRegistrations: {
-    method: 'GET',
-    base: 'v3',
-    path: '/registrations',
-    query: { pageSize, page },
-    responses: { 200: RegistrationList, 400: ErrorBody, ...unauthorized },
-    apiVersion: 3,
-    product: 'registrations',
-    summary: 'List registrations (earlier revision).',
-  },
-  getRegistration: {
-    method: 'GET',
-    base: 'v3',
-    path: '/registrations/:id',
-    query: {},
-    responses: { 200: RegistrationRecord, ...unauthorized, 404: ErrorBody },
-    apiVersion: 3,
-    product: 'registrations',
-    summary: 'Read a registration (earlier revision).',
-  },
-  cancelRegistration: {
-    method: 'PATCH',
-    base: 'v3',
-    path: '/registrations/:id',
-    query: {},
-    body: CancellationBody,
-    responses: { 204: null, 400: ErrorBody, ...unauthorized, 404: ErrorBody, 409: ErrorBody },
-    apiVersion: 3,
-    product: 'registrations',
-    summary: 'Cancel a registration by identifier (earlier revision).',
-  },
-  cancelRegistrationByInvoice: {
-    method: 'PATCH',
-    base: 'v3',
-    path: '/registrations',
-    query: { invoiceNumber: invoiceNumberRequired },
-    body: CancellationBody,
-    responses: { 204: null, 400: ErrorBody, ...unauthorized, 404: ErrorBody, 409: ErrorBody },
-    apiVersion: 3,
-    product: 'registrations',
-    summary: 'Cancel a registration by invoice number (earlier revision).',
-  },
-
-  // Tire-protection registrations
-  createTireProtectionRegistration: {
-    method: 'POST',
-    base: 'v3',
-    path: '/tire-protection/registrations',
-    query: {},
-    body: TireProtectionRegistration,
-    responses: { ...created(CreatedId), 400: ErrorBody, ...unauthorized },
-    apiVersion: 3,
-    product: 'tire-protection',
-    summary: 'Create a tire-protection registration.',
-  },
-  listTireProtectionRegistrations: {
-    method: 'GET',
-    base: 'v3',
-    path: '/tire-protection/registrations',
-    query: { pageSize, page, invoiceNumber: invoiceNumberFilter, storeNumber },
-    responses: { 200: TireProtectionRegistrationList, 400: ErrorBody, ...unauthorized },
-    apiVersion: 3,
-    product: 'tire-protection',
-    summary: 'List tire-protection registrations.',
-  },
-  getTireProtectionRegistration: {
-    method: 'GET',
-    base: 'v3',
-    path: '/tire-protection/registrations/:id',
-    query: {},
-    responses: { 200: TireProtectionRegistrationRecord, ...unauthorized, 404: ErrorBody },
-    apiVersion: 3,
-    product: 'tire-protection',
-    summary: 'Read a tire-protection registration with its claims.',
-  },
-  getTireProtectionRegistrationMetadata: {
-    method: 'GET',
-    base: 'v3',
-    path: '/tire-protection/registrations/:id/metadata',
-    query: {},
-    responses: { 200: RegistrationMetadata, ...unauthorized, 404: ErrorBody },
-    apiVersion: 3,
-    product: 'tire-protection',
-    summary: 'Read the metadata of a tire-protection registration.',
-  },
-  cancelTireProtectionRegistration: {
-    method: 'PATCH',
-    base: 'v3',
-    path: '/tire-protection/registrations/:id',
-    query: {},
-    body: CancellationBody,
-    responses: { 204: null, 400: ErrorBody, ...unauthorized, 404: ErrorBody, 409: ErrorBody },
-    apiVersion: 3,
-    product: 'tire-protection',
-    summary: 'Cancel a tire-protection registration by identifier.',
-  },
-  cancelTireProtectionRegistrationByInvoice: {
-    method: 'PATCH',
-    base: 'v3',
-    path: '/tire-protection/registrations',
-    query: { invoiceNumber: invoiceNumberRequired, storeNumber },
-    body: CancellationBody,
-    responses: { 204: null, 400: ErrorBody, ...unauthorized, 404: ErrorBody, 409: ErrorBody },
-    apiVersion: 3,
-    product: 'tire-protection',
-    summary: 'Cancel a tire-protection registration by invoice number (and store number).',
-  },
-
-  // Claims
-  createTireProtectionClaim: {
-    method: 'POST',
-    base: 'v3',
-    path: '/tire-protection/registrations/:id/claims',
-    query: {},
-    body: TireProtectionClaim,
-    responses: { ...created(CreatedClaimId), 400: ErrorBody, ...unauthorized, 404: ErrorBody, 409: ErrorBody },
-    apiVersion: 3,
-    product: 'tire-protection',
-    summary: 'File a claim against a tire-protection registration.',
-  },
-
-  // Shops and parts
-  lookupShop: {
-    method: 'GET',
-    base: 'v3',
-    path: '/tire-protection/shops/lookup',
-    query: {
-      query: {
-        schema: str({ nonEmpty: true }),
-        required: true,
-        description: 'Phone number, or name and address, of the shop.',
-      },
-    },
-    responses: { 200: ShopLookupResult, 400: ErrorBody, ...unauthorized, 404: ErrorBody },
-    apiVersion: 3,
-    product: 'tire-protection',
-    summary: 'Look up a shop by phone number, or name and address.',
-  },
-  createShop: {
-    method: 'POST',
-    base: 'v3',
-    path: '/tire-protection/shops',
-    query: {},
-    body: Shop,
-    responses: { 204: null, 400: ErrorBody, ...unauthorized, 409: ErrorBody },
-    apiVersion: 3,
-    product: 'tire-protection',
-    summary: 'Enrol a shop.',
-  },
-  updateShop: {
-    method: 'PATCH',
-    base: 'v3',
-    path: '/tire-protection/shops/:uniqueId',
-    query: {},
-    body: ShopUpdate,
-    responses: { 204: null, 400: ErrorBody, ...unauthorized, 404: ErrorBody },
-    apiVersion: 3,
-    product: 'tire-protection',
-    summary: 'Update a shop (end date, start date, more e-mail addresses).',
-  },
-  addShopPart: {
-    method: 'POST',
-    base: 'v3',
-    path: '/tire-protection/shops/:uniqueId/parts',
-    query: {},
-    body: Part,
-    responses: { 204: null, 400: ErrorBody, ...unauthorized, 404: ErrorBody },
-    apiVersion: 3,
-    product: 'tire-protection',
-    summary: 'Report a part sold to a shop.',
-  },
-
-  // Transactions
-  createTransaction: {
-    method: 'POST',
-    base: 'v3',
-    path: '/tire-protection/transactions',
-    query: {},
-    body: Transaction,
-    responses: { 204: null, 400: ErrorBody, ...unauthorized },
-    apiVersion: 3,
-    product: 'tire-protection',
-    summary: 'Report a sale of tires from a manufacturer to a dealer.',
-  },
-
-  // Motor club
-  createMotorClubRegistration: {
-    method: 'POST',
-    base: 'v3',
-    path: '/motor-club/registrations',
-    query: {},
-    body: MotorClubRegistration,
-    responses: { ...created(CreatedId), 400: ErrorBody, ...unauthorized },
-    apiVersion: 3,
-    product: 'motor-club',
-    summary: 'Create a motor-club registration.',
-  },
-  listMotorClubRegistrations: {
-    method: 'GET',
-    base: 'v3',
-    path: '/motor-club/registrations',
-    query: { pageSize, page },
-    responses: { 200: MotorClubRegistrationList, 400: ErrorBody, ...unauthorized },
-    apiVersion: 3,
-    product: 'motor-club',
-    summary: 'List motor-club registrations.',
-  },
-  getMotorClubRegistration: {
-    method: 'GET',
-    base: 'v3',
-    path: '/motor-club/registrations/:id',
-    query: {},
-    responses: { 200: MotorClubRegistrationRecord, ...unauthorized, 404: ErrorBody },
-    apiVersion: 3,
-    product: 'motor-club',
-    summary: 'Read a motor-club registration.',
-  },
-  updateMotorClubCustomer: {
-    method: 'PATCH',
-    base: 'v3',
-    path: '/motor-club/registrations/:id',
-    query: {},
-    body: MotorClubCustomerUpdate,
-    responses: { 204: null, 400: ErrorBody, ...unauthorized, 404: ErrorBody, 409: ErrorBody },
-    apiVersion: 3,
-    product: 'motor-club',
-    summary: 'Replace the customer of a motor-club registration by identifier.',
-  },
-  updateMotorClubCustomerByInvoice: {
-    method: 'PATCH',
-    base: 'v3',
-    path: '/motor-club/registrations',
-    query: { invoiceNumber: invoiceNumberRequired },
-    body: MotorClubCustomerUpdate,
-    responses: { 204: null, 400: ErrorBody, ...unauthorized, 404: ErrorBody, 409: ErrorBody },
-    apiVersion: 3,
-    product: 'motor-club',
-    summary: 'Replace the customer of a motor-club registration by invoice number.',
-  },
-  cancelMotorClubRegistration: {
-    method: 'PATCH',
-    base: 'v3',
-    path: '/motor-club/registrations/:id',
-    query: {},
-    body: CancellationBody,
-    responses: { 204: null, 400: ErrorBody, ...unauthorized, 404: ErrorBody, 409: ErrorBody },
-    apiVersion: 3,
-    product: 'motor-club',
-    summary: 'Cancel a motor-club registration by identifier.',
-  },
-  cancelMotorClubRegistrationByInvoice: {
-    method: 'PATCH',
-    base: 'v3',
-    path: '/motor-club/registrations',
-    query: { invoiceNumber: invoiceNumberRequired },
-    body: CancellationBody,
-    responses: { 204: null, 400: ErrorBody, ...unauthorized, 404: ErrorBody, 409: ErrorBody },
-    apiVersion: 3,
-    product: 'motor-club',
-    summary: 'Cancel a motor-club registration by invoice number.',
-  },
-
-  // Version 2 records
-  v2GetRecords: {
-    method: 'GET',
-    base: 'v2',
-    path: '/v2/partners/:company_name',
-    query: {
-      rec: {
-        schema: z.enum(V2_REC_VALUES, { error: `one of ${V2_REC_VALUES.join(', ')}` }),
-        required: true,
-        description: 'Record kind: registrations, registrationstatus, claims, sales or cancellations.',
-      },
-      partnerid: { schema: str({ nonEmpty: true }), description: 'Partner ID.' },
-      shopid: { schema: str({ nonEmpty: true }), description: 'Shop ID.', aliases: ['ShopID'] },
-      invoicenumber: { schema: str({ nonEmpty: true }), description: 'Invoice number.', aliases: ['InvoiceNumber'] },
-    },
-    responses: { 200: V2GetResponse, 400: ErrorBody, ...unauthorized, 403: ErrorBody },
-    apiVersion: 2,
-    product: 'records',
-    summary: 'Read version 2 records of the chosen kind.',
-  },
-  v2PostRecords: {
-    method: 'POST',
-    base: 'v2',
-    path: '/v2/partners/:company_name',
-    query: {},
-    body: V2PostBody,
-    responses: { ...created(V2PostResponse), 204: null, 400: ErrorBody, ...unauthorized, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody },
-    apiVersion: 2,
-    product: 'records',
-    summary: 'Create version 2 records: Registrations, Claims, Sales or Cancellations (deprecated).',
-  },
-
-  // Eligibility lookup (retired)
-  eligibilityLookup: {
-    method: 'GET',
-    base: 'eligibility',
-    path: '/vehicle-lookup/:program/rsa/eligible',
-    query: {
-      vin: { schema: str({ nonEmpty: true }), description: 'Vehicle identification number; if sent, only vin is used.' },
-      licensePlate: { schema: str({ nonEmpty: true }), description: 'License plate, together with state.' },
-      state: {
-        schema: z.string().regex(/^[A-Za-z]{2}$/, { error: 'two-letter state abbreviation' }),
-        description: 'Two-letter state abbreviation, with licensePlate.',
-      },
-    },
-    responses: { 200: EligibilityResponse, 400: ErrorBody },
-    apiVersion: 1,
-    product: 'eligibility',
-    deprecated: true,
-    summary:
-      'Vehicle eligibility lookup for roadside assistance (retired: deprecated and unsupported; needs a dedicated token).',
-  },
+  verifyToken: recordRows.verifyToken,
+  ...registrationRows,
+  ...shopRows,
+  ...motorClubRows,
+  v2GetRecords: recordRows.v2GetRecords,
+  v2PostRecords: recordRows.v2PostRecords,
+  eligibilityLookup: recordRows.eligibilityLookup,
 } satisfies Record<EndpointId, TableRow>;
 
 /**
@@ -431,10 +43,24 @@ export function pathParamsOf(path: string): string[] {
  * answers every call can give (see answers.ts: 401, 405, 429, 5xx; with a body also 400, 413, 415).
  */
 export const ENDPOINTS: Readonly<Record<EndpointId, EndpointDef>> = Object.freeze(
-  Object.fromEntries(
-    Object.entries(table).map(([id, def]) => [id, Object.freeze({ id, pathParams: pathParamsOf(def.path), ...def, responses: withCommonAnswers(def) })]),
-  ) as unknown as Record<EndpointId, EndpointDef>,
+  Object.fromEntries(Object.entries(table).map(([id, row]) => [id, endpointDef(id as EndpointId, row)])) as Record<EndpointId, EndpointDef>,
 );
+
+/**
+ * A frozen row with its id and path parameters. Its `body` stays the row's getter, and its `responses` (the row's
+ * with the common answers) are built on first read, once.
+ */
+function endpointDef(id: EndpointId, row: TableRow): EndpointDef {
+  let responses: EndpointDef['responses'] | undefined;
+  const def = Object.defineProperties(
+    { id, pathParams: pathParamsOf(row.path) },
+    {
+      ...Object.getOwnPropertyDescriptors(row),
+      responses: { enumerable: true, get: () => (responses ??= schemas.answers().withCommonAnswers(row)) },
+    },
+  );
+  return Object.freeze(def) as unknown as EndpointDef;
+}
 
 /** Query values accepted by {@link buildPath}; undefined values are left out. */
 export type QueryValues = Readonly<Record<string, string | number | boolean | undefined>>;

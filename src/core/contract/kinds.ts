@@ -1,326 +1,21 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { ENDPOINTS } from './endpoints';
-import { EndpointId, MetaPropertyDef, PayloadKind, PayloadKindDef } from './types';
-import { V2CancellationsBody, V2ClaimsBody, V2RegistrationsBody, V2SalesBody } from './v2';
-import {
-  CancellationBody,
-  MotorClubCustomerUpdate,
-  MotorClubRegistration,
-  Part,
-  Registration,
-  Shop,
-  ShopUpdate,
-  TireProtectionClaim,
-  TireProtectionRegistration,
-  Transaction,
-} from './v3';
+import { KindDef, SCHEMA_URI_PREFIX } from './kindDefs/common';
+import { v2KindDefs } from './kindDefs/v2';
+import { v3KindDefs } from './kindDefs/v3';
+import { EndpointId, PayloadKind, PayloadKindDef } from './types';
 
 /**
  * Payload kinds: a stable name for every sendable body (spec: Resources and their fields; Endpoints).
  * A payload file declares its kind with `"$schema": "tpp://schemas/<kind>.json"`; its other `$`-prefixed
- * top-level properties are meta data for the tool (e.g. `$registrationId`) and are never sent.
+ * top-level properties are meta data for the tool (e.g. `$registrationId`) and are never sent. Their definitions
+ * are in kindDefs/; a kind's `schema` is built on its first read, so validating one kind builds no other.
  */
 
-/** Scheme and prefix of payload schema URIs. */
-export const SCHEMA_URI_PREFIX = 'tpp://schemas/';
+export { SCHEMA_URI_PREFIX };
 
-const companyName: MetaPropertyDef = {
-  description: `The partner's name segment {company_name} of ${ENDPOINTS.v2PostRecords.path.replace(':company_name', '{company_name}')} (defaults to the environment's setting).`,
-  pathParam: 'company_name',
-};
-const registrationId: MetaPropertyDef = {
-  description: 'Identifier (_id) of the registration this payload is for; fills :id.',
-  pathParam: 'id',
-};
-const invoiceNumber: MetaPropertyDef = {
-  description:
-    'Invoice number of the registration, when $registrationId is not given (sends the ?invoiceNumber= form; use $registrationId when invoice numbers are not unique).',
-  queryParam: 'invoiceNumber',
-};
-const storeNumber: MetaPropertyDef = {
-  description: 'Store number, with $invoiceNumber, when the invoice number alone is not unique (tire protection only).',
-  queryParam: 'storeNumber',
-};
-const uniqueId: MetaPropertyDef = {
-  description: 'uniqueId of the shop; fills :uniqueId.',
-  pathParam: 'uniqueId',
-  required: true,
-};
+const defs: Record<PayloadKind, KindDef> = { ...v2KindDefs, ...v3KindDefs };
 
-const S = (kind: PayloadKind) => ({ $schema: `${SCHEMA_URI_PREFIX}${kind}.json` });
-
-const defs: Record<PayloadKind, Omit<PayloadKindDef, 'kind'>> = {
-  'v2-registrations': {
-    title: 'Version 2 registrations',
-    description: 'POST body {Registrations: [...]} of the version 2 record interface.',
-    schema: V2RegistrationsBody,
-    endpoints: ['v2PostRecords'],
-    meta: { $companyName: companyName },
-    template: {
-      ...S('v2-registrations'),
-      Registrations: [
-        {
-          ShopID: 'SHOP-0001',
-          InvoiceNumber: 'INV-0001',
-          PlanEnrollDate: '2025-01-15',
-          EmployeeID: 'EMP-01',
-          CustomerID: 'CUST-0001',
-          TiresCovered: 4,
-          TPPPrice: 19.99,
-          TireBrand: 'Michelin',
-          TireSize: '225/65R17',
-          TirePrice: 189.99,
-          TireCost: 142.5,
-          TireDOT1: 'DOT U2LL LMLR 5107',
-        },
-      ],
-    },
-  },
-  'v2-claims': {
-    title: 'Version 2 claims',
-    description: 'POST body {Claims: [...]} of the version 2 record interface.',
-    schema: V2ClaimsBody,
-    endpoints: ['v2PostRecords'],
-    meta: {
-      $companyName: companyName,
-      $registrationId: {
-        description:
-          'RegistrationID of the version 2 registration the claims are for (informational: a v2 claim names its registration by ShopID and InvoiceNumber).',
-      },
-    },
-    template: {
-      ...S('v2-claims'),
-      Claims: [
-        {
-          ShopID: 'SHOP-0001',
-          InvoiceNumber: 'INV-0001',
-          ClaimDate: '2025-06-02',
-          RepairShopID: 'SHOP-0001',
-          RepairInvoiceNumber: 'RINV-0001',
-          TireClaimCount: 1,
-          CreditAmount: 94.99,
-          CostPerUnit: 189.99,
-          ServiceType: 'REPLACE',
-          TireBrand: 'Michelin',
-          TireSize: '225/65R17',
-          TireCost: 189.99,
-        },
-      ],
-    },
-  },
-  'v2-sales': {
-    title: 'Version 2 sales',
-    description: 'POST body {Sales: [...]} of the version 2 record interface.',
-    schema: V2SalesBody,
-    endpoints: ['v2PostRecords'],
-    meta: { $companyName: companyName },
-    template: {
-      ...S('v2-sales'),
-      Sales: [
-        {
-          ShopID: 'SHOP-0001',
-          InvoiceNumber: 'INV-0002',
-          SaleDate: '2025-01-15',
-          TireCount: 4,
-          TireBrand: 'Michelin',
-          TireModel: 'Defender2',
-          TireSize: '225/65R17',
-          TirePrice: 189.99,
-          TireCost: 142.5,
-        },
-      ],
-    },
-  },
-  'v2-cancellations': {
-    title: 'Version 2 cancellations (deprecated)',
-    description: 'POST body {Cancellations: [...]} of the version 2 record interface (deprecated and unsupported).',
-    schema: V2CancellationsBody,
-    endpoints: ['v2PostRecords'],
-    deprecated: true,
-    meta: { $companyName: companyName },
-    template: {
-      ...S('v2-cancellations'),
-      Cancellations: [
-        {
-          ShopID: 'SHOP-0001',
-          InvoiceNumber: 'INV-0001',
-          CancelShopID: 'SHOP-0001',
-          CancelInvoiceNumber: 'CINV-0001',
-          TireCancelCount: 4,
-          CancelDate: '2025-02-01',
-        },
-      ],
-    },
-  },
-  registration: {
-    title: 'Registration (earlier revision)',
-    description: 'Registration of the earlier revision.',
-    schema: Registration,
-    endpoints: ['createRegistration'],
-    meta: {},
-    template: {
-      ...S('registration'),
-      product_id: 'PRODUCT-ID',
-      invoiceNumber: 'INV-0001',
-      enrollDate: '2025-01-15',
-      customer: { name: 'Jane Doe', email: 'jane.doe@example.com' },
-      tires: [{ make: 'Michelin', model: 'Defender2', size: '225/65R17', retailPrice: 189.99 }],
-    },
-  },
-  'tire-protection-registration': {
-    title: 'Tire-protection registration',
-    description: 'Tire-protection registration.',
-    schema: TireProtectionRegistration,
-    endpoints: ['createTireProtectionRegistration'],
-    meta: {},
-    template: {
-      ...S('tire-protection-registration'),
-      product_id: 'PRODUCT-ID',
-      invoiceNumber: 'INV-0001',
-      enrollDate: '2025-01-15',
-      customer: { name: 'Jane Doe', email: 'jane.doe@example.com' },
-      vehicle: { year: 2021, make: 'Toyota', model: 'RAV4' },
-      tires: [{ make: 'Michelin', model: 'Defender2', size: '225/65R17', retailPrice: 189.99 }],
-    },
-  },
-  'tire-protection-claim': {
-    title: 'Tire-protection claim',
-    description: 'Claim against a tire-protection registration ($registrationId).',
-    schema: TireProtectionClaim,
-    endpoints: ['createTireProtectionClaim'],
-    meta: { $registrationId: { ...registrationId, required: true } },
-    template: {
-      ...S('tire-protection-claim'),
-      $registrationId: 'REGISTRATION-ID',
-      serviceInvoiceNumber: 'SRV-0001',
-      serviceInvoiceDate: '2025-06-02',
-      vehicleMileage: 18250,
-      damageReason: 'Road hazard',
-      damageDescription: 'Sidewall puncture, not repairable',
-      authorizedAmount: 189.99,
-      tires: [
-        {
-          original: { make: 'Michelin', model: 'Defender2', size: '225/65R17' },
-          replacement: { make: 'Michelin', model: 'Defender2', size: '225/65R17' },
-        },
-      ],
-    },
-  },
-  shop: {
-    title: 'Shop',
-    description: 'Shop create body.',
-    schema: Shop,
-    endpoints: ['createShop'],
-    meta: {},
-    template: {
-      ...S('shop'),
-      product_id: 'PRODUCT-ID',
-      uniqueId: 'SHOP-0001',
-      legalName: 'Example Tire Co. LLC',
-      startDate: '2025-01-01',
-      phone: '+1 555 010 0199',
-      email: 'service@example.com',
-    },
-  },
-  'shop-update': {
-    title: 'Shop update',
-    description: 'Shop update body for the shop $uniqueId.',
-    schema: ShopUpdate,
-    endpoints: ['updateShop'],
-    meta: { $uniqueId: uniqueId },
-    template: { ...S('shop-update'), $uniqueId: 'SHOP-0001', product_id: 'PRODUCT-ID', endDate: '2025-12-31' },
-  },
-  part: {
-    title: 'Part sold to a shop',
-    description: 'Part sold to the shop $uniqueId.',
-    schema: Part,
-    endpoints: ['addShopPart'],
-    meta: { $uniqueId: uniqueId },
-    template: {
-      ...S('part'),
-      $uniqueId: 'SHOP-0001',
-      product_id: 'PRODUCT-ID',
-      partNumber: 'PN-0001',
-      make: 'Michelin',
-      model: 'Defender2',
-      size: '225/65R17',
-      date: '2025-01-15',
-      quantity: 4,
-      cost: 142.5,
-    },
-  },
-  transaction: {
-    title: 'Transaction',
-    description: 'Sale of tires from a manufacturer to a dealer.',
-    schema: Transaction,
-    endpoints: ['createTransaction'],
-    meta: {},
-    template: {
-      ...S('transaction'),
-      product_id: 'PRODUCT-ID',
-      make: 'Michelin',
-      model: 'Defender2',
-      size: '225/65R17',
-      treadDepth: 10,
-      date: '2025-01-15',
-      unitPrice: 142.5,
-      quantity: 4,
-      isTrailer: false,
-      partNumber: 'PN-0001',
-      dot: 'DOT U2LL LMLR 5107',
-    },
-  },
-  'motor-club-registration': {
-    title: 'Motor-club registration',
-    description: 'Motor-club registration (consumer information only).',
-    schema: MotorClubRegistration,
-    endpoints: ['createMotorClubRegistration'],
-    meta: {},
-    template: {
-      ...S('motor-club-registration'),
-      product_id: 'PRODUCT-ID',
-      invoiceNumber: 'INV-0001',
-      enrollDate: '2025-01-15',
-      customer: { name: 'Jane Doe', phone: '+1 555 010 0123', email: 'jane.doe@example.com' },
-    },
-  },
-  'motor-club-customer': {
-    title: 'Motor-club customer update',
-    description: 'Replaces the customer of a motor-club registration ($registrationId or $invoiceNumber).',
-    schema: MotorClubCustomerUpdate,
-    endpoints: ['updateMotorClubCustomer', 'updateMotorClubCustomerByInvoice'],
-    meta: { $registrationId: registrationId, $invoiceNumber: invoiceNumber },
-    template: {
-      ...S('motor-club-customer'),
-      $registrationId: 'REGISTRATION-ID',
-      customer: { name: 'Jane Doe', phone: '+1 555 010 0123', email: 'jane.doe@example.com' },
-    },
-  },
-  cancellation: {
-    title: 'Cancellation',
-    description:
-      'Cancels a registration ({cancelledOn}); $registrationId or $invoiceNumber picks the registration, $product the path.',
-    schema: CancellationBody,
-    endpoints: [
-      'cancelTireProtectionRegistration',
-      'cancelTireProtectionRegistrationByInvoice',
-      'cancelMotorClubRegistration',
-      'cancelMotorClubRegistrationByInvoice',
-      'cancelRegistration',
-      'cancelRegistrationByInvoice',
-    ],
-    meta: {
-      $registrationId: registrationId,
-      $invoiceNumber: invoiceNumber,
-      $storeNumber: storeNumber,
-      $product: {
-        description:
-          "Which registrations to cancel in: 'tire-protection' (default), 'motor-club', or 'registrations' (earlier revision).",
-      },
-    },
-    template: { ...S('cancellation'), $registrationId: 'REGISTRATION-ID', cancelledOn: '2025-02-01T10:00:00Z' },
-  },
-};
 
 /** "Sent with POST /tire-protection/shops." from the endpoint table. */
 function sentWith(endpoints: readonly EndpointId[]): string {
@@ -334,13 +29,17 @@ function sentWith(endpoints: readonly EndpointId[]): string {
 
 /** Every payload kind, by its stable name. Descriptions end with the endpoint(s) the body is sent to. */
 export const PAYLOAD_KINDS: Readonly<Record<PayloadKind, PayloadKindDef>> = Object.freeze(
-  Object.fromEntries(
-    Object.entries(defs).map(([kind, def]) => [
-      kind,
-      Object.freeze({ kind, ...def, description: `${def.description} ${sentWith(def.endpoints)}` }),
-    ]),
-  ) as unknown as Record<PayloadKind, PayloadKindDef>,
+  Object.fromEntries(Object.entries(defs).map(([kind, def]) => [kind, kindDef(kind as PayloadKind, def)])) as Record<PayloadKind, PayloadKindDef>,
 );
+
+/** A frozen kind with its name and full description; its `schema` stays the definition's getter (built on first read). */
+function kindDef(kind: PayloadKind, def: KindDef): PayloadKindDef {
+  const out = Object.defineProperties(
+    { kind },
+    { ...Object.getOwnPropertyDescriptors(def), description: { enumerable: true, value: `${def.description} ${sentWith(def.endpoints)}` } },
+  );
+  return Object.freeze(out) as unknown as PayloadKindDef;
+}
 
 /** All payload kind names, in table order. */
 export const PAYLOAD_KIND_NAMES = Object.keys(defs) as PayloadKind[];

@@ -103,7 +103,8 @@ export function isIsoDateOrTimestamp(s: string, zone: 'required' | 'optional' = 
 // required v3 string may be '' (the diagnostics warn: empty-value).
 // ---------------------------------------------------------------------------------------------
 
-const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
+// Made on first use: creating a Segmenter loads ICU's break rules (milliseconds at start-up), and most strings are short.
+let graphemes: Intl.Segmenter | undefined;
 
 /**
  * Length of `s` in characters as the spec's string(n) counts them ("string of at most n characters"): what a
@@ -113,6 +114,7 @@ const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
  */
 export function charLength(s: string): number {
   let n = 0;
+  graphemes ??= new Intl.Segmenter('en', { granularity: 'grapheme' });
   for (const _ of graphemes.segment(s)) n++;
   return n;
 }

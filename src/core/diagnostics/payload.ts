@@ -1,5 +1,9 @@
 import type { z } from 'zod';
-import { MESSAGES, PAYLOAD_KINDS, SERVICE_TYPE_MESSAGE, YES_NO_MESSAGE, SCHEMA_URI_PREFIX, kindFromSchemaUri, schemaUri, v2FieldInfo, type PayloadKind, type PayloadKindDef } from '../contract';
+// From the contract's modules, not its index: the index builds every schema, these build one kind's on first use.
+import { PAYLOAD_KINDS, SCHEMA_URI_PREFIX, kindFromSchemaUri, schemaUri } from '../contract/kinds';
+import { MESSAGES } from '../contract/primitives';
+import type { PayloadKind, PayloadKindDef } from '../contract/types';
+import { SERVICE_TYPE_MESSAGE, YES_NO_MESSAGE, v2FieldInfo } from '../contract/v2/fields';
 import { RULES, validateText, type Finding, type IssueLike, type SemanticCheck, type ValidateOptions, type ValidationTarget } from './engine';
 import { LineIndex } from './lineIndex';
 import { findUnknownProperties, nearest, schemaAt } from './schemaWalk';

@@ -1,4 +1,5 @@
-import { COMMERCIAL_VEHICLE_VALUES, email } from '../contract';
+import { email } from '../contract/primitives';
+import { COMMERCIAL_VEHICLE_VALUES } from '../contract/v2/fields';
 import { MAX_TIRE_COUNT } from '../contract/limits';
 import type { PayloadKind } from '../contract/types';
 import type { Finding, SemanticCheck } from './engine';

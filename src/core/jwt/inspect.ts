@@ -12,112 +12,15 @@ import {
 import { curveOfKey, fingerprintOf, publicKeyFromPem, shortFingerprint } from './keys';
 import { nowSeconds } from './mint';
 import { formatDuration, isoFromSeconds, MILLISECONDS_THRESHOLD, relativeTime } from './time';
+import { B64URL, decodeJsonPart, normalizeTokenInput } from './inspectDecode';
+import { CHECK_IDS, CHECK_RULES, type CheckId, type CheckResult, type CheckStatus, type InspectOptions, type JwtInspection } from './inspectRules';
 
-/** Outcome of one rule: `skip` when it cannot be checked (nothing to compare with, or an earlier rule failed). */
-export type CheckStatus = 'pass' | 'fail' | 'skip';
+export { decodeJwt, normalizeTokenInput } from './inspectDecode';
+export { CHECK_IDS, CHECK_RULES, type CheckId, type CheckResult, type CheckStatus, type InspectOptions, type JwtInspection } from './inspectRules';
 
-/** The rules of spec section Authentication, one check each, in display order. */
-export const CHECK_IDS = [
-  'format',
-  'typ',
-  'alg',
-  'algMatchesKey',
-  'claimsPresent',
-  'seconds',
-  'iatNotFuture',
-  'iatRecent',
-  'expFuture',
-  'expWithinLimit',
-  'iss',
-  'aud',
-  'signature',
-] as const;
-export type CheckId = (typeof CHECK_IDS)[number];
-
-/** Short statement of each rule, as listed in the checklist. */
-export const CHECK_RULES: Readonly<Record<CheckId, string>> = {
-  format: 'Three dot-separated base64url parts',
-  typ: 'typ is JWT',
-  alg: 'alg is ES256, ES384 or ES512',
-  algMatchesKey: "alg matches the key's curve",
-  claimsPresent: 'iat, iss, aud and exp present',
-  seconds: 'Times in seconds, not milliseconds',
-  iatNotFuture: `iat not in the future (${CLOCK_SKEW_SECONDS} s skew allowed)`,
-  iatRecent: 'iat within the last 2 hours',
-  expFuture: 'exp after now',
-  expWithinLimit: 'exp at most 2 hours ahead',
-  iss: "iss is the environment's Partner ID",
-  aud: "aud is the environment's base address",
-  signature: "Signature verifies with the environment's public key",
-};
-
-/** One line of the checklist. `detail` is a one-line explanation; it may quote claim values (render it as text). */
-export interface CheckResult {
-  readonly id: CheckId;
-  readonly rule: string;
-  readonly status: CheckStatus;
-  readonly detail: string;
-}
-
-/** What to check the token against. Anything left out is reported as `skip` with the matching `why*` text. */
-export interface InspectOptions {
-  /** Current Unix time in seconds (default: the clock). */
-  readonly now?: number;
-  /** The environment's Partner ID (expected `iss`). */
-  readonly iss?: string;
-  /** The environment's base address (expected `aud`), e.g. https://host/api/v3. */
-  readonly aud?: string;
-  /** The environment's public key: SPKI PEM (a private key PEM is accepted and reduced to its public half) or a KeyObject. */
-  readonly publicKey?: string | KeyObject;
-  /** Why `iss` is not known (shown on the skipped check), e.g. "pass --iss to check". */
-  readonly whyNoIss?: string;
-  readonly whyNoAud?: string;
-  readonly whyNoKey?: string;
-}
-
-/** The decoded token and its checklist. */
-export interface JwtInspection {
-  /** Decoded JOSE header, when the first part is base64url JSON. */
-  readonly header?: Record<string, unknown>;
-  /** Decoded claims, when the second part is base64url JSON. */
-  readonly claims?: Record<string, unknown>;
-  readonly checks: readonly CheckResult[];
-  /** True when no check failed (skipped checks do not count). */
-  readonly ok: boolean;
-  /** The `now` the checks used (Unix seconds). */
-  readonly now: number;
-  /** Curve and fingerprint of the public key checked against, if any. */
-  readonly key?: { readonly curve: Curve; readonly fingerprint: string };
-}
-
-/**
- * Cleans up a pasted token: trims whitespace and surrounding quotes and removes an
- * `Authorization:` / `Bearer ` prefix. Does not validate.
- */
-export function normalizeTokenInput(text: string): string {
-  let t = text.trim();
-  t = t.replace(/^authorization\s*:\s*/i, '').replace(/^bearer\s+/i, '');
-  if (/^(["'`]).*\1$/s.test(t)) t = t.slice(1, -1).trim();
-  return t;
-}
-
-const B64URL = /^[A-Za-z0-9_-]+$/;
-
-function decodeJsonPart(part: string): Record<string, unknown> | undefined {
-  if (!B64URL.test(part)) return undefined;
-  try {
-    const value: unknown = JSON.parse(Buffer.from(part, 'base64url').toString('utf8'));
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Decodes header and claims without checking anything (`undefined` for a part that is not base64url JSON). */
-export function decodeJwt(token: string): { header?: Record<string, unknown>; claims?: Record<string, unknown> } {
-  const [h = '', p = ''] = normalizeTokenInput(token).split('.');
-  return { header: decodeJsonPart(h), claims: decodeJsonPart(p) };
-}
+// Checks a partner JWT against every rule of the spec's Authentication section (inspectJwt). The rules and the
+// result's shapes are in inspectRules.ts, the decoding of a pasted token in inspectDecode.ts; both are
+// re-exported here, so callers import from this file alone.
 
 function publicKeyFromObject(k: KeyObject): { key: KeyObject; curve: Curve } {
   const key = k.type === 'private' ? createPublicKey(k) : k;

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CLI_COMMANDS } from '../../../src/cli/commands';
 
@@ -42,6 +43,33 @@ describe('tpp from dist/cli.js (the built command line)', function () {
     const loaded = (JSON.parse(r.stderr.trim().split('\n').at(-1)!) as string[]).filter((f) => f.startsWith(dist));
     assert.deepEqual(loaded.sort(), [join(dist, 'cli-validate.js'), cli]);
     assert.equal(r.status, 0);
+  });
+
+  it('tpp validate prints the same and exits the same with its compile cache missing, written, or damaged', () => {
+    const work = mkdtempSync(join(tmpdir(), 'tpp-dist-cache-'));
+    try {
+      const bad = join(work, 'bad.tire-protection-registration.json');
+      writeFileSync(bad, '{ "invoiceNumber": 42, "vehicle": { "year": "2021" } }\n');
+      const cache = join(work, 'cache');
+      const run = () => spawnSync(process.execPath, [cli, 'validate', bad, example], { encoding: 'utf8', timeout: 30000, env: { ...process.env, TPP_COMPILE_CACHE_DIR: cache } });
+      const seen = [run()];
+      const hasOwnCache = typeof (require('node:module') as { enableCompileCache?: unknown }).enableCompileCache === 'function';
+      if (!hasOwnCache) {
+        const written = readdirSync(cache).filter((f) => f.startsWith('cli-validate-'));
+        assert.equal(written.length, 1, 'the first run writes the cache of cli-validate.js');
+        seen.push(run());
+        writeFileSync(join(cache, written[0]!), 'damaged');
+      }
+      seen.push(run());
+      for (const r of seen) {
+        assert.equal(r.status, 1);
+        assert.match(r.stdout, /bad\.tire-protection-registration\.json:1:\d+: error: /);
+        assert.match(r.stderr, /^2 files checked: [1-9]\d* errors?, /m);
+        assert.deepEqual([r.stdout, r.stderr], [seen[0]!.stdout, seen[0]!.stderr]);
+      }
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
   });
 
   it('a usage error thrown inside a command bundle is still reported as one (exit 2, with the usage)', () => {
