@@ -69,11 +69,12 @@ export const STATUS_TABLE: Readonly<Record<number, { readonly name: string; read
 
 /**
  * Statuses the Local sandbox answers that the spec's Errors table does not list (docs/sandbox.md), with the
- * meaning shown in the response view and the OpenAPI document. Every endpoint with a body lists them.
+ * meaning shown in the response view and the OpenAPI document, and the `error` name of the sandbox's answer. Every
+ * endpoint with a body lists them.
  */
-export const SANDBOX_STATUS_TABLE: Readonly<Record<number, { readonly name: string; readonly meaning: string }>> = {
-  413: { name: 'Content Too Large', meaning: 'Not in the spec\'s Errors table: the Local sandbox refuses a body over 1 MiB. Send fewer records per request.' },
-  415: { name: 'Unsupported Media Type', meaning: 'Not in the spec\'s Errors table: the body is not JSON. Send Content-Type: application/json (spec: Endpoints).' },
+export const SANDBOX_STATUS_TABLE: Readonly<Record<number, { readonly name: string; readonly error: string; readonly meaning: string }>> = {
+  413: { name: 'Content Too Large', error: 'payload_too_large', meaning: 'Not in the spec\'s Errors table: the Local sandbox refuses a body over 1 MiB. Send fewer records per request.' },
+  415: { name: 'Unsupported Media Type', error: 'unsupported_media_type', meaning: 'Not in the spec\'s Errors table: the body is not JSON. Send Content-Type: application/json (spec: Endpoints).' },
 };
 
 /** `error` names for each status of the spec's Errors table (used by the sandbox; 401 is fixed by the spec). */

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { ERROR_NAMES } from '../../contract';
+import { ERROR_NAMES, SANDBOX_STATUS_TABLE } from '../../contract';
 import { MAX_TIRE_COUNT } from '../../contract/limits';
 import { SandboxDb, UNIQUE_VIOLATION, constraintOf, sqlState } from '../db/database';
 import { RegistrationCounts, RegistrationRecord, RegistrationSource, countsOf } from '../model';
@@ -29,12 +29,9 @@ export class ApiError extends Error {
   }
 }
 
-/** Names of statuses the spec's Errors table does not list but the HTTP layer may answer. */
-const EXTRA_ERROR_NAMES: Readonly<Record<number, string>> = { 413: 'payload_too_large', 415: 'unsupported_media_type' };
-
-/** The `error` name of a status (the contract's names; other statuses get a generic name). */
+/** The `error` name of a status (the contract's names, then the sandbox's own statuses; others get a generic name). */
 export function errorName(status: number): string {
-  return ERROR_NAMES[status] ?? EXTRA_ERROR_NAMES[status] ?? (status >= 500 ? 'internal_server_error' : 'bad_request');
+  return ERROR_NAMES[status] ?? SANDBOX_STATUS_TABLE[status]?.error ?? (status >= 500 ? 'internal_server_error' : 'bad_request');
 }
 
 export const notFound = (what: string) => new ApiError(404, 'not_found', what);
