@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { charLength } from '../contract/primitives';
 import { SYNTAX_MESSAGES, formatMoney, insertPropertiesEdit } from './edits';
 import { fieldName, lookup } from './paths';
-import { localizedIssues } from './fastAccept';
+import { localizedIssues } from './localizedIssues';
 import { LineIndex } from './lineIndex';
 import { pathKey, strictLocator, treeLocator, type Locate, type Located } from './locate';
 import { enumValues, findUnknownProperties, placeholderFor, schemaAt } from './schemaWalk';

@@ -180,6 +180,24 @@ describe('diagnostics engine (generic: text + zod schema -> problems)', () => {
     );
   });
 
+  it('locates any subset of paths, skipping the other values, exactly as the jsonc-parser tree does (property)', () => {
+    // Skipped containers are crossed by hopping between quotes and brackets: strings holding "{}[]\\ must not fool it.
+    const tricky = fc.constantFrom('{', '}', '[', ']', '"', '\\', '\\"', '{"a":[1]}', 'x\\\\', ' ');
+    const value = fc.jsonValue({ maxDepth: 4 }).chain((v) => fc.tuple(fc.constant(v), fc.array(tricky, { maxLength: 3 })));
+    fc.assert(
+      fc.property(value, fc.constantFrom(undefined, 0, 2, '\t'), fc.infiniteStream(fc.boolean()), ([raw, extras], indent, pick) => {
+        const text = JSON.stringify({ before: extras, value: raw, after: [extras, { k: extras.join('') }] }, null, indent);
+        const every = allPaths(JSON.parse(text));
+        const some = every.filter(() => pick.next().value as boolean);
+        const fast = strictLocator(text)(some);
+        const tree = treeLocator(parseTree(text))(some);
+        assert.equal(fast.size, tree.size, text);
+        for (const p of some) assert.deepEqual(fast.get(pathKey(p)), tree.get(pathKey(p)), `${pathKey(p)} in ${text}`);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it('caps the number of problems', () => {
     const text = JSON.stringify({ Items: Array.from({ length: 50 }, () => ({ ShopID: 'ABCDEFGHI' })) });
     assert.equal(validateText(text, target, { maxProblems: 10 }).length, 10);

@@ -2,7 +2,8 @@ import * as assert from 'node:assert/strict';
 import * as fc from 'fast-check';
 import { z } from 'zod';
 import { PAYLOAD_KINDS, type PayloadKind } from '../../../src/core/contract';
-import { compileAccept, localizedIssues } from '../../../src/core/diagnostics/fastAccept';
+import { compileAccept } from '../../../src/core/diagnostics/fastAccept';
+import { localizedIssues } from '../../../src/core/diagnostics/localizedIssues';
 import { paths, setAt } from './mutate';
 
 const KINDS = Object.keys(PAYLOAD_KINDS) as PayloadKind[];

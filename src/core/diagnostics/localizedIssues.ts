@@ -1,0 +1,80 @@
+import type { z } from 'zod';
+import { compileAccept, compileCheck, defOf, type Accept } from './fastAccept';
+
+/**
+ * zod's issues of a value, with zod run only on the parts the accept-only predicates (fastAccept.ts) reject
+ * (performance design of the diagnostics pipeline): a document of 15,000 records with 100 bad ones costs one
+ * predicate call per record and zod on the 100 failing values, not zod on the whole document.
+ */
+
+/** A zod issue with its path from the value passed to {@link localizedIssues}. */
+export interface LocatedIssue {
+  readonly code: string;
+  readonly path: readonly PropertyKey[];
+  readonly message: string;
+  readonly [k: string]: unknown;
+}
+
+/**
+ * zod's issues for `value`, computed only where the accept-only predicates fail: the walk descends into
+ * plain objects (no object-level checks, not strict) and arrays (whose own checks pass), and runs zod's
+ * `safeParse` on each smallest failing part, prefixing the issues' paths. For 100 bad records in a
+ * 10 MB array, zod sees 100 records instead of the whole array, and each predicate runs once per value.
+ * The issues are the ones zod gives for the whole value (same paths, codes and messages), in document order.
+ */
+export function localizedIssues(schema: z.ZodType, value: unknown, path: readonly PropertyKey[] = []): LocatedIssue[] {
+  const out: LocatedIssue[] = [];
+  collect(schema, value, path, undefined, out);
+  return out;
+}
+
+/** Whether `accept` takes `value`: true, false, or undefined when it cannot tell (an async refinement). */
+function verdict(accept: Accept, value: unknown): boolean | undefined {
+  try {
+    return accept(value);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Appends to `out` zod's issues for `value` at `path`. `known` is the verdict of `schema`'s predicate on
+ * `value` when the caller already has it (false: a failing part is not checked twice).
+ */
+function collect(schema: z.ZodType, value: unknown, path: readonly PropertyKey[], known: boolean | undefined, out: LocatedIssue[]): void {
+  const accept = compileAccept(schema);
+  if (!accept) return zodIssues(schema, value, path, out);
+  const ok = known ?? verdict(accept, value);
+  if (ok === true) return;
+  if (ok === undefined) return zodIssues(schema, value, path, out);
+  let def = defOf(schema);
+  while ((def.type === 'optional' || def.type === 'nullable' || def.type === 'default' || def.type === 'prefault' || def.type === 'readonly') && value !== undefined && value !== null && !def.checks?.length) def = defOf(def.innerType!);
+  if (def.type === 'object' && !def.checks?.length && value !== null && typeof value === 'object' && !Array.isArray(value)) {
+    const catchall = def.catchall ? defOf(def.catchall).type : undefined;
+    if (catchall === undefined || catchall === 'unknown') {
+      for (const [k, child] of Object.entries(def.shape ?? {})) collect(child, (value as Record<string, unknown>)[k], [...path, k], undefined, out);
+      return;
+    }
+  }
+  if (def.type === 'array' && Array.isArray(value) && def.element) {
+    const own = (def.checks ?? []).map((c) => compileCheck(c._zod.def, 'array'));
+    if (own.every((c) => c(value))) {
+      const element = def.element;
+      const el = compileAccept(element);
+      for (let i = 0; i < value.length; i++) {
+        const v = el ? verdict(el, value[i]) : undefined;
+        if (v !== true) collect(element, value[i], [...path, i], v, out);
+      }
+      return;
+    }
+  }
+  zodIssues(schema, value, path, out);
+}
+
+/** Appends zod's own issues for `value`, their paths prefixed with `path` (one by one: no spread of a huge list). */
+function zodIssues(schema: z.ZodType, value: unknown, path: readonly PropertyKey[], out: LocatedIssue[]): void {
+  const r = schema.safeParse(value);
+  if (r.success) return;
+  const issues = r.error.issues as unknown as LocatedIssue[];
+  for (const i of issues) out.push(path.length === 0 ? i : { ...i, path: [...path, ...i.path] });
+}
