@@ -1,7 +1,7 @@
 import { getNodeValue, parseTree, printParseErrorCode, type ParseError } from 'jsonc-parser'; // ESM build: esbuild cannot bundle the UMD 'main' (dynamic requires)
 import type { z } from 'zod';
 import { charLength } from '../contract/primitives';
-import { SYNTAX_MESSAGES, formatMoney, insertPropertiesEdit } from './edits';
+import { SYNTAX_MESSAGES, formatMoney, insertPropertiesEdit, lineEnding } from './edits';
 import { fieldName, lookup } from './paths';
 import { localizedIssues } from './localizedIssues';
 import { LineIndex } from './lineIndex';
@@ -244,6 +244,7 @@ export function validateText(text: string, target: ValidationTarget, options: Va
     const missingByParent = new Map<string, JsonPath[]>();
     for (const d of drafts) if (d.missingIn !== undefined) missingByParent.set(d.missingIn, [...(missingByParent.get(d.missingIn) ?? []), d.path]);
     const missingFixes = new Map<string, Fix | undefined>();
+    let eol: string | undefined;
     const missingFix = (parentKey: string, parentPath: JsonPath, loc: Located): Fix | undefined => {
       if (missingFixes.has(parentKey)) return missingFixes.get(parentKey);
       const entries = (missingByParent.get(parentKey) ?? []).map((p) => {
@@ -253,7 +254,7 @@ export function validateText(text: string, target: ValidationTarget, options: Va
         return [name, fromTarget !== undefined ? fromTarget : s ? placeholderFor(s) : ''] as const;
       });
       const listed = entries.map(([n]) => n).join(', ');
-      const fix: Fix | undefined = entries.length ? { title: `Add missing ${entries.length === 1 ? 'property' : 'properties'} ${listed}${parentPath.length ? ` to ${fieldName(parentPath)}` : ''}`, edits: [insertPropertiesEdit(text, loc.start, loc.end, entries)], preferred: true } : undefined;
+      const fix: Fix | undefined = entries.length ? { title: `Add missing ${entries.length === 1 ? 'property' : 'properties'} ${listed}${parentPath.length ? ` to ${fieldName(parentPath)}` : ''}`, edits: [insertPropertiesEdit(text, loc.start, loc.end, entries, (eol ??= lineEnding(text)))], preferred: true } : undefined;
       missingFixes.set(parentKey, fix);
       return fix;
     };
