@@ -24,7 +24,15 @@ export interface LocatedIssue {
  */
 export function localizedIssues(schema: z.ZodType, value: unknown, path: readonly PropertyKey[] = []): LocatedIssue[] {
   const out: LocatedIssue[] = [];
-  collect(schema, value, path, undefined, out);
+  // zod's error of a failed safeParse is an Error: capturing its stack is most of a small failing parse
+  // (money field: 18 -> 6 us) and nothing here reads it. Restored before returning (the walk is synchronous).
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    collect(schema, value, path, undefined, out);
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
   return out;
 }
 
