@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { charLength } from '../contract/primitives';
 import { SYNTAX_MESSAGES, formatMoney, insertPropertiesEdit, lineEnding } from './edits';
 import { fieldName, lookup } from './paths';
-import { localizedIssues } from './localizedIssues';
+import { issuesOf } from './localizedIssues';
 import { LineIndex } from './lineIndex';
 import { pathKey, strictLocator, treeLocator, type Locate, type Located } from './locate';
 import { enumValues, findUnknownProperties, placeholderFor, schemaAt } from './schemaWalk';
@@ -163,11 +163,10 @@ export function validateText(text: string, target: ValidationTarget, options: Va
   // `{{variables}}` (issue 12): values known at send time only skip the checks of their path; a file without `{{` pays one scan.
   const vars = text.includes('{{') ? checkVariables(root, target.schema, options.variables) : undefined;
   for (const f of vars?.findings ?? []) drafts.push({ ...f, anchor: 'value', section: target.sectionOf?.(f.path) });
-  // Valid documents skip zod; otherwise zod runs only on the failing parts (see fastAccept.ts).
-  const issues = localizedIssues(target.schema, root);
-  if (issues.length > 0) {
+  // Valid documents skip zod; otherwise zod runs only on the failing parts, and only until the cap (localizedIssues.ts).
+  {
     const seen = new Set<string>();
-    for (const issue of issues as unknown as IssueLike[]) {
+    for (const issue of issuesOf(target.schema, root) as Iterable<IssueLike>) {
       if (drafts.length >= max) break;
       if (issue.code === 'unrecognized_keys') continue; // reported by the unknown-property walk, with suggestions
       const path = issue.path.filter((s): s is string | number => typeof s === 'string' || typeof s === 'number');
