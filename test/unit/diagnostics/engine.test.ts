@@ -198,6 +198,15 @@ describe('diagnostics engine (generic: text + zod schema -> problems)', () => {
     );
   });
 
+  it('locates a path after a flat list too long for the one-expression skip (over 4096 strings holding "{[)', () => {
+    const text = JSON.stringify({ list: Array.from({ length: 5000 }, (_, i) => `{"[${i}\\`), rec: { a: ['}', { b: 1 }], c: 2 }, after: { x: 1 } }, null, 1);
+    const paths: JsonPath[] = [['after', 'x'], ['rec', 'c']]; // list and rec.a are skipped
+    const fast = strictLocator(text)(paths);
+    const tree = treeLocator(parseTree(text))(paths);
+    for (const p of paths) assert.deepEqual(fast.get(pathKey(p)), tree.get(pathKey(p)), pathKey(p));
+    assert.equal(fast.size, 2);
+  });
+
   it('caps the number of problems', () => {
     const text = JSON.stringify({ Items: Array.from({ length: 50 }, () => ({ ShopID: 'ABCDEFGHI' })) });
     assert.equal(validateText(text, target, { maxProblems: 10 }).length, 10);
