@@ -1,9 +1,9 @@
 import { getNodeValue, parseTree, printParseErrorCode, type ParseError } from 'jsonc-parser'; // ESM build: esbuild cannot bundle the UMD 'main' (dynamic requires)
 import type { z } from 'zod';
 import { charLength } from '../contract/primitives';
-import { SYNTAX_MESSAGES, formatMoney, insertPropertiesEdit } from './edits';
+import { SYNTAX_MESSAGES, formatMoney, insertPropertiesEdit, lineEnding } from './edits';
 import { fieldName, lookup } from './paths';
-import { localizedIssues } from './fastAccept';
+import { issuesOf } from './localizedIssues';
 import { LineIndex } from './lineIndex';
 import { pathKey, strictLocator, treeLocator, type Locate, type Located } from './locate';
 import { enumValues, findUnknownProperties, placeholderFor, schemaAt } from './schemaWalk';
@@ -163,11 +163,10 @@ export function validateText(text: string, target: ValidationTarget, options: Va
   // `{{variables}}` (issue 12): values known at send time only skip the checks of their path; a file without `{{` pays one scan.
   const vars = text.includes('{{') ? checkVariables(root, target.schema, options.variables) : undefined;
   for (const f of vars?.findings ?? []) drafts.push({ ...f, anchor: 'value', section: target.sectionOf?.(f.path) });
-  // Valid documents skip zod; otherwise zod runs only on the failing parts (see fastAccept.ts).
-  const issues = localizedIssues(target.schema, root);
-  if (issues.length > 0) {
+  // Valid documents skip zod; otherwise zod runs only on the failing parts, and only until the cap (localizedIssues.ts).
+  {
     const seen = new Set<string>();
-    for (const issue of issues as unknown as IssueLike[]) {
+    for (const issue of issuesOf(target.schema, root) as Iterable<IssueLike>) {
       if (drafts.length >= max) break;
       if (issue.code === 'unrecognized_keys') continue; // reported by the unknown-property walk, with suggestions
       const path = issue.path.filter((s): s is string | number => typeof s === 'string' || typeof s === 'number');
@@ -244,6 +243,7 @@ export function validateText(text: string, target: ValidationTarget, options: Va
     const missingByParent = new Map<string, JsonPath[]>();
     for (const d of drafts) if (d.missingIn !== undefined) missingByParent.set(d.missingIn, [...(missingByParent.get(d.missingIn) ?? []), d.path]);
     const missingFixes = new Map<string, Fix | undefined>();
+    let eol: string | undefined;
     const missingFix = (parentKey: string, parentPath: JsonPath, loc: Located): Fix | undefined => {
       if (missingFixes.has(parentKey)) return missingFixes.get(parentKey);
       const entries = (missingByParent.get(parentKey) ?? []).map((p) => {
@@ -253,7 +253,7 @@ export function validateText(text: string, target: ValidationTarget, options: Va
         return [name, fromTarget !== undefined ? fromTarget : s ? placeholderFor(s) : ''] as const;
       });
       const listed = entries.map(([n]) => n).join(', ');
-      const fix: Fix | undefined = entries.length ? { title: `Add missing ${entries.length === 1 ? 'property' : 'properties'} ${listed}${parentPath.length ? ` to ${fieldName(parentPath)}` : ''}`, edits: [insertPropertiesEdit(text, loc.start, loc.end, entries)], preferred: true } : undefined;
+      const fix: Fix | undefined = entries.length ? { title: `Add missing ${entries.length === 1 ? 'property' : 'properties'} ${listed}${parentPath.length ? ` to ${fieldName(parentPath)}` : ''}`, edits: [insertPropertiesEdit(text, loc.start, loc.end, entries, (eol ??= lineEnding(text)))], preferred: true } : undefined;
       missingFixes.set(parentKey, fix);
       return fix;
     };

@@ -13,8 +13,9 @@ import type { ZodDef } from './schemaWalk';
  * transforms, arrays and plain objects. Anything else (records, tuples, coercion, superRefine, formats
  * without a pattern, ...) makes {@link compileAccept} return undefined, and the caller always uses zod.
  *
- * The predicate never replaces zod's issues: when it answers false, zod runs and reports. A property
- * test checks that it agrees with `safeParse(...).success` on mutated payloads of every kind.
+ * The predicate never replaces zod's issues: when it answers false, zod runs and reports, on the failing
+ * parts only (localizedIssues.ts). A property test checks that it agrees with `safeParse(...).success` on
+ * mutated payloads of every kind.
  */
 
 export type Accept = (value: unknown) => boolean;
@@ -40,11 +41,21 @@ interface Def extends Omit<ZodDef, 'type'>, CheckDef {
 
 class Unsupported extends Error {}
 
-const defOf = (s: z.ZodType): Def => (s as unknown as { _zod: { def: Def } })._zod.def;
+/** The internal definition of a zod 4 schema (`schema._zod.def`; zod is pinned exactly, zodInternals.test.ts guards it). */
+export const defOf = (s: z.ZodType): Def => (s as unknown as { _zod: { def: Def } })._zod.def;
 const optionalIn = (s: z.ZodType): boolean => (s as unknown as { _zod: { optin?: string } })._zod.optin === 'optional';
 
-/** A predicate for one check of a string, number or array schema. */
-function compileCheck(c: CheckDef, kind: 'string' | 'number' | 'array' | 'other'): Accept {
+/** `pattern.test`, from the start of the string also for a global or sticky pattern (as zod tests). */
+function patternTest(pattern: RegExp): Accept {
+  if (!pattern.global && !pattern.sticky) return (v) => pattern.test(v as string);
+  return (v) => {
+    pattern.lastIndex = 0;
+    return pattern.test(v as string);
+  };
+}
+
+/** A predicate for one check of a string, number or array schema (throws for a check it does not understand). */
+export function compileCheck(c: CheckDef, kind: 'string' | 'number' | 'array' | 'other'): Accept {
   switch (c.check) {
     case 'min_length':
       if (kind !== 'string' && kind !== 'array') break;
@@ -57,10 +68,7 @@ function compileCheck(c: CheckDef, kind: 'string' | 'number' | 'array' | 'other'
       return (v) => (v as { length: number }).length === c.length!;
     case 'string_format':
       if (kind !== 'string' || !(c.pattern instanceof RegExp)) break;
-      return (v) => {
-        c.pattern!.lastIndex = 0;
-        return c.pattern!.test(v as string);
-      };
+      return patternTest(c.pattern);
     case 'number_format':
       if (kind !== 'number' || c.format !== 'safeint') break;
       return (v) => Number.isSafeInteger(v);
@@ -107,12 +115,8 @@ function compile(schema: z.ZodType, depth: number): Accept {
       if (def.format !== undefined) {
         // z.email() and friends: the schema is its own string_format check.
         if (!(def.pattern instanceof RegExp)) throw new Unsupported(`format ${def.format}`);
-        const p = def.pattern;
-        base = (v) => {
-          if (typeof v !== 'string') return false;
-          p.lastIndex = 0;
-          return p.test(v);
-        };
+        const test = patternTest(def.pattern);
+        base = (v) => typeof v === 'string' && test(v);
       }
       return withChecks(base, def, 'string');
     }
@@ -161,7 +165,15 @@ function compile(schema: z.ZodType, depth: number): Accept {
     }
     case 'union': {
       const options = (def.options ?? []).map((o) => compile(o, depth + 1));
-      return withChecks((v) => options.some((o) => o(v)), def, 'other');
+      const n = options.length;
+      return withChecks(
+        (v) => {
+          for (let i = 0; i < n; i++) if (options[i]!(v)) return true;
+          return false;
+        },
+        def,
+        'other',
+      );
     }
     case 'intersection': {
       const l = compile(def.left!, depth + 1);
@@ -185,29 +197,39 @@ function compile(schema: z.ZodType, depth: number): Accept {
       if (catchall !== undefined && catchall !== 'never' && catchall !== 'unknown') throw new Unsupported('catchall');
       const strict = catchall === 'never';
       const entries = Object.entries(def.shape ?? {});
-      const keys = entries.map(([k]) => k);
-      const accepts = entries.map(([, s]) => compile(s, depth + 1));
-      const optional = entries.map(([, s]) => optionalIn(s));
-      const known = new Set(keys);
-      const n = keys.length;
       return withChecks(
-        (v) => {
-          if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
-          const o = v as Record<string, unknown>;
-          for (let i = 0; i < n; i++) {
-            const x = o[keys[i]!];
-            if (x === undefined && !optional[i]) return false;
-            if (!accepts[i]!(x)) return false;
-          }
-          if (strict) for (const k in o) if (!known.has(k)) return false;
-          return true;
-        },
+        objectAccept(
+          entries.map(([k]) => k),
+          entries.map(([, s]) => compile(s, depth + 1)),
+          entries.map(([, s]) => optionalIn(s)),
+          strict,
+        ),
         def,
         'other',
       );
     }
   }
   throw new Unsupported(`type ${def.type}`);
+}
+
+/**
+ * The predicate of a plain object schema, written out per schema: one property read by name and one call of
+ * that property's own predicate per line, so each read and call site sees a single shape and function (V8
+ * caches and inlines them) instead of one loop reading 25 names through the same site. Only the property
+ * names enter the code, as JSON string literals; the predicates are passed in.
+ */
+function objectAccept(keys: readonly string[], accepts: readonly Accept[], optional: readonly boolean[], strict: boolean): Accept {
+  const names = accepts.map((_, i) => `a${i}`);
+  const body = [
+    'return function accept(o) {',
+    '  if (o === null || typeof o !== "object" || Array.isArray(o)) return false;',
+    '  let x;',
+    ...keys.map((k, i) => `  x = o[${JSON.stringify(k)}]; if (${optional[i] ? '' : 'x === undefined || '}!${names[i]}(x)) return false;`),
+    strict ? '  for (const k in o) if (!known.has(k)) return false;' : '',
+    '  return true;',
+    '};',
+  ].join('\n');
+  return new Function('known', ...names, body)(new Set(keys), ...accepts) as Accept;
 }
 
 const cache = new WeakMap<z.ZodType, Accept | null>();
@@ -229,68 +251,4 @@ export function compileAccept(schema: z.ZodType): Accept | undefined {
   }
   cache.set(schema, accept);
   return accept ?? undefined;
-}
-
-/** A zod issue with its path from the value passed to {@link localizedIssues}. */
-export interface LocatedIssue {
-  readonly code: string;
-  readonly path: readonly PropertyKey[];
-  readonly message: string;
-  readonly [k: string]: unknown;
-}
-
-/**
- * zod's issues for `value`, computed only where the accept-only predicates fail: the walk descends into
- * plain objects (no object-level checks, not strict) and arrays (whose own checks pass), and runs zod's
- * `safeParse` on each smallest failing part, prefixing the issues' paths. For 100 bad records in a
- * 10 MB array, zod sees 100 records instead of the whole array. The issues are the ones zod gives for
- * the whole value (same paths, codes and messages), in document order.
- */
-export function localizedIssues(schema: z.ZodType, value: unknown, path: readonly PropertyKey[] = []): LocatedIssue[] {
-  const accept = compileAccept(schema);
-  if (accept) {
-    let ok = false;
-    try {
-      ok = accept(value);
-    } catch {
-      return zodIssues(schema, value, path);
-    }
-    if (ok) return [];
-    let s = schema;
-    let def = defOf(s);
-    while ((def.type === 'optional' || def.type === 'nullable' || def.type === 'default' || def.type === 'prefault' || def.type === 'readonly') && value !== undefined && value !== null && !def.checks?.length) {
-      s = def.innerType!;
-      def = defOf(s);
-    }
-    if (def.type === 'object' && !def.checks?.length && value !== null && typeof value === 'object' && !Array.isArray(value)) {
-      const catchall = def.catchall ? defOf(def.catchall).type : undefined;
-      if (catchall === undefined || catchall === 'unknown') {
-        const out: LocatedIssue[] = [];
-        for (const [k, child] of Object.entries(def.shape ?? {})) append(out, localizedIssues(child, (value as Record<string, unknown>)[k], [...path, k]));
-        return out;
-      }
-    }
-    if (def.type === 'array' && Array.isArray(value) && def.element) {
-      const own = (def.checks ?? []).map((c) => compileCheck(c._zod.def, 'array'));
-      if (own.every((c) => c(value))) {
-        const out: LocatedIssue[] = [];
-        const el = compileAccept(def.element);
-        for (let i = 0; i < value.length; i++) if (!el || !el(value[i])) append(out, localizedIssues(def.element, value[i], [...path, i]));
-        return out;
-      }
-    }
-  }
-  return zodIssues(schema, value, path);
-}
-
-/** Appends `items` to `out` one by one: `out.push(...items)` overflows the stack beyond ~100,000 items. */
-function append<T>(out: T[], items: readonly T[]): void {
-  for (let i = 0; i < items.length; i++) out.push(items[i]!);
-}
-
-function zodIssues(schema: z.ZodType, value: unknown, path: readonly PropertyKey[]): LocatedIssue[] {
-  const r = schema.safeParse(value);
-  if (r.success) return [];
-  const issues = r.error.issues as unknown as LocatedIssue[];
-  return path.length === 0 ? issues : issues.map((i) => ({ ...i, path: [...path, ...i.path] }));
 }

@@ -180,6 +180,33 @@ describe('diagnostics engine (generic: text + zod schema -> problems)', () => {
     );
   });
 
+  it('locates any subset of paths, skipping the other values, exactly as the jsonc-parser tree does (property)', () => {
+    // Skipped containers are crossed by hopping between quotes and brackets: strings holding "{}[]\\ must not fool it.
+    const tricky = fc.constantFrom('{', '}', '[', ']', '"', '\\', '\\"', '{"a":[1]}', 'x\\\\', ' ');
+    const value = fc.jsonValue({ maxDepth: 4 }).chain((v) => fc.tuple(fc.constant(v), fc.array(tricky, { maxLength: 3 })));
+    fc.assert(
+      fc.property(value, fc.constantFrom(undefined, 0, 2, '\t'), fc.infiniteStream(fc.boolean()), ([raw, extras], indent, pick) => {
+        const text = JSON.stringify({ before: extras, value: raw, after: [extras, { k: extras.join('') }] }, null, indent);
+        const every = allPaths(JSON.parse(text));
+        const some = every.filter(() => pick.next().value as boolean);
+        const fast = strictLocator(text)(some);
+        const tree = treeLocator(parseTree(text))(some);
+        assert.equal(fast.size, tree.size, text);
+        for (const p of some) assert.deepEqual(fast.get(pathKey(p)), tree.get(pathKey(p)), `${pathKey(p)} in ${text}`);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('locates a path after a flat list too long for the one-expression skip (over 4096 strings holding "{[)', () => {
+    const text = JSON.stringify({ list: Array.from({ length: 5000 }, (_, i) => `{"[${i}\\`), rec: { a: ['}', { b: 1 }], c: 2 }, after: { x: 1 } }, null, 1);
+    const paths: JsonPath[] = [['after', 'x'], ['rec', 'c']]; // list and rec.a are skipped
+    const fast = strictLocator(text)(paths);
+    const tree = treeLocator(parseTree(text))(paths);
+    for (const p of paths) assert.deepEqual(fast.get(pathKey(p)), tree.get(pathKey(p)), pathKey(p));
+    assert.equal(fast.size, 2);
+  });
+
   it('caps the number of problems', () => {
     const text = JSON.stringify({ Items: Array.from({ length: 50 }, () => ({ ShopID: 'ABCDEFGHI' })) });
     assert.equal(validateText(text, target, { maxProblems: 10 }).length, 10);

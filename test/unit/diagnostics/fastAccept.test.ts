@@ -2,19 +2,11 @@ import * as assert from 'node:assert/strict';
 import * as fc from 'fast-check';
 import { z } from 'zod';
 import { PAYLOAD_KINDS, type PayloadKind } from '../../../src/core/contract';
-import { compileAccept, localizedIssues } from '../../../src/core/diagnostics/fastAccept';
-import { paths, setAt } from './mutate';
+import { compileAccept } from '../../../src/core/diagnostics/fastAccept';
+import { localizedIssues } from '../../../src/core/diagnostics/localizedIssues';
+import { edgy, paths, setAt } from './mutate';
 
 const KINDS = Object.keys(PAYLOAD_KINDS) as PayloadKind[];
-
-/** Values likely to sit on a rule's edge: lengths around 25/50/200, money decimals, dates, digits. */
-const edgy = fc.oneof(
-  fc.constantFrom(undefined, null, '', ' ', 'x', 'REPLACE', 'replace', 'Yes', 'yes', '2024-02-29', '2023-02-29', '2024-03-15T14:30:00Z', '2024-03-15T14:30:00', '12.5', '12.50', '12.555', '-1', '4', '4.0', 'a@b.co', 'a@b', '2021', '21', true, false, 0, 4, -3, 1.5, 12.5, 12.555, 0.1 + 0.2, 2021, 1e21, [], {}, [{}]),
-  fc.string({ maxLength: 30 }),
-  fc.integer({ min: 20, max: 210 }).map((n) => 'x'.repeat(n)),
-  fc.double({ noNaN: true, noDefaultInfinity: true }),
-  fc.integer(),
-);
 
 describe('accept-only fast path (compiled from the contract zod schemas)', () => {
   it('compiles every payload kind', () => {

@@ -1,4 +1,14 @@
 /** Helpers of the property tests that mutate one place of a valid payload. */
+import * as fc from 'fast-check';
+
+/** Values likely to sit on a rule's edge: lengths around 25/50/200, money decimals, dates, digits. */
+export const edgy = fc.oneof(
+  fc.constantFrom(undefined, null, '', ' ', 'x', 'REPLACE', 'replace', 'Yes', 'yes', '2024-02-29', '2023-02-29', '2024-03-15T14:30:00Z', '2024-03-15T14:30:00', '12.5', '12.50', '12.555', '-1', '4', '4.0', 'a@b.co', 'a@b', '2021', '21', true, false, 0, 4, -3, 1.5, 12.5, 12.555, 0.1 + 0.2, 2021, 1e21, [], {}, [{}]),
+  fc.string({ maxLength: 30 }),
+  fc.integer({ min: 20, max: 210 }).map((n) => 'x'.repeat(n)),
+  fc.double({ noNaN: true, noDefaultInfinity: true }),
+  fc.integer(),
+);
 
 /** Every path to an object property or array item of a value, except properties named in `skip` (and below them). */
 export function paths(v: unknown, skip: ReadonlySet<string> = new Set(), base: (string | number)[] = [], out: (string | number)[][] = []): (string | number)[][] {
