@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { hasAtMostTwoDecimals, int, isIsoDateOrTimestamp, money } from '../../../src/core/contract';
+import { charLength, hasAtMostTwoDecimals, int, isIsoDateOrTimestamp, money } from '../../../src/core/contract';
 
 describe('contract: primitives (property tests)', () => {
   it('money: every amount in cents, as number or as "d.dd" string, passes and reads back as the same number', () => {
@@ -62,10 +62,37 @@ describe('contract: primitives (property tests)', () => {
     assert.equal(isIsoDateOrTimestamp('2023-02-29'), false);
     assert.equal(isIsoDateOrTimestamp('2024-02-29'), true);
     assert.equal(isIsoDateOrTimestamp('2100-02-29'), false);
+    assert.equal(isIsoDateOrTimestamp('2000-02-29'), true);
     assert.equal(isIsoDateOrTimestamp('2024-04-31'), false);
     assert.equal(isIsoDateOrTimestamp('2024-00-10'), false);
     assert.equal(isIsoDateOrTimestamp('2024-01-01T23:60:00Z'), false);
     assert.equal(isIsoDateOrTimestamp('2024-01-01T10:00:00+24:00'), false);
     assert.equal(isIsoDateOrTimestamp('2024-01-01T10:00Z'), true);
+  });
+
+  it('datetime: a day is accepted exactly when the calendar has it (every month of years 1 to 9999)', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 9999 }), fc.integer({ min: 1, max: 12 }), fc.integer({ min: 1, max: 31 }), (y, m, d) => {
+        const date = new Date(Date.UTC(2000, m - 1, d));
+        date.setUTCFullYear(y);
+        const real = date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
+        const text = `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
+        assert.equal(isIsoDateOrTimestamp(text), real, text);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('string(n) counts characters as a reader does: plain ASCII the same as grapheme clusters (CR LF is one)', () => {
+    const segmenter = new Intl.Segmenter('en', { granularity: 'grapheme' });
+    const ascii = fc.string({ unit: fc.oneof(fc.constantFrom('\r', '\n', '\r\n'), fc.integer({ min: 0, max: 127 }).map((c) => String.fromCharCode(c))), maxLength: 60 });
+    fc.assert(
+      fc.property(ascii, (s) => {
+        assert.equal(charLength(s), [...segmenter.segment(s)].length, JSON.stringify(s));
+      }),
+      { numRuns: 2000 },
+    );
+    assert.equal(charLength('a\r\nb'), 3);
+    assert.equal(charLength('e\u0301'), 1, 'e + combining accent is one character');
   });
 });
