@@ -76,6 +76,12 @@ function cacheFileOf(dir: string, file: string): string {
   return join(dir, `${basename(file, '.js')}-${process.version}-${process.arch}-${size}-${Math.round(mtimeMs)}.v8`);
 }
 
+/** True when `dir` is a directory owned by this process's user (always on systems without user ids). */
+function ownDirectory(dir: string): boolean {
+  const st = statSync(dir);
+  return st.isDirectory() && (typeof process.getuid !== 'function' || st.uid === process.getuid());
+}
+
 /**
  * Loads the CommonJS file `file` (an absolute path) as `require` does, once per process (it is kept in
  * `require.cache`), compiled with the cached data kept in `dir` when there is some that V8 accepts. Without a
@@ -94,7 +100,8 @@ export function requireBundle(file: string, dir: string | undefined = compileCac
   const source = readFileSync(file, 'utf8');
   let cachedData: Buffer | undefined;
   try {
-    cachedData = readFileSync(cacheFile);
+    // Compiled code is only taken from a directory of this user's own (another user could make `<tmp>/tpp-<uid>`).
+    cachedData = ownDirectory(dir) ? readFileSync(cacheFile) : undefined;
   } catch {
     cachedData = undefined;
   }
@@ -127,7 +134,8 @@ export function saveCompileCache(): void {
   for (const { script, file, dir } of pending.splice(0)) {
     try {
       const cacheFile = cacheFileOf(dir, file);
-      mkdirSync(dir, { recursive: true });
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      if (!ownDirectory(dir)) continue;
       const prefix = `${basename(file, '.js')}-`;
       for (const old of readdirSync(dir)) if (old.startsWith(prefix) && old.endsWith('.v8') && join(dir, old) !== cacheFile) rmSync(join(dir, old), { force: true });
       // Written aside, then renamed: a concurrent `tpp` reads the old data or the new, never half of it.

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chownSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { compileCacheDir } from '../../../src/cli/compileCache';
@@ -60,6 +60,20 @@ describe('tpp compile cache (src/cli/compileCache.ts): a second run reuses V8 co
     const second = load(bundle, dir);
     assert.equal(second.value, 'OK');
     assert.deepEqual(second.report?.map((r) => r.cache), ['used']);
+  });
+
+  it("a cache directory owned by another user is never read (compiled code could be planted there)", function () {
+    if (typeof process.getuid !== 'function' || process.getuid() !== 0) {
+      console.log('      skipped: giving a directory to another user needs root (chown)');
+      this.skip();
+    }
+    const dir = join(work, 'cache');
+    assert.equal(load(bundle, dir).status, 0);
+    assert.deepEqual(load(bundle, dir).report?.map((r) => r.cache), ['used']);
+    chownSync(dir, 65534, 65534);
+    const planted = load(bundle, dir);
+    assert.equal(planted.value, 'OK');
+    assert.deepEqual(planted.report?.map((r) => r.cache), ['none'], 'data in a directory of another user is not read');
   });
 
   it('corrupt data: V8 rejects it, the bundle loads normally, and the data is written anew', () => {
