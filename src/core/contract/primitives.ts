@@ -108,7 +108,7 @@ export function isIsoDateOrTimestamp(s: string, zone: 'required' | 'optional' = 
 // required v3 string may be '' (the diagnostics warn: empty-value).
 // ---------------------------------------------------------------------------------------------
 
-const ASCII_RE = /^[\x00-\x7f]*$/;
+const ASCII_RE = /^[^\u0080-\uffff]*$/; // no UTF-16 unit above 0x7f
 
 // Made on first use: creating a Segmenter loads ICU's break rules (milliseconds at start-up), and most strings are short.
 let graphemes: Intl.Segmenter | undefined;
