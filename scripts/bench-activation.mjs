@@ -2,7 +2,7 @@
 // (measured inside the real extension host), plus require+activate as seen by the caller, and the
 // size of the production bundle. Targets: activate() under 20 ms, dist/extension.js at most 150 KB (issue 14).
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, statSync, cpSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, cpSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ensureEditor } from '../test/harness/editor.mjs';
@@ -24,6 +24,7 @@ for (let i = 0; i < runs; i++) {
     process.exit(1);
   }
   samples.push(JSON.parse(readFileSync(out, 'utf8')));
+  rmSync(dir, { recursive: true, force: true });
   const s = samples.at(-1);
   console.log(`window load ${i + 1}: activate() ${s.activationMs.toFixed(2)} ms, require+activate ${s.loadAndActivateMs.toFixed(2)} ms, dist/core.js loaded by activation: ${s.coreLoaded ? 'YES' : 'no'}`);
 }

@@ -6,7 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 const check = process.argv.includes('--check');
 const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
@@ -47,7 +47,7 @@ if (check) {
     console.log(run('node', ['-e', probe]).trim());
   } finally {
     rmSync(dir, { recursive: true, force: true });
-    rmSync(out, { force: true });
+    rmSync(dirname(out), { recursive: true, force: true }); // the temporary directory made for the .vsix
   }
 }
 if (overBudget.length) process.exit(1);
