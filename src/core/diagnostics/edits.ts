@@ -35,7 +35,7 @@ function lineIndent(text: string, offset: number): string {
 }
 
 /** The document's indentation unit (first indented line within the first 4 KB), default two spaces. */
-function indentUnit(text: string): string {
+export function indentUnit(text: string): string {
   const m = /\n([ \t]+)\S/.exec(text.slice(0, 4096));
   return m?.[1] ?? '  ';
 }

@@ -5,6 +5,7 @@ import { MESSAGES } from '../contract/primitives';
 import type { PayloadKind, PayloadKindDef } from '../contract/types';
 import { SERVICE_TYPE_MESSAGE, YES_NO_MESSAGE, v2FieldInfo } from '../contract/v2/fields';
 import { RULES, validateText, type Finding, type IssueLike, type SemanticCheck, type ValidateOptions, type ValidationTarget } from './engine';
+import { indentUnit, lineEnding } from './edits';
 import { LineIndex } from './lineIndex';
 import { findUnknownProperties, nearest, schemaAt } from './schemaWalk';
 import { SEMANTIC_CHECKS, SEMANTIC_RULES } from './semantic';
@@ -243,8 +244,8 @@ export function guessKind(value: unknown): PayloadKind | undefined {
 
 /** Edit adding `"$schema": "tpp://schemas/<kind>.json"` as the first property of the root object at `rootStart` ('{'). */
 export function addSchemaEdit(text: string, rootStart: number, kind: PayloadKind): TextEdit {
-  const eol = text.includes('\r\n') ? '\r\n' : '\n';
-  const indent = /\n([ \t]+)\S/.exec(text.slice(0, 4096))?.[1] ?? '  ';
+  const eol = lineEnding(text);
+  const indent = indentUnit(text);
   let j = rootStart + 1;
   while (j < text.length && /\s/.test(text[j]!)) j++;
   const empty = text[j] === '}';
