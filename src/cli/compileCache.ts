@@ -63,6 +63,8 @@ interface Pending {
   readonly script: vm.Script;
   readonly file: string;
   readonly dir: string;
+  /** Where its data goes ({@link cacheFileOf}, computed when it was loaded). */
+  readonly cacheFile: string;
 }
 const pending: Pending[] = [];
 
@@ -110,7 +112,7 @@ export function requireBundle(file: string, dir: string | undefined = compileCac
   const script = new vm.Script(Module.wrap(body), { filename: file, cachedData });
   const cache: CacheUse = cachedData === undefined ? 'none' : script.cachedDataRejected ? 'rejected' : 'used';
   loads.push({ file, cache });
-  if (cache !== 'used') pending.push({ script, file, dir });
+  if (cache !== 'used') pending.push({ script, file, dir, cacheFile });
 
   const mod = new Module(file, require.main);
   mod.filename = file;
@@ -131,9 +133,8 @@ export function requireBundle(file: string, dir: string | undefined = compileCac
  * data of the same bundle (another build). Call it when the command has run. Never throws.
  */
 export function saveCompileCache(): void {
-  for (const { script, file, dir } of pending.splice(0)) {
+  for (const { script, file, dir, cacheFile } of pending.splice(0)) {
     try {
-      const cacheFile = cacheFileOf(dir, file);
       mkdirSync(dir, { recursive: true, mode: 0o700 });
       if (!ownDirectory(dir)) continue;
       const prefix = `${basename(file, '.js')}-`;
