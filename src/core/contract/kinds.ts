@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { ENDPOINTS } from './endpoints';
-import { KindDef, SCHEMA_URI_PREFIX } from './kindDefs/common';
+import { KindDef, SCHEMA_URI_PREFIX, schemaUri } from './kindDefs/common';
 import { v2KindDefs } from './kindDefs/v2';
 import { v3KindDefs } from './kindDefs/v3';
 import { EndpointId, PayloadKind, PayloadKindDef } from './types';
@@ -12,7 +12,7 @@ import { EndpointId, PayloadKind, PayloadKindDef } from './types';
  * are in kindDefs/; a kind's `schema` is built on its first read, so validating one kind builds no other.
  */
 
-export { SCHEMA_URI_PREFIX };
+export { SCHEMA_URI_PREFIX, schemaUri };
 
 const defs: Record<PayloadKind, KindDef> = { ...v2KindDefs, ...v3KindDefs };
 
@@ -43,11 +43,6 @@ function kindDef(kind: PayloadKind, def: KindDef): PayloadKindDef {
 
 /** All payload kind names, in table order. */
 export const PAYLOAD_KIND_NAMES = Object.keys(defs) as PayloadKind[];
-
-/** `tpp://schemas/<kind>.json`, the `$schema` value of a payload file of `kind`. */
-export function schemaUri(kind: PayloadKind): string {
-  return `${SCHEMA_URI_PREFIX}${kind}.json`;
-}
 
 /** The kind named by a `$schema` value (`tpp://schemas/<kind>.json`), or undefined when it names none. */
 export function kindFromSchemaUri(uri: string): PayloadKind | undefined {

@@ -9,8 +9,13 @@ export const SCHEMA_URI_PREFIX = 'tpp://schemas/';
 /** A payload kind as defined in kindDefs/: its schema is a getter that builds it on first read. */
 export type KindDef = Omit<PayloadKindDef, 'kind'>;
 
+/** `tpp://schemas/<kind>.json`, the `$schema` value of a payload file of `kind`. */
+export function schemaUri(kind: PayloadKind): string {
+  return `${SCHEMA_URI_PREFIX}${kind}.json`;
+}
+
 /** The `$schema` line of a template. */
-export const S = (kind: PayloadKind) => ({ $schema: `${SCHEMA_URI_PREFIX}${kind}.json` });
+export const S = (kind: PayloadKind) => ({ $schema: schemaUri(kind) });
 
 /** `$companyName`: the v2 path's {company_name}. */
 export const companyName: MetaPropertyDef = {
