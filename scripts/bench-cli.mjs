@@ -9,6 +9,7 @@
 // Run after a production build (the npm script builds one first).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import * as nodeModule from 'node:module';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -51,7 +52,8 @@ try {
     time(validate);
     time(bare);
   }
-  const nodeHasOwnCache = Number(process.versions.node.split('.')[0]) > 22 || /^22\.([1-9]|\d\d)/.test(process.versions.node);
+  // The same test as src/cli/compileCache.ts: Node's own cache where it has one (the runs use this very node).
+  const nodeHasOwnCache = typeof nodeModule.enableCompileCache === 'function';
   // The warm runs must find a cache, else the warm figure would be a cold one.
   if (!nodeHasOwnCache && !cached()) {
     console.error(`no compile cache was written to ${cacheDir}`);
