@@ -59,6 +59,9 @@ export const INT_STRING_RE = /^-?\d+$/;
 export function hasAtMostTwoDecimals(n: number): boolean {
   if (!Number.isFinite(n)) return false;
   if (Number.isInteger(n)) return true;
+  // Cents k = round(100 n): when k / 100 gives n back, n is the double nearest to a 2-decimal amount, and its
+  // shortest form (what JSON wrote) is that amount. Saves the number-to-string conversion of nearly every value.
+  if (Math.round(n * 100) / 100 === n) return true;
   return MONEY_STRING_RE.test(String(n));
 }
 
@@ -83,11 +86,28 @@ const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31] as const;
 /** Gregorian leap year (proleptic, as ISO 8601 counts years). */
 const isLeapYear = (y: number): boolean => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
 
+/** Value of the decimal digit at `i` of `s`, or NaN (any other character makes every sum below NaN). */
+const digit = (s: string, i: number): number => {
+  const c = s.charCodeAt(i) - 48;
+  return c >= 0 && c <= 9 ? c : Number.NaN;
+};
+
+/** True when `s` is exactly YYYY-MM-DD naming a real calendar day (the common date alone, read without a pattern). */
+function isCalendarDate(s: string): boolean {
+  if (s.charCodeAt(4) !== 45 || s.charCodeAt(7) !== 45) return false; // '-'
+  const year = digit(s, 0) * 1000 + digit(s, 1) * 100 + digit(s, 2) * 10 + digit(s, 3);
+  const month = digit(s, 5) * 10 + digit(s, 6);
+  const day = digit(s, 8) * 10 + digit(s, 9);
+  if (!(year >= 0) || !(month >= 1 && month <= 12) || !(day >= 1)) return false;
+  return day <= (month === 2 ? (isLeapYear(year) ? 29 : 28) : DAYS_IN_MONTH[month - 1]!);
+}
+
 /**
  * True when `s` is an ISO 8601 date alone, or a timestamp with Z or an offset, naming a real calendar day
  * and time (2024-02-30 and 25:00 are rejected). Spec: Data type formats (v2); v3 "Dates are ISO 8601 strings".
  */
 export function isIsoDateOrTimestamp(s: string, zone: 'required' | 'optional' = 'required'): boolean {
+  if (s.length === 10) return isCalendarDate(s);
   const m = (zone === 'required' ? ISO_DATE_OR_TIMESTAMP_RE : ISO_8601_RE).exec(s);
   if (!m) return false;
   const [, y, mo, d, h, mi, se, oh, om] = m;

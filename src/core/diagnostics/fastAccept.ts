@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { Gen as CodeGen } from './codegen';
 import type { ZodDef } from './schemaWalk';
 
 /**
@@ -41,195 +42,162 @@ interface Def extends Omit<ZodDef, 'type'>, CheckDef {
 
 class Unsupported extends Error {}
 
+type Gen = CodeGen<z.ZodType>;
+
 /** The internal definition of a zod 4 schema (`schema._zod.def`; zod is pinned exactly, zodInternals.test.ts guards it). */
 export const defOf = (s: z.ZodType): Def => (s as unknown as { _zod: { def: Def } })._zod.def;
 const optionalIn = (s: z.ZodType): boolean => (s as unknown as { _zod: { optin?: string } })._zod.optin === 'optional';
 
-/** `pattern.test`, from the start of the string also for a global or sticky pattern (as zod tests). */
-function patternTest(pattern: RegExp): Accept {
-  if (!pattern.global && !pattern.sticky) return (v) => pattern.test(v as string);
-  return (v) => {
-    pattern.lastIndex = 0;
-    return pattern.test(v as string);
-  };
+/** A refinement's result as zod reads it: truthy passes; a Promise needs parseAsync, which this path does not model. */
+function refined(r: unknown): boolean {
+  if (r instanceof Promise) throw new Unsupported('async refinement');
+  return Boolean(r);
 }
 
-/** A predicate for one check of a string, number or array schema (throws for a check it does not understand). */
-export function compileCheck(c: CheckDef, kind: 'string' | 'number' | 'array' | 'other'): Accept {
+/** `pattern.test(v)`, from the start of the string also for a global or sticky pattern (as zod tests). */
+function patternExpr(pattern: RegExp, v: string, g: Gen): string {
+  const r = g.ref(pattern);
+  return pattern.global || pattern.sticky ? `(${r}.lastIndex = 0, ${r}.test(${v}))` : `${r}.test(${v})`;
+}
+
+/** The expression of one check of a string, number or array schema over `v` (throws for a check it does not understand). */
+function checkExpr(c: CheckDef, kind: 'string' | 'number' | 'array' | 'other', v: string, g: Gen): string {
+  const sized = kind === 'string' || kind === 'array';
   switch (c.check) {
     case 'min_length':
-      if (kind !== 'string' && kind !== 'array') break;
-      return (v) => (v as { length: number }).length >= c.minimum!;
+      if (sized) return `${v}.length >= ${g.ref(c.minimum)}`;
+      break;
     case 'max_length':
-      if (kind !== 'string' && kind !== 'array') break;
-      return (v) => (v as { length: number }).length <= c.maximum!;
+      if (sized) return `${v}.length <= ${g.ref(c.maximum)}`;
+      break;
     case 'length_equals':
-      if (kind !== 'string' && kind !== 'array') break;
-      return (v) => (v as { length: number }).length === c.length!;
+      if (sized) return `${v}.length === ${g.ref(c.length)}`;
+      break;
     case 'string_format':
-      if (kind !== 'string' || !(c.pattern instanceof RegExp)) break;
-      return patternTest(c.pattern);
+      if (kind === 'string' && c.pattern instanceof RegExp) return patternExpr(c.pattern, v, g);
+      break;
     case 'number_format':
-      if (kind !== 'number' || c.format !== 'safeint') break;
-      return (v) => Number.isSafeInteger(v);
+      if (kind === 'number' && c.format === 'safeint') return `Number.isSafeInteger(${v})`;
+      break;
     case 'greater_than':
-      if (kind !== 'number') break;
-      return c.inclusive ? (v) => (v as number) >= c.value! : (v) => (v as number) > c.value!;
+      if (kind === 'number') return `${v} ${c.inclusive ? '>=' : '>'} ${g.ref(c.value)}`;
+      break;
     case 'less_than':
-      if (kind !== 'number') break;
-      return c.inclusive ? (v) => (v as number) <= c.value! : (v) => (v as number) < c.value!;
+      if (kind === 'number') return `${v} ${c.inclusive ? '<=' : '<'} ${g.ref(c.value)}`;
+      break;
     case 'custom':
       // .refine(fn): zod accepts when fn(value) is truthy (a Promise would need parseAsync: unsupported).
-      if (c.type !== 'custom' || typeof c.fn !== 'function') break;
-      return (v) => {
-        const r = c.fn!(v);
-        if (r instanceof Promise) throw new Unsupported();
-        return Boolean(r);
-      };
+      if (c.type === 'custom' && typeof c.fn === 'function') return `((t = ${g.ref(c.fn)}(${v})) === true || (t !== false && ${g.ref(refined)}(t)))`;
+      break;
   }
   throw new Unsupported(`check ${c.check ?? '?'}`);
 }
 
-function withChecks(base: Accept, def: Def, kind: 'string' | 'number' | 'array' | 'other'): Accept {
-  const checks = (def.checks ?? []).map((c) => compileCheck(c._zod.def, kind));
-  if (checks.length === 0) return base;
-  if (checks.length === 1) {
-    const only = checks[0]!;
-    return (v) => base(v) && only(v);
-  }
-  const n = checks.length;
-  return (v) => {
-    if (!base(v)) return false;
-    for (let i = 0; i < n; i++) if (!checks[i]!(v)) return false;
-    return true;
-  };
+/** `base` and then each of the schema's own checks, in zod's order, stopping at the first that fails. */
+function withChecks(base: string, def: Def, kind: 'string' | 'number' | 'array' | 'other', v: string, g: Gen): string {
+  const checks = (def.checks ?? []).map((c) => checkExpr(c._zod.def, kind, v, g));
+  return checks.length === 0 ? base : `(${[base, ...checks].join(' && ')})`;
 }
 
-function compile(schema: z.ZodType, depth: number): Accept {
+/** A test of `v` against literal values: `===` for strings (written as JSON), a Set (SameValueZero, as zod) for the rest. */
+function oneOf(values: readonly unknown[], v: string, g: Gen): string {
+  if (values.length > 0 && values.length <= 8 && values.every((x) => typeof x === 'string')) return `(${values.map((x) => `${v} === ${JSON.stringify(x)}`).join(' || ')})`;
+  return `${g.ref(new Set(values))}.has(${v})`;
+}
+
+/** The boolean expression over the identifier `v` that is true when zod accepts its value. */
+function expr(schema: z.ZodType, v: string, g: Gen, depth: number): string {
   if (depth > 64) throw new Unsupported('depth');
   const def = defOf(schema);
   if (def.coerce) throw new Unsupported('coerce');
   switch (def.type) {
     case 'string': {
-      let base: Accept = (v) => typeof v === 'string';
+      let base = `typeof ${v} === "string"`;
       if (def.format !== undefined) {
         // z.email() and friends: the schema is its own string_format check.
         if (!(def.pattern instanceof RegExp)) throw new Unsupported(`format ${def.format}`);
-        const test = patternTest(def.pattern);
-        base = (v) => typeof v === 'string' && test(v);
+        base = `(${base} && ${patternExpr(def.pattern, v, g)})`;
       }
-      return withChecks(base, def, 'string');
+      return withChecks(base, def, 'string', v, g);
     }
     case 'number':
       if (def.format !== undefined && def.format !== 'safeint') throw new Unsupported(`number format ${def.format}`);
-      return withChecks(def.format === 'safeint' ? (v) => Number.isSafeInteger(v) : (v) => typeof v === 'number' && Number.isFinite(v), def, 'number');
+      return withChecks(def.format === 'safeint' ? `Number.isSafeInteger(${v})` : `(typeof ${v} === "number" && Number.isFinite(${v}))`, def, 'number', v, g);
     case 'boolean':
-      return withChecks((v) => typeof v === 'boolean', def, 'other');
+      return withChecks(`typeof ${v} === "boolean"`, def, 'other', v, g);
     case 'null':
-      return (v) => v === null;
+      return `${v} === null`;
     case 'any':
     case 'unknown':
-      return withChecks(() => true, def, 'other');
-    case 'enum': {
-      const allowed = new Set(Object.values(def.entries ?? {}));
-      return withChecks((v) => allowed.has(v), def, 'other');
-    }
-    case 'literal': {
-      const allowed = new Set(def.values ?? []);
-      return withChecks((v) => allowed.has(v), def, 'other');
-    }
-    case 'optional': {
-      const inner = compile(def.innerType!, depth + 1);
-      return withChecks((v) => v === undefined || inner(v), def, 'other');
-    }
-    case 'nullable': {
-      const inner = compile(def.innerType!, depth + 1);
-      return withChecks((v) => v === null || inner(v), def, 'other');
-    }
+      return withChecks('true', def, 'other', v, g);
+    case 'enum':
+      return withChecks(oneOf(Object.values(def.entries ?? {}), v, g), def, 'other', v, g);
+    case 'literal':
+      return withChecks(oneOf(def.values ?? [], v, g), def, 'other', v, g);
+    case 'optional':
     case 'default':
-    case 'prefault': {
-      const inner = compile(def.innerType!, depth + 1);
-      return withChecks((v) => v === undefined || inner(v), def, 'other');
-    }
+    case 'prefault':
+      return withChecks(`(${v} === undefined || ${expr(def.innerType!, v, g, depth + 1)})`, def, 'other', v, g);
+    case 'nullable':
+      return withChecks(`(${v} === null || ${expr(def.innerType!, v, g, depth + 1)})`, def, 'other', v, g);
     case 'readonly':
-    case 'nonoptional': {
-      const inner = compile(def.innerType!, depth + 1);
-      return def.type === 'nonoptional' ? (v) => v !== undefined && inner(v) : inner;
-    }
+      return expr(def.innerType!, v, g, depth + 1);
+    case 'nonoptional':
+      return `(${v} !== undefined && ${expr(def.innerType!, v, g, depth + 1)})`;
     case 'lazy':
-      return compile(def.getter!(), depth + 1);
-    case 'pipe': {
+      return expr(def.getter!(), v, g, depth + 1);
+    case 'pipe':
       // Only a pipe into a transform (whose output is not validated further) is understood.
       if (!def.out || defOf(def.out).type !== 'transform' || !def.in) throw new Unsupported('pipe');
-      return compile(def.in, depth + 1);
-    }
+      return expr(def.in, v, g, depth + 1);
     case 'union': {
-      const options = (def.options ?? []).map((o) => compile(o, depth + 1));
-      const n = options.length;
-      return withChecks(
-        (v) => {
-          for (let i = 0; i < n; i++) if (options[i]!(v)) return true;
-          return false;
-        },
-        def,
-        'other',
-      );
+      const options = (def.options ?? []).map((o) => expr(o, v, g, depth + 1));
+      return withChecks(options.length ? `(${options.join(' || ')})` : 'false', def, 'other', v, g);
     }
-    case 'intersection': {
-      const l = compile(def.left!, depth + 1);
-      const r = compile(def.right!, depth + 1);
-      return (v) => l(v) && r(v);
-    }
+    case 'intersection':
+      return `(${expr(def.left!, v, g, depth + 1)} && ${expr(def.right!, v, g, depth + 1)})`;
     case 'array': {
-      const el = compile(def.element!, depth + 1);
-      return withChecks(
-        (v) => {
-          if (!Array.isArray(v)) return false;
-          for (let i = 0; i < v.length; i++) if (!el(v[i])) return false;
-          return true;
-        },
-        def,
-        'array',
+      const name = g.fn(schema, () =>
+        [
+          '  if (!Array.isArray(v)) return false;',
+          ...(def.checks ?? []).map((c) => `  if (!(${checkExpr(c._zod.def, 'array', 'v', g)})) return false;`),
+          `  for (let i = 0; i < v.length; i++) { x = v[i]; if (!(${expr(def.element!, 'x', g, depth + 1)})) return false; }`,
+          '  return true;',
+        ].join('\n'),
       );
+      return `${name}(${v})`;
     }
     case 'object': {
       const catchall = def.catchall ? defOf(def.catchall).type : undefined;
       if (catchall !== undefined && catchall !== 'never' && catchall !== 'unknown') throw new Unsupported('catchall');
-      const strict = catchall === 'never';
       const entries = Object.entries(def.shape ?? {});
-      return withChecks(
-        objectAccept(
-          entries.map(([k]) => k),
-          entries.map(([, s]) => compile(s, depth + 1)),
-          entries.map(([, s]) => optionalIn(s)),
-          strict,
-        ),
-        def,
-        'other',
-      );
+      const name = g.fn(schema, () => objectBody(entries, catchall === 'never', g, depth));
+      return withChecks(`${name}(${v})`, def, 'other', v, g);
     }
   }
   throw new Unsupported(`type ${def.type}`);
 }
 
 /**
- * The predicate of a plain object schema, written out per schema: one property read by name and one call of
- * that property's own predicate per line, so each read and call site sees a single shape and function (V8
- * caches and inlines them) instead of one loop reading 25 names through the same site. Only the property
- * names enter the code, as JSON string literals; the predicates are passed in.
+ * The body of a plain object schema's function: one property read by name and one inline test per line, so
+ * each read sees a single shape (V8 caches it) and no predicate is called through a shared site. Only the
+ * property names enter the code, as JSON string literals.
  */
-function objectAccept(keys: readonly string[], accepts: readonly Accept[], optional: readonly boolean[], strict: boolean): Accept {
-  const names = accepts.map((_, i) => `a${i}`);
-  const body = [
-    'return function accept(o) {',
-    '  if (o === null || typeof o !== "object" || Array.isArray(o)) return false;',
-    '  let x;',
-    ...keys.map((k, i) => `  x = o[${JSON.stringify(k)}]; if (${optional[i] ? '' : 'x === undefined || '}!${names[i]}(x)) return false;`),
-    strict ? '  for (const k in o) if (!known.has(k)) return false;' : '',
-    '  return true;',
-    '};',
-  ].join('\n');
-  return new Function('known', ...names, body)(new Set(keys), ...accepts) as Accept;
+function objectBody(entries: readonly (readonly [string, z.ZodType])[], strict: boolean, g: Gen, depth: number): string {
+  const lines = ['  if (v === null || typeof v !== "object" || Array.isArray(v)) return false;'];
+  for (const [k, s] of entries) {
+    const test = expr(s, 'x', g, depth + 1);
+    lines.push(`  x = v[${JSON.stringify(k)}]; if (${optionalIn(s) ? '' : 'x === undefined || '}!(${test})) return false;`);
+  }
+  if (strict) lines.push(`  for (const k in v) if (!${g.ref(new Set(entries.map(([k]) => k)))}.has(k)) return false;`);
+  lines.push('  return true;');
+  return lines.join('\n');
+}
+
+/** A predicate for one check of a string, number or array schema (throws for a check it does not understand). */
+export function compileCheck(c: CheckDef, kind: 'string' | 'number' | 'array' | 'other'): Accept {
+  const g: Gen = new CodeGen();
+  return g.link(checkExpr(c, kind, 'v', g));
 }
 
 const cache = new WeakMap<z.ZodType, Accept | null>();
@@ -244,7 +212,8 @@ export function compileAccept(schema: z.ZodType): Accept | undefined {
   if (cached !== undefined) return cached ?? undefined;
   let accept: Accept | null;
   try {
-    accept = compile(schema, 0);
+    const g: Gen = new CodeGen();
+    accept = g.link(expr(schema, 'v', g, 0));
   } catch (err) {
     if (!(err instanceof Unsupported)) throw err;
     accept = null;

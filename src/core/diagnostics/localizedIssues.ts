@@ -56,7 +56,14 @@ function* collect(schema: z.ZodType, value: unknown, path: readonly PropertyKey[
     if (def.type === 'object' && !def.checks?.length && value !== null && typeof value === 'object' && !Array.isArray(value)) {
       const catchall = def.catchall ? defOf(def.catchall).type : undefined;
       if (catchall === undefined || catchall === 'unknown') {
-        for (const [k, child] of Object.entries(def.shape ?? {})) yield* collect(child, (value as Record<string, unknown>)[k], [...path, k], undefined);
+        for (const f of fieldsOf(schema, def.shape ?? {})) {
+          const v = (value as Record<string, unknown>)[f.key];
+          const ok = f.accept ? verdict(f.accept, v) : undefined;
+          if (ok === true) continue;
+          // A field zod checks as a whole (not an object or array this walk descends into) goes to zod directly.
+          if (ok === false && !f.composite) yield* zodIssues(f.schema, v, [...path, f.key]);
+          else yield* collect(f.schema, v, [...path, f.key], ok);
+        }
         return;
       }
     }
@@ -74,6 +81,31 @@ function* collect(schema: z.ZodType, value: unknown, path: readonly PropertyKey[
     }
   }
   yield* zodIssues(schema, value, path);
+}
+
+/** A property of an object schema as the walk reads it: its predicate, and whether the walk may descend into it. */
+interface Field {
+  readonly key: string;
+  readonly schema: z.ZodType;
+  readonly accept: Accept | undefined;
+  /** An object or array schema (once optional, nullable, default and readonly are looked through). */
+  readonly composite: boolean;
+}
+
+const WRAPPERS = new Set(['optional', 'nullable', 'default', 'prefault', 'readonly']);
+const fieldsCache = new WeakMap<z.ZodType, readonly Field[]>();
+
+/** The properties of an object schema, read once per schema (a failing record of 25 fields visits them all). */
+function fieldsOf(schema: z.ZodType, shape: Record<string, z.ZodType>): readonly Field[] {
+  let fields = fieldsCache.get(schema);
+  if (fields) return fields;
+  fields = Object.entries(shape).map(([key, child]) => {
+    let def = defOf(child);
+    while (WRAPPERS.has(def.type) && def.innerType) def = defOf(def.innerType);
+    return { key, schema: child, accept: compileAccept(child), composite: def.type === 'object' || def.type === 'array' };
+  });
+  fieldsCache.set(schema, fields);
+  return fields;
 }
 
 /** zod's own issues for `value`, their paths prefixed with `path`. */

@@ -51,27 +51,38 @@ function whole(v: unknown): number | undefined {
   return undefined;
 }
 
+/**
+ * The path of the record being checked (`[name, index]`): one array per check, its index updated for each record,
+ * so nothing is allocated for a plausible record. A finding copies it (`[...base, field]`).
+ */
+type Base = JsonPath;
+
 const DOT_FIELDS = ['TireDOT1', 'TireDOT2', 'TireDOT3', 'TireDOT4', 'TireDOT5', 'TireDOT6'] as const;
 
 /** More TireDOT serials than TiresCovered: no rule of the spec ties the two (plausibility). */
-function tireDots(r: Obj, base: JsonPath, out: Finding[]): void {
+function tireDots(r: Obj, base: Base, out: Finding[]): void {
   const covered = whole(r.TiresCovered);
   if (covered === undefined || covered >= 6) return;
+  // Each serial read by its own name (one shape per read site); the list below is walked only when they outnumber.
+  const serials = +filled(r.TireDOT1) + +filled(r.TireDOT2) + +filled(r.TireDOT3) + +filled(r.TireDOT4) + +filled(r.TireDOT5) + +filled(r.TireDOT6);
+  if (serials <= covered) return;
   let count = 0;
   for (const field of DOT_FIELDS) {
-    const v = r[field];
-    if (typeof v !== 'string' || v.trim() === '') continue;
+    if (!filled(r[field])) continue;
     count++;
     if (count > covered)
       out.push({ path: [...base, field], severity: 'warning', code: SEMANTIC_RULES.tireDots, message: `${field}: more TireDOT serials (${count}) than TiresCovered (${covered}); check the count`, section: 'Registration (v2)' });
   }
 }
 
+/** A serial given: a string with something other than white space. */
+const filled = (v: unknown): boolean => typeof v === 'string' && v.trim() !== '';
+
 /**
  * A tire count below 1 (the spec states no minimum, but a record of no tires is almost certainly a mistake), or
  * above {@link MAX_TIRE_COUNT}: the Local sandbox refuses that (400); the spec states no maximum.
  */
-function tireLimit(r: Obj, field: string, base: JsonPath, section: string, out: Finding[], sandboxLimit = true): void {
+function tireLimit(r: Obj, field: string, base: Base, section: string, out: Finding[], sandboxLimit = true): void {
   const n = whole(r[field]);
   if (n === undefined || (n >= 1 && (n <= MAX_TIRE_COUNT || !sandboxLimit))) return;
   if (n < 1) {
@@ -83,23 +94,43 @@ function tireLimit(r: Obj, field: string, base: JsonPath, section: string, out: 
 
 /** Duplicate ShopID + InvoiceNumber inside one Registrations array: the later one overwrites the earlier. */
 function duplicates(regs: readonly unknown[], out: Finding[]): void {
-  const first = new Map<string, number>();
+  // Keyed by the InvoiceNumber as parsed (its hash is kept by the string), the first registration of each; a
+  // pair only for an invoice number that several shops use. No string is built per registration.
+  const byInvoice = new Map<string, number>();
+  let byPair: Map<string, number> | undefined;
   for (let i = 0; i < regs.length; i++) {
     const r = regs[i];
     if (!isObj(r) || r.ShopID === undefined || r.InvoiceNumber === undefined) continue;
-    const key = `${String(r.ShopID)}\u0000${String(r.InvoiceNumber)}`;
-    const earlier = first.get(key);
-    if (earlier === undefined) first.set(key, i);
-    else
-      out.push({
-        path: ['Registrations', i, 'InvoiceNumber'],
-        severity: 'warning',
-        code: SEMANTIC_RULES.duplicateRegistration,
-        message: `InvoiceNumber: Registrations[${i}] repeats ShopID ${String(r.ShopID)} + InvoiceNumber ${String(r.InvoiceNumber)} of Registrations[${earlier}]; the later one overwrites the earlier`,
-        section: 'Registration (v2)',
-      });
+    const invoice = String(r.InvoiceNumber);
+    const shop = String(r.ShopID);
+    let earlier = byInvoice.get(invoice);
+    if (earlier === undefined) {
+      byInvoice.set(invoice, i);
+      continue;
+    }
+    if (String((regs[earlier] as Obj).ShopID) !== shop) {
+      const key = JSON.stringify([shop, invoice]);
+      earlier = (byPair ??= new Map()).get(key);
+      if (earlier === undefined) {
+        byPair.set(key, i);
+        continue;
+      }
+    }
+    out.push({
+      path: ['Registrations', i, 'InvoiceNumber'],
+      severity: 'warning',
+      code: SEMANTIC_RULES.duplicateRegistration,
+      message: `InvoiceNumber: Registrations[${i}] repeats ShopID ${shop} + InvoiceNumber ${invoice} of Registrations[${earlier}]; the later one overwrites the earlier`,
+      section: 'Registration (v2)',
+    });
   }
 }
+
+/** Value of the decimal digit at `i` of `s`, or NaN. */
+const digit = (s: string, i: number): number => {
+  const c = s.charCodeAt(i) - 48;
+  return c >= 0 && c <= 9 ? c : Number.NaN;
+};
 
 /** Window of plausible dates around `now`, in milliseconds, with the years for a cheap first test. */
 interface DateWindow {
@@ -116,19 +147,17 @@ function windowOf(now: Date): DateWindow {
 }
 
 /** Reports a date that lies in the future (beyond a day) or more than {@link PAST_LIMIT_YEARS} years ago. */
-function dateCheck(v: unknown, w: DateWindow, path: () => JsonPath, what: string, section: string, out: Finding[], future = true): void {
+function dateCheck(v: unknown, w: DateWindow, base: Base, field: string, what: string, section: string, out: Finding[], future = true): void {
   if (typeof v !== 'string' || v.length < 4) return;
-  // Cheap exit for the common case: a year strictly inside the window's years.
-  const year = Number(v.slice(0, 4));
+  // Cheap exit for the common case: a year strictly inside the window's years (read from the digits, no substring).
+  const year = digit(v, 0) * 1000 + digit(v, 1) * 100 + digit(v, 2) * 10 + digit(v, 3);
   if (year > w.minYear && year < w.maxYear) return;
   const t = Date.parse(v);
   if (Number.isNaN(t)) return;
   if (future && t > w.max) {
-    const p = path();
-    out.push({ path: p, severity: 'warning', code: SEMANTIC_RULES.futureDate, message: `${nameOf(p)}: ${v} is in the future; the ${what} has already happened`, section });
+    out.push({ path: [...base, field], severity: 'warning', code: SEMANTIC_RULES.futureDate, message: `${field}: ${v} is in the future; the ${what} has already happened`, section });
   } else if (t < w.min) {
-    const p = path();
-    out.push({ path: p, severity: 'warning', code: SEMANTIC_RULES.pastDate, message: `${nameOf(p)}: ${v} is more than ${PAST_LIMIT_YEARS} years ago; check the ${what} date`, section });
+    out.push({ path: [...base, field], severity: 'warning', code: SEMANTIC_RULES.pastDate, message: `${field}: ${v} is more than ${PAST_LIMIT_YEARS} years ago; check the ${what} date`, section });
   }
 }
 
@@ -148,21 +177,20 @@ const v3Zones = (section: string, ...fields: string[]): SemanticCheck => (root) 
 };
 
 /** A vehicle year outside 1900..next year (v2 VehicleYear is a string, v3 vehicle.year a number). */
-function vehicleYear(v: unknown, now: Date, path: () => JsonPath, section: string, out: Finding[]): void {
-  const year = typeof v === 'number' && Number.isInteger(v) ? v : typeof v === 'string' && /^\d{4}$/.test(v) ? Number(v) : undefined;
-  if (year === undefined) return;
+function vehicleYear(v: unknown, now: Date, base: Base, field: string, section: string, out: Finding[]): void {
+  const year = typeof v === 'number' && Number.isInteger(v) ? v : typeof v === 'string' && v.length === 4 ? digit(v, 0) * 1000 + digit(v, 1) * 100 + digit(v, 2) * 10 + digit(v, 3) : undefined;
+  if (year === undefined || Number.isNaN(year)) return;
   const max = now.getUTCFullYear() + 1;
   if (year >= OLDEST_VEHICLE_YEAR && year <= max) return;
-  const p = path();
-  out.push({ path: p, severity: 'warning', code: SEMANTIC_RULES.vehicleYear, message: `${nameOf(p)}: vehicle year ${year} is outside ${OLDEST_VEHICLE_YEAR}..${max}; check it`, section });
+  out.push({ path: [...base, field], severity: 'warning', code: SEMANTIC_RULES.vehicleYear, message: `${field}: vehicle year ${year} is outside ${OLDEST_VEHICLE_YEAR}..${max}; check it`, section });
 }
 
 /** CommercialVehicle in another letter case than the spec's Yes / No (accepted and converted). */
-function commercialVehicle(v: unknown, path: JsonPath, out: Finding[]): void {
+function commercialVehicle(v: unknown, base: Base, out: Finding[]): void {
   if (typeof v !== 'string' || v === '' || (COMMERCIAL_VEHICLE_VALUES as readonly string[]).includes(v)) return;
   const canonical = COMMERCIAL_VEHICLE_VALUES.find((c) => c.toLowerCase() === v.toLowerCase());
   if (canonical)
-    out.push({ path, severity: 'warning', code: SEMANTIC_RULES.commercialVehicleCase, message: `CommercialVehicle: the spec writes ${canonical}; "${v}" is accepted and read as ${canonical}`, section: 'Registration (v2)', replaceWith: canonical });
+    out.push({ path: [...base, 'CommercialVehicle'], severity: 'warning', code: SEMANTIC_RULES.commercialVehicleCase, message: `CommercialVehicle: the spec writes ${canonical}; "${v}" is accepted and read as ${canonical}`, section: 'Registration (v2)', replaceWith: canonical });
 }
 
 const emailSchema = email();
@@ -202,16 +230,18 @@ const emptyRequired: SemanticCheck = (root) => {
 
 /** A check over the items of a v2 array property. */
 const v2Records =
-  (name: string, dateField: string, what: string, section: string, extra?: (r: Obj, base: JsonPath, now: Date, out: Finding[]) => void): SemanticCheck =>
+  (name: string, dateField: string, what: string, section: string, extra?: (r: Obj, base: Base, now: Date, out: Finding[]) => void): SemanticCheck =>
   (root, { now }) => {
     const out: Finding[] = [];
     const w = windowOf(now);
     const items = list(root, name);
+    const base: [string, number] = [name, 0];
     for (let i = 0; i < items.length; i++) {
       const r = items[i];
       if (!isObj(r)) continue;
-      dateCheck(r[dateField], w, () => [name, i, dateField], what, section, out, name !== 'Cancellations');
-      extra?.(r, [name, i], now, out);
+      base[1] = i;
+      dateCheck(r[dateField], w, base, dateField, what, section, out, name !== 'Cancellations');
+      extra?.(r, base, now, out);
     }
     return out;
   };
@@ -219,8 +249,8 @@ const v2Records =
 const v2Registrations = v2Records('Registrations', 'PlanEnrollDate', 'enrolment', 'Registration (v2)', (r, base, now, out) => {
   tireDots(r, base, out);
   tireLimit(r, 'TiresCovered', base, 'Registration (v2)', out);
-  vehicleYear(r.VehicleYear, now, () => [...base, 'VehicleYear'], 'Registration (v2)', out);
-  commercialVehicle(r.CommercialVehicle, [...base, 'CommercialVehicle'], out);
+  vehicleYear(r.VehicleYear, now, base, 'VehicleYear', 'Registration (v2)', out);
+  commercialVehicle(r.CommercialVehicle, base, out);
 });
 
 const v2Duplicates: SemanticCheck = (root) => {
@@ -231,15 +261,15 @@ const v2Duplicates: SemanticCheck = (root) => {
 
 const v3Registration = (section: string, vehicle: boolean): SemanticCheck => (root, { now }) => {
   const out: Finding[] = [];
-  dateCheck(root.enrollDate, windowOf(now), () => ['enrollDate'], 'enrolment', section, out);
+  dateCheck(root.enrollDate, windowOf(now), [], 'enrollDate', 'enrolment', section, out);
   zoneCheck(root.enrollDate, ['enrollDate'], section, out);
-  if (vehicle && isObj(root.vehicle)) vehicleYear(root.vehicle.year, now, () => ['vehicle', 'year'], section, out);
+  if (vehicle && isObj(root.vehicle)) vehicleYear(root.vehicle.year, now, ['vehicle'], 'year', section, out);
   return out;
 };
 
 const v3Dated = (field: string, what: string, section: string, future = true): SemanticCheck => (root, { now }) => {
   const out: Finding[] = [];
-  dateCheck(root[field], windowOf(now), () => [field], what, section, out, future);
+  dateCheck(root[field], windowOf(now), [], field, what, section, out, future);
   zoneCheck(root[field], [field], section, out);
   return out;
 };

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { charLength, hasAtMostTwoDecimals, int, isIsoDateOrTimestamp, money } from '../../../src/core/contract';
+import { ISO_DATE_OR_TIMESTAMP_RE, MONEY_STRING_RE, charLength, hasAtMostTwoDecimals, int, isIsoDateOrTimestamp, money } from '../../../src/core/contract';
 
 describe('contract: primitives (property tests)', () => {
   it('money: every amount in cents, as number or as "d.dd" string, passes and reads back as the same number', () => {
@@ -32,6 +32,40 @@ describe('contract: primitives (property tests)', () => {
     assert.equal(hasAtMostTwoDecimals(1e-7), false);
     assert.equal(hasAtMostTwoDecimals(Number.NaN), false);
     assert.equal(hasAtMostTwoDecimals(Infinity), false);
+  });
+
+  it('money: any finite number has at most 2 decimals exactly when the shortest form JSON writes has (property)', () => {
+    const amounts = fc.oneof(
+      fc.double({ noNaN: true, noDefaultInfinity: true }),
+      fc.integer({ min: -(2 ** 53), max: 2 ** 53 }).chain((k) => fc.constantFrom(k / 100, k / 1000, k / 10, (k + 0.5) / 100)),
+      fc.tuple(fc.integer({ min: -1e6, max: 1e6 }), fc.integer({ min: -1e6, max: 1e6 })).map(([a, b]) => a / 100 + b / 100),
+    );
+    fc.assert(
+      fc.property(amounts, (n) => {
+        assert.equal(hasAtMostTwoDecimals(n), MONEY_STRING_RE.test(String(n)) || Number.isInteger(n), String(n));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it('datetime: a ten-character text is a date exactly when the pattern and the calendar say so (property)', () => {
+    const reference = (s: string): boolean => {
+      const m = ISO_DATE_OR_TIMESTAMP_RE.exec(s);
+      if (!m) return false;
+      const date = new Date(Date.UTC(2000, Number(m[2]) - 1, Number(m[3])));
+      date.setUTCFullYear(Number(m[1]));
+      return date.getUTCMonth() === Number(m[2]) - 1 && date.getUTCDate() === Number(m[3]);
+    };
+    const unit = fc.oneof(fc.constantFrom('0', '1', '2', '3', '9', '-'), fc.constantFrom('/', ':', ' ', '\u0660', 'T', 'Z', '+', '.', 'a'));
+    const near = fc.tuple(fc.integer({ min: 0, max: 9999 }), fc.integer({ min: 0, max: 13 }), fc.integer({ min: 0, max: 32 })).map(([y, m, d]) => `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`);
+    const oneOff = fc.tuple(near, fc.integer({ min: 0, max: 9 }), unit).map(([d, i, c]) => d.slice(0, i) + c + d.slice(i + 1));
+    fc.assert(
+      fc.property(fc.oneof(near, oneOff, fc.string({ unit, minLength: 10, maxLength: 10 })), (s) => {
+        assert.equal(isIsoDateOrTimestamp(s), reference(s), s);
+        assert.equal(isIsoDateOrTimestamp(s, 'optional'), reference(s), s);
+      }),
+      { numRuns: 5000 },
+    );
   });
 
   it('int: integers and their digit strings are the same value; "" is not 0', () => {
