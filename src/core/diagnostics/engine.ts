@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { charLength } from '../contract/primitives';
 import { SYNTAX_MESSAGES, formatMoney, insertPropertiesEdit, lineEnding } from './edits';
 import { fieldName, lookup } from './paths';
-import { issuesOf } from './localizedIssues';
+import { localizedIssues } from './localizedIssues';
 import { LineIndex } from './lineIndex';
 import { pathKey, strictLocator, treeLocator, type Locate, type Located } from './locate';
 import { enumValues, findUnknownProperties, placeholderFor, schemaAt } from './schemaWalk';
@@ -164,10 +164,13 @@ export function validateText(text: string, target: ValidationTarget, options: Va
   const vars = text.includes('{{') ? checkVariables(root, target.schema, options.variables) : undefined;
   for (const f of vars?.findings ?? []) drafts.push({ ...f, anchor: 'value', section: target.sectionOf?.(f.path) });
   // Valid documents skip zod; otherwise zod runs only on the failing parts, and only until the cap (localizedIssues.ts).
-  {
-    const seen = new Set<string>();
-    for (const issue of issuesOf(target.schema, root) as Iterable<IssueLike>) {
-      if (drafts.length >= max) break;
+  // Issues that make no draft (unknown keys, `{{variables}}`, repeats) may leave the cap unmet: then read further.
+  const seen = new Set<string>();
+  let read = 0;
+  for (let limit = max; ; limit *= 4) {
+    const issues = localizedIssues(target.schema, root, [], limit) as readonly IssueLike[];
+    for (; read < issues.length && drafts.length < max; read++) {
+      const issue = issues[read]!;
       if (issue.code === 'unrecognized_keys') continue; // reported by the unknown-property walk, with suggestions
       const path = issue.path.filter((s): s is string | number => typeof s === 'string' || typeof s === 'number');
       if (vars?.skip.has(pathKey(path))) continue;
@@ -203,6 +206,7 @@ export function validateText(text: string, target: ValidationTarget, options: Va
       }
       drafts.push({ path, severity: 'error', code, message, anchor: 'value', section, fix });
     }
+    if (drafts.length >= max || issues.length < limit) break;
   }
 
   for (const u of findUnknownProperties(root, target.schema, max)) {

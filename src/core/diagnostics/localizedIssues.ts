@@ -21,16 +21,14 @@ export interface LocatedIssue {
  * `safeParse` on each smallest failing part, prefixing the issues' paths. For 100 bad records in a
  * 10 MB array, zod sees 100 records instead of the whole array, and each predicate runs once per value.
  * The issues are the ones zod gives for the whole value (same paths, codes and messages), in document order.
- * Lazy: a caller that stops reading (a problem cap) stops the walk, so 15,000 failing records cost only
- * the ones read.
+ * The walk stops once it holds `limit` issues (it may hold a few more: those of the last part read), so
+ * 15,000 failing records under a problem cap cost only the ones read; the issues it returns are then the
+ * first ones of the unlimited walk. A plain recursion filling one array (no generator per part).
  */
-export function* issuesOf(schema: z.ZodType, value: unknown, path: readonly PropertyKey[] = []): Generator<LocatedIssue, void, undefined> {
-  yield* collect(schema, value, path, undefined);
-}
-
-/** {@link issuesOf}, all of them. */
-export function localizedIssues(schema: z.ZodType, value: unknown, path: readonly PropertyKey[] = []): LocatedIssue[] {
-  return [...issuesOf(schema, value, path)];
+export function localizedIssues(schema: z.ZodType, value: unknown, path: readonly PropertyKey[] = [], limit = Infinity): LocatedIssue[] {
+  const out: LocatedIssue[] = [];
+  collect(schema, value, path, undefined, out, limit);
+  return out;
 }
 
 /** Whether `accept` takes `value`: true, false, or undefined when it cannot tell (an async refinement). */
@@ -43,10 +41,11 @@ function verdict(accept: Accept, value: unknown): boolean | undefined {
 }
 
 /**
- * zod's issues for `value` at `path`. `known` is the verdict of `schema`'s predicate on `value` when the
- * caller already has it (false: a failing part is not checked twice).
+ * Adds zod's issues for `value` at `path` to `out`. `known` is the verdict of `schema`'s predicate on
+ * `value` when the caller already has it (false: a failing part is not checked twice).
  */
-function* collect(schema: z.ZodType, value: unknown, path: readonly PropertyKey[], known: boolean | undefined): Generator<LocatedIssue, void, undefined> {
+function collect(schema: z.ZodType, value: unknown, path: readonly PropertyKey[], known: boolean | undefined, out: LocatedIssue[], limit: number): void {
+  if (out.length >= limit) return;
   const accept = compileAccept(schema);
   const ok = accept ? (known ?? verdict(accept, value)) : undefined;
   if (ok === true) return;
@@ -57,12 +56,13 @@ function* collect(schema: z.ZodType, value: unknown, path: readonly PropertyKey[
       const catchall = def.catchall ? defOf(def.catchall).type : undefined;
       if (catchall === undefined || catchall === 'unknown') {
         for (const f of fieldsOf(schema, def.shape ?? {})) {
+          if (out.length >= limit) return;
           const v = (value as Record<string, unknown>)[f.key];
-          const ok = f.accept ? verdict(f.accept, v) : undefined;
-          if (ok === true) continue;
+          const fine = f.accept ? verdict(f.accept, v) : undefined;
+          if (fine === true) continue;
           // A field zod checks as a whole (not an object or array this walk descends into) goes to zod directly.
-          if (ok === false && !f.composite) yield* zodIssues(f.schema, v, [...path, f.key]);
-          else yield* collect(f.schema, v, [...path, f.key], ok);
+          if (fine === false && !f.composite) zodIssues(f.schema, v, [...path, f.key], out);
+          else collect(f.schema, v, [...path, f.key], fine, out, limit);
         }
         return;
       }
@@ -72,15 +72,15 @@ function* collect(schema: z.ZodType, value: unknown, path: readonly PropertyKey[
       if (own.every((c) => c(value))) {
         const element = def.element;
         const el = compileAccept(element);
-        for (let i = 0; i < value.length; i++) {
+        for (let i = 0; i < value.length && out.length < limit; i++) {
           const v = el ? verdict(el, value[i]) : undefined;
-          if (v !== true) yield* collect(element, value[i], [...path, i], v);
+          if (v !== true) collect(element, value[i], [...path, i], v, out, limit);
         }
         return;
       }
     }
   }
-  yield* zodIssues(schema, value, path);
+  zodIssues(schema, value, path, out);
 }
 
 /** A property of an object schema as the walk reads it: its predicate, and whether the walk may descend into it. */
@@ -108,8 +108,8 @@ function fieldsOf(schema: z.ZodType, shape: Record<string, z.ZodType>): readonly
   return fields;
 }
 
-/** zod's own issues for `value`, their paths prefixed with `path`. */
-function zodIssues(schema: z.ZodType, value: unknown, path: readonly PropertyKey[]): LocatedIssue[] {
+/** Adds zod's own issues for `value` to `out`, their paths prefixed with `path`. */
+function zodIssues(schema: z.ZodType, value: unknown, path: readonly PropertyKey[], out: LocatedIssue[]): void {
   // zod's error of a failed safeParse is an Error: capturing its stack is most of a small failing parse
   // (money field: 18 -> 6 us) and nothing here reads it.
   const limit = Error.stackTraceLimit;
@@ -117,10 +117,10 @@ function zodIssues(schema: z.ZodType, value: unknown, path: readonly PropertyKey
   let issues: LocatedIssue[];
   try {
     const r = schema.safeParse(value);
-    if (r.success) return [];
+    if (r.success) return;
     issues = r.error.issues as unknown as LocatedIssue[];
   } finally {
     Error.stackTraceLimit = limit;
   }
-  return path.length === 0 ? issues : issues.map((i) => ({ ...i, path: [...path, ...i.path] }));
+  for (const i of issues) out.push(path.length === 0 ? i : { ...i, path: [...path, ...i.path] });
 }

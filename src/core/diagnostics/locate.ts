@@ -66,6 +66,13 @@ const enum Ch {
  */
 const FLAT = /[{[][^{}[\]"]*(?:"[^"\\]*(?:\\.[^"\\]*)*"[^{}[\]"]*){0,4096}[}\]]/y;
 
+/** An array item the chunks cross: a {@link FLAT} container, a string, or another scalar (number, true, false, null). */
+const ITEM = new RegExp(`(?:${FLAT.source}|"[^"\\\\]*(?:\\\\.[^"\\\\]*)*"|[^"{}[\\],\\s]+)`);
+/** The comma after an item, with white space around it. */
+const SEPARATOR = /[ \t\n\r]*,[ \t\n\r]*/;
+/** Sticky patterns crossing 1, 2, 4, ... 256 items at once, made on first use. */
+const CHUNKS: (RegExp | undefined)[] = new Array(9);
+
 /**
  * Locator for text that `JSON.parse` accepted (strict JSON: no comments, no trailing commas).
  * One pass over the text that materialises only the keys on the way to a requested path and skips every
@@ -170,6 +177,27 @@ export function strictLocator(text: string): Locate {
         }
       }
     };
+    /** Moves `pos` over `n` items of an array and their commas, in chunks; the number crossed, or -1 when it could not. */
+    const skipItems = (n: number): number => {
+      let done = 0;
+      for (let size = CHUNKS.length - 1; size >= 0; size--) {
+        const items = 1 << size;
+        while (n - done >= items) {
+          const re = (CHUNKS[size] ??= new RegExp(`(?:${ITEM.source}${SEPARATOR.source}){${items}}`, 'y'));
+          re.lastIndex = pos;
+          let ok: boolean;
+          try {
+            ok = re.test(text);
+          } catch {
+            ok = false; // backtracking stack exhausted: cross item by item
+          }
+          if (!ok) return done > 0 ? done : -1;
+          pos = re.lastIndex;
+          done += items;
+        }
+      }
+      return done;
+    };
     const skipValue = () => {
       const c = text.charCodeAt(pos);
       if (c === Ch.Quote) return skipString();
@@ -206,7 +234,21 @@ export function strictLocator(text: string): Locate {
         pos++;
         ws();
         let index = 0;
+        const wanted = [...node.children.keys()].filter((k): k is number => typeof k === 'number').sort((a, b) => a - b);
+        let w = 0;
+        let chunks = true;
         while (pos < len && text.charCodeAt(pos) !== Ch.CloseBracket) {
+          while (w < wanted.length && wanted[w]! < index) w++;
+          // The items before the next wanted one (all followed by a comma) are crossed in chunks; once an item is
+          // not a flat container or a scalar, this array is crossed item by item.
+          if (chunks && w < wanted.length && wanted[w]! - index >= 2) {
+            const skipped = skipItems(wanted[w]! - index);
+            if (skipped < 0) chunks = false;
+            else {
+              index += skipped;
+              continue;
+            }
+          }
           scan(node.children.get(index++));
           ws();
           if (text.charCodeAt(pos) === Ch.Comma) {

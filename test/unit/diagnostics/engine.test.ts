@@ -223,6 +223,15 @@ describe('diagnostics engine (generic: text + zod schema -> problems)', () => {
     assert.equal(validateText(text, target, { maxProblems: 10 }).length, 10);
   });
 
+  it('fills the cap with problems past issues that make none ({{variables}} known at send time only)', () => {
+    const items = [...Array.from({ length: 6 }, () => ({ ShopID: '{{shopVariable}}' })), ...Array.from({ length: 3 }, () => ({ ShopID: 'TOOLONG' }))];
+    const ps = validateText(JSON.stringify({ Items: items }), target, { maxProblems: 2, variables: new Set(['shopVariable']) });
+    assert.deepEqual(ps.map((p) => [p.code, p.path.join('.')]), [
+      ['too_big', 'Items.6.ShopID'],
+      ['too_big', 'Items.7.ShopID'],
+    ]);
+  });
+
   it('formats money with 2 decimals, keeping strings strings', () => {
     assert.equal(formatMoney('12.5'), '"12.50"');
     assert.equal(formatMoney(12.5), '12.50');
