@@ -1,7 +1,10 @@
 // Benchmark of the payload diagnostics pipeline (issue: live schema-driven diagnostics).
 //   npm run bench:diagnostics   (npx tsx scripts/bench-diagnostics.ts)
 // For generated v2 Registrations documents of about 10 KB, 1 MB and 10 MB, prints the median time of
-//   ours:       diagnosePayload (JSON.parse + zod + unknown-key walk + semantic checks + ranges)
+//   ours:       what the editor does: diagnosePayload (JSON.parse + zod + unknown-key walk + semantic checks + offsets
+//               and fixes), then each problem placed with the document's own line index (TextDocument.positionAt,
+//               the same document object theirs uses: VS Code keeps one per open file)
+//   ours (CLI): diagnosePayload with each problem's line/character range read (its own line index, as `tpp validate`)
 //   theirs:     vscode-json-languageservice parseJSONDocument + doValidation with our generated JSON Schema
 //   ajv:        what an integrator's own check costs: JSON.parse + an ajv 8 validator compiled once (outside the
 //               timing) from the same JSON Schema, with allErrors (every error, as ours and theirs report)
@@ -83,7 +86,7 @@ async function timed(fn: () => unknown): Promise<number> {
 }
 
 /**
- * Runs ours, theirs, ajv and JSON.parse in turn in each round (the order rotating from round to round), so that a
+ * Runs ours (editor and CLI), theirs, ajv and JSON.parse in turn in each round (the order rotating from round to round), so that a
  * busy moment of a shared machine falls on all of them alike; ratios are medians of the rounds' own ratios.
  */
 async function bench(label: string, text: string, runs: number) {
@@ -91,15 +94,20 @@ async function bench(label: string, text: string, runs: number) {
   const oursProblems = diagnosePayload(text)!.problems.length;
   const theirsProblems = (await ls.doValidation(doc, ls.parseJSONDocument(doc))).length;
   const ajvProblems = ajvCheck(text);
-  const contenders: Record<'ours' | 'theirs' | 'ajv' | 'floor', () => unknown> = {
-    ours: () => diagnosePayload(text),
+  const contenders: Record<'ours' | 'cli' | 'theirs' | 'ajv' | 'floor', () => unknown> = {
+    ours: () => {
+      let lines = 0;
+      for (const p of diagnosePayload(text)!.problems) lines += doc.positionAt(p.start).line + doc.positionAt(p.end).line;
+      return lines;
+    },
+    cli: () => diagnosePayload(text)!.problems.map((p) => p.range),
     theirs: () => ls.doValidation(doc, ls.parseJSONDocument(doc)),
     ajv: () => ajvCheck(text),
     floor: () => JSON.parse(text),
   };
   const names = Object.keys(contenders) as (keyof typeof contenders)[];
   for (let i = 0; i < 3; i++) for (const n of names) await contenders[n](); // warm up
-  const times = { ours: [] as number[], theirs: [] as number[], ajv: [] as number[], floor: [] as number[] };
+  const times = { ours: [] as number[], cli: [] as number[], theirs: [] as number[], ajv: [] as number[], floor: [] as number[] };
   for (let round = 0; round < runs; round++) {
     for (let k = 0; k < names.length; k++) {
       const n = names[(round + k) % names.length]!;
@@ -107,13 +115,13 @@ async function bench(label: string, text: string, runs: number) {
     }
   }
   const ratio = (a: number[], b: number[]) => medianOf(a.map((x, i) => x / b[i]!));
-  const [ours, theirs, ajv, floor] = [medianOf(times.ours), medianOf(times.theirs), medianOf(times.ajv), medianOf(times.floor)];
+  const [ours, cli, theirs, ajv, floor] = [medianOf(times.ours), medianOf(times.cli), medianOf(times.theirs), medianOf(times.ajv), medianOf(times.floor)];
   const vsTheirs = ratio(times.ours, times.theirs);
   const vsAjv = ratio(times.ours, times.ajv);
   const mb = text.length / 1e6;
   console.log(
     `${label.padEnd(22)} ${(mb < 0.1 ? `${(text.length / 1e3).toFixed(1)} KB` : `${mb.toFixed(2)} MB`).padStart(9)}` +
-      `  ours ${ours.toFixed(2).padStart(8)} ms  theirs ${theirs.toFixed(2).padStart(8)} ms  ajv ${ajv.toFixed(2).padStart(7)} ms  JSON.parse ${floor.toFixed(2).padStart(7)} ms` +
+      `  ours ${ours.toFixed(2).padStart(8)} ms  ours (CLI) ${cli.toFixed(2).padStart(8)} ms  theirs ${theirs.toFixed(2).padStart(8)} ms  ajv ${ajv.toFixed(2).padStart(7)} ms  JSON.parse ${floor.toFixed(2).padStart(7)} ms` +
       `  ours/theirs ${vsTheirs.toFixed(3)}  ours/ajv ${vsAjv.toFixed(2)}  ours/JSON.parse ${ratio(times.ours, times.floor).toFixed(2)}` +
       `  (${(ours / mb).toFixed(1)} ms/MB; problems ours ${oursProblems}, theirs ${theirsProblems}, ajv ${ajvProblems})`,
   );
@@ -121,7 +129,7 @@ async function bench(label: string, text: string, runs: number) {
 }
 
 async function main() {
-  console.log(`node ${process.version}; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}; each round runs all four in turn; times are medians, ratios medians of each round's ratio; theirs = parseJSONDocument + doValidation (vscode-json-languageservice)`);
+  console.log(`node ${process.version}; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}; each round runs all five in turn; times are medians, ratios medians of each round's ratio; theirs = parseJSONDocument + doValidation (vscode-json-languageservice)`);
   console.log(`ajv = JSON.parse + ajv ${AJV_VERSION} validator (allErrors), compiled once in ${ajvCompileMs.toFixed(1)} ms (not timed below)`);
   await bench('valid', documentOf(10_000), 300);
   await bench('valid', documentOf(1_000_000), 31);

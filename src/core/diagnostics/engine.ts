@@ -1,14 +1,15 @@
 import { getNodeValue, parseTree, printParseErrorCode, type ParseError } from 'jsonc-parser'; // ESM build: esbuild cannot bundle the UMD 'main' (dynamic requires)
 import type { z } from 'zod';
 import { charLength } from '../contract/primitives';
-import { SYNTAX_MESSAGES, formatMoney, insertPropertiesEdit, lineEnding } from './edits';
+import { SYNTAX_MESSAGES, formatMoney, insertPropertiesEdit } from './edits';
 import { fieldName, lookup } from './paths';
 import { localizedIssues } from './localizedIssues';
-import { LineIndex } from './lineIndex';
-import { pathKey, strictLocator, treeLocator, type Locate, type Located } from './locate';
+import { pathKey, strictLocator, type Locate } from './locate';
+import { treeLocator } from './treeLocator';
+import { placeDrafts, withRanges, type Draft } from './placement';
 import { enumValues, findUnknownProperties, placeholderFor, schemaAt } from './schemaWalk';
 import { checkVariables } from '../variables/check';
-import type { Fix, JsonPath, Problem, Severity } from './types';
+import type { JsonPath, Problem, Severity } from './types';
 
 /**
  * The generic diagnostics engine: document text + zod schema (+ semantic checks) -> problems with
@@ -21,7 +22,8 @@ import type { Fix, JsonPath, Problem, Severity } from './types';
  *    (see fastAccept.ts); a walk along the schema for unknown properties; semantic
  *    checks on the plain value.
  * 3. Only when something was found: one pass over the text locates the few JSON paths concerned
- *    (see {@link strictLocator}); offsets become line/character through a lazily built line index.
+ *    (see {@link strictLocator}) and placement.ts anchors each problem and makes its fix; line/character
+ *    ranges are computed when first read (the editor uses its document's own line index instead).
  *
  * A valid document therefore costs JSON.parse + zod + one walk, and never builds a syntax tree.
  * Duplicate keys: like `JSON.parse` (and the server's JSON parser) the last occurrence wins; they are
@@ -95,18 +97,6 @@ export interface ValidateOptions {
   readonly variables?: ReadonlySet<string>;
 }
 
-interface Draft {
-  readonly path: JsonPath;
-  readonly severity: Severity;
-  readonly code: string;
-  readonly message: string;
-  /** value: the value's range; key: the key's range; missing: the enclosing object's key or its '{'. */
-  readonly anchor: 'value' | 'key' | 'missing';
-  readonly section?: string;
-  readonly fix?: (loc: Located) => Fix | undefined;
-  /** Missing properties are fixed together per object. */
-  readonly missingIn?: string;
-}
 
 const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
@@ -236,71 +226,13 @@ export function validateText(text: string, target: ValidationTarget, options: Va
   }
 
   if (drafts.length > 0) {
-    const wanted: JsonPath[] = [];
-    for (const d of drafts) {
-      wanted.push(d.path);
-      if (d.anchor === 'missing') wanted.push(d.path.slice(0, -1));
-    }
-    const located = locate(wanted);
-    // Never drop a problem: one that cannot be placed (should not happen) goes on the document's first character.
-    const fallback: Located = { start: 0, end: Math.min(1, text.length) };
-    const missingByParent = new Map<string, JsonPath[]>();
-    for (const d of drafts) if (d.missingIn !== undefined) missingByParent.set(d.missingIn, [...(missingByParent.get(d.missingIn) ?? []), d.path]);
-    const missingFixes = new Map<string, Fix | undefined>();
-    let eol: string | undefined;
-    const missingFix = (parentKey: string, parentPath: JsonPath, loc: Located): Fix | undefined => {
-      if (missingFixes.has(parentKey)) return missingFixes.get(parentKey);
-      const entries = (missingByParent.get(parentKey) ?? []).map((p) => {
-        const name = p[p.length - 1] as string;
-        const s = schemaAt(target.schema, p);
-        const fromTarget = target.placeholderOf?.(p);
-        return [name, fromTarget !== undefined ? fromTarget : s ? placeholderFor(s) : ''] as const;
-      });
-      const listed = entries.map(([n]) => n).join(', ');
-      const fix: Fix | undefined = entries.length ? { title: `Add missing ${entries.length === 1 ? 'property' : 'properties'} ${listed}${parentPath.length ? ` to ${fieldName(parentPath)}` : ''}`, edits: [insertPropertiesEdit(text, loc.start, loc.end, entries, (eol ??= lineEnding(text)))], preferred: true } : undefined;
-      missingFixes.set(parentKey, fix);
-      return fix;
+    const placeholder = (p: JsonPath): unknown => {
+      const fromTarget = target.placeholderOf?.(p);
+      if (fromTarget !== undefined) return fromTarget;
+      const s = schemaAt(target.schema, p);
+      return s ? placeholderFor(s) : '';
     };
-    for (const d of drafts) {
-      let start: number;
-      let end: number;
-      let fix: Fix | undefined;
-      if (d.anchor === 'missing') {
-        const parentPath = d.path.slice(0, -1);
-        const found = located.get(d.missingIn!);
-        const parent = found ?? fallback;
-        if (parent.keyStart !== undefined) {
-          start = parent.keyStart;
-          end = parent.keyEnd ?? parent.keyStart;
-        } else {
-          start = parent.start;
-          end = parent.start + 1;
-        }
-        fix = found ? missingFix(d.missingIn!, parentPath, found) : undefined;
-      } else {
-        const found = located.get(pathKey(d.path));
-        const loc = found ?? fallback;
-        if (d.anchor === 'key' && loc.keyStart !== undefined) {
-          start = loc.keyStart;
-          end = loc.keyEnd ?? loc.keyStart;
-        } else {
-          start = loc.start;
-          end = loc.end;
-        }
-        fix = found ? d.fix?.(found) : undefined;
-      }
-      push({ severity: d.severity, code: d.code, message: d.message, start, end, path: d.path, section: d.section, fix });
-    }
+    for (const p of placeDrafts(text, drafts, locate, placeholder)) push(p);
   }
   return problems();
 }
-
-/** The problems sorted by position, each with its line/character range (one sweep over the text for all of them). */
-function withRanges(text: string, found: readonly Omit<Problem, 'range'>[]): Problem[] {
-  const sorted = [...found].sort((a, b) => a.start - b.start || a.end - b.end);
-  const offsets: number[] = [];
-  for (const p of sorted) offsets.push(p.start, p.end);
-  const at = new LineIndex(text).positionsAt(offsets);
-  return sorted.map((p, i) => ({ ...p, range: { start: at[2 * i]!, end: at[2 * i + 1]! } }));
-}
-

@@ -1,4 +1,4 @@
-import { findNodeAtLocation, type Node as JsoncNode } from 'jsonc-parser'; // ESM build: esbuild cannot bundle the UMD 'main' (dynamic requires)
+import { CHUNKS, FLAT, ITEM, SEPARATOR } from './skipPatterns';
 import type { JsonPath } from './types';
 
 /** Where a value sits in the text: the value's [start, end) and, for an object property, its key's. */
@@ -56,24 +56,6 @@ const enum Ch {
 }
 
 /**
- * A container without containers inside (a record of scalars, a list of strings): an opening bracket, then
- * runs of characters other than brackets, braces and quotes between whole strings, then a closing one. The
- * loop is unrolled (a run, then string + run, ...), so each character has one way to match and a failure (a
- * container inside) costs one pass over what was read; a run is crossed as one step, not one loop iteration
- * per character (twice as fast as an alternation per character). At most 4096 strings: a longer container (a
- * huge flat list) is hopped over instead, so a failure never costs more than that, nor runs the expression out
- * of backtracking stack.
- */
-const FLAT = /[{[][^{}[\]"]*(?:"[^"\\]*(?:\\.[^"\\]*)*"[^{}[\]"]*){0,4096}[}\]]/y;
-
-/** An array item the chunks cross: a {@link FLAT} container, a string, or another scalar (number, true, false, null). */
-const ITEM = new RegExp(`(?:${FLAT.source}|"[^"\\\\]*(?:\\\\.[^"\\\\]*)*"|[^"{}[\\],\\s]+)`);
-/** The comma after an item, with white space around it. */
-const SEPARATOR = /[ \t\n\r]*,[ \t\n\r]*/;
-/** Sticky patterns crossing 1, 2, 4, ... 256 items at once, made on first use. */
-const CHUNKS: (RegExp | undefined)[] = new Array(9);
-
-/**
  * Locator for text that `JSON.parse` accepted (strict JSON: no comments, no trailing commas).
  * One pass over the text that materialises only the keys on the way to a requested path and skips every
  * other value, never visiting each character in JavaScript: a container holding no other container is
@@ -100,6 +82,7 @@ export function strictLocator(text: string): Locate {
     let bracket = -1;
     let closeBrace = -1;
     let closeBracket = -1;
+    let backslash = -1;
 
     const ws = () => {
       while (pos < len) {
@@ -208,28 +191,63 @@ export function strictLocator(text: string): Locate {
         pos++;
       }
     };
+    /**
+     * A record whose wanted properties are all scalars: when it holds no container and no backslash, each wanted
+     * key is found from the record's end with `lastIndexOf` (the last occurrence wins, as in `JSON.parse`), and
+     * the other properties are never read. Without a backslash every quote is a token's, so `"key"` followed by a
+     * colon is that key. False (nothing moved) when the record does not qualify.
+     */
+    const scanFlatRecord = (children: ReadonlyMap<string | number, Trie>): boolean => {
+      const start = pos;
+      for (const [key, child] of children) if (typeof key !== 'string' || child.children) return false;
+      if (!skipFlat(start)) return false;
+      const end = pos;
+      if (backslash < start) backslash = next('\\', start);
+      if (backslash < end) {
+        pos = start;
+        return false;
+      }
+      for (const [key, child] of children) {
+        const token = JSON.stringify(key);
+        for (let at = text.lastIndexOf(token, end - token.length); at > start; at = text.lastIndexOf(token, at - 1)) {
+          pos = at + token.length;
+          ws();
+          if (text.charCodeAt(pos) !== Ch.Colon) continue; // a string value equal to the name
+          pos++;
+          ws();
+          const valueStart = pos;
+          skipValue();
+          if (child.target) out.set(child.key, { start: valueStart, end: pos, keyStart: at, keyEnd: at + token.length });
+          break;
+        }
+      }
+      pos = end;
+      return true;
+    };
     const scan = (node: Trie | undefined, keyStart?: number, keyEnd?: number): void => {
       const start = pos;
       const c = text.charCodeAt(pos);
       if (!node?.children) skipValue();
       else if (c === Ch.OpenBrace) {
-        pos++;
-        ws();
-        while (pos < len && text.charCodeAt(pos) !== Ch.CloseBrace) {
-          const ks = pos;
-          const key = readString();
-          const ke = pos;
+        if (!scanFlatRecord(node.children)) {
+          pos++;
           ws();
-          pos++; // colon
-          ws();
-          scan(node.children.get(key), ks, ke);
-          ws();
-          if (text.charCodeAt(pos) === Ch.Comma) {
-            pos++;
+          while (pos < len && text.charCodeAt(pos) !== Ch.CloseBrace) {
+            const ks = pos;
+            const key = readString();
+            const ke = pos;
             ws();
+            pos++; // colon
+            ws();
+            scan(node.children.get(key), ks, ke);
+            ws();
+            if (text.charCodeAt(pos) === Ch.Comma) {
+              pos++;
+              ws();
+            }
           }
+          pos++;
         }
-        pos++;
       } else if (c === Ch.OpenBracket) {
         pos++;
         ws();
@@ -262,24 +280,6 @@ export function strictLocator(text: string): Locate {
     };
     ws();
     scan(trie);
-    return out;
-  };
-}
-
-/** Locator over a jsonc-parser tree (used only for text with syntax errors, where the tree is built anyway). */
-export function treeLocator(root: JsoncNode | undefined): Locate {
-  return (paths) => {
-    const out = new Map<string, Located>();
-    if (!root) return out;
-    for (const path of paths) {
-      const node = path.length === 0 ? root : findNodeAtLocation(root, [...path]);
-      if (!node) continue;
-      const keyNode = node.parent?.type === 'property' ? node.parent.children?.[0] : undefined;
-      out.set(
-        pathKey(path),
-        keyNode ? { start: node.offset, end: node.offset + node.length, keyStart: keyNode.offset, keyEnd: keyNode.offset + keyNode.length } : { start: node.offset, end: node.offset + node.length },
-      );
-    }
     return out;
   };
 }

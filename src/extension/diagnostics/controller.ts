@@ -125,7 +125,7 @@ export class DiagnosticsController implements vscode.Disposable {
     const key = doc.uri.toString();
     if (this.saveOnly.has(key) && !onSave) return;
     const started = performance.now();
-    this.publish(doc.uri, doc.getText(), doc.uri.path);
+    this.publish(doc.uri, doc.getText(), doc.uri.path, doc);
     const ms = performance.now() - started;
     this.lastDurationMs.set(key, ms);
     if (ms > BUDGET_MS && !this.saveOnly.has(key)) {
@@ -137,8 +137,11 @@ export class DiagnosticsController implements vscode.Disposable {
     this.updateStatus();
   }
 
-  /** Diagnoses `text` and publishes (or clears) the diagnostics of `uri`. Never throws. */
-  private publish(uri: vscode.Uri, text: string, fileName: string): void {
+  /**
+   * Diagnoses `text` and publishes (or clears) the diagnostics of `uri`. Never throws. `doc`, when `text` is its
+   * text now, places the diagnostics with the document's own line index (the problems' ranges are then never built).
+   */
+  private publish(uri: vscode.Uri, text: string, fileName: string, doc?: vscode.TextDocument): void {
     let problems: readonly Problem[] | undefined;
     try {
       const variables = text.includes('{{') ? this.variableNames?.(uri) : undefined;
@@ -152,13 +155,13 @@ export class DiagnosticsController implements vscode.Disposable {
       return;
     }
     this.found.set(uri.toString(), { uri, problems });
-    this.render(uri, problems);
+    this.render(uri, problems, doc);
   }
 
-  /** Publishes `problems` of `uri` without the disabled warning codes. */
-  private render(uri: vscode.Uri, all: readonly Problem[]): void {
+  /** Publishes `problems` of `uri` without the disabled warning codes (placed by `doc` when it is the text diagnosed). */
+  private render(uri: vscode.Uri, all: readonly Problem[], doc?: vscode.TextDocument): void {
     const problems = withoutDisabled(all, this.disabled);
-    const items = problems.map((problem) => ({ problem, diagnostic: this.toDiagnostic(problem) }));
+    const items = problems.map((problem) => ({ problem, diagnostic: this.toDiagnostic(problem, doc) }));
     this.published.set(uri.toString(), items);
     this.collection.set(
       uri,
@@ -166,8 +169,8 @@ export class DiagnosticsController implements vscode.Disposable {
     );
   }
 
-  private toDiagnostic(p: Problem): vscode.Diagnostic {
-    const range = new vscode.Range(p.range.start.line, p.range.start.character, p.range.end.line, p.range.end.character);
+  private toDiagnostic(p: Problem, doc?: vscode.TextDocument): vscode.Diagnostic {
+    const range = doc ? new vscode.Range(doc.positionAt(p.start), doc.positionAt(p.end)) : new vscode.Range(p.range.start.line, p.range.start.character, p.range.end.line, p.range.end.character);
     const d = new vscode.Diagnostic(range, p.message, p.severity === 'error' ? vscode.DiagnosticSeverity.Error : vscode.DiagnosticSeverity.Warning);
     d.source = DIAGNOSTIC_SOURCE;
     d.code = p.section && this.specUri ? { value: p.code, target: this.specUri.with({ fragment: specAnchor(p.section) }) } : p.code;

@@ -4,7 +4,8 @@ import { parseTree } from 'jsonc-parser';
 import { z } from 'zod';
 import { formatMoney, insertPropertiesEdit, validateText, type ValidationTarget } from '../../../src/core/diagnostics/engine';
 import { LineIndex } from '../../../src/core/diagnostics/lineIndex';
-import { pathKey, strictLocator, treeLocator } from '../../../src/core/diagnostics/locate';
+import { pathKey, strictLocator } from '../../../src/core/diagnostics/locate';
+import { treeLocator } from '../../../src/core/diagnostics/treeLocator';
 import { findUnknownProperties, nearest } from '../../../src/core/diagnostics/schemaWalk';
 import type { JsonPath, Problem } from '../../../src/core/diagnostics/types';
 
@@ -206,6 +207,41 @@ describe('diagnostics engine (generic: text + zod schema -> problems)', () => {
         for (const p of some) assert.deepEqual(fast.get(pathKey(p)), tree.get(pathKey(p)), `${pathKey(p)} in ${text}`);
       }),
       { numRuns: 500 },
+    );
+  });
+
+  it('locates the properties of flat records written by hand: repeated keys (the last wins), values equal to key names, white space, escapes (property)', () => {
+    // The oracle is the text itself, written token by token here: no parser is trusted.
+    const name = fc.constantFrom('a', 'b', 'ShopID', 'a b', '{', 'x"y', 'é');
+    const scalar = fc.oneof(name.map((n) => JSON.stringify(n)), fc.constantFrom('1', '-2.5e3', 'true', 'null', '"\\\\"', '"}]"', '"\\"a\\":1"', '"{\\"a\\"}"'));
+    const space = fc.constantFrom('', ' ', '\n  ', '\t');
+    const record = fc.array(fc.tuple(name, scalar, space, space), { minLength: 1, maxLength: 6 });
+    fc.assert(
+      fc.property(fc.array(record, { minLength: 1, maxLength: 6 }), fc.infiniteStream(fc.boolean()), (records, pick) => {
+        let text = '{"list": [';
+        const expected = new Map<string, { start: number; end: number; keyStart: number; keyEnd: number }>();
+        records.forEach((props, i) => {
+          text += `${i ? ', ' : ''}{`;
+          props.forEach(([k, v, s1, s2], j) => {
+            text += `${j ? ',' : ''}${s1}`;
+            const keyStart = text.length;
+            text += JSON.stringify(k);
+            const keyEnd = text.length;
+            text += `${s2}:${s1}`;
+            expected.set(pathKey(['list', i, k]), { start: text.length, end: text.length + v.length, keyStart, keyEnd });
+            text += `${v}${s2}`;
+          });
+          text += '}';
+        });
+        text += ']}';
+        JSON.parse(text);
+        const paths = [...expected.keys()].filter(() => pick.next().value as boolean).map((k) => JSON.parse(k) as JsonPath);
+        paths.push(['list', 0, 'missing']);
+        const found = strictLocator(text)(paths);
+        assert.equal(found.size, paths.length - 1, text);
+        for (const p of paths.slice(0, -1)) assert.deepEqual(found.get(pathKey(p)), expected.get(pathKey(p)), `${pathKey(p)} in ${text}`);
+      }),
+      { numRuns: 1000 },
     );
   });
 
