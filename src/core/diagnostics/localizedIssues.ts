@@ -1,5 +1,7 @@
-import type { z } from 'zod';
+import { config as zodConfig, core, type z } from 'zod';
 import { compileAccept, compileCheck, defOf, type Accept } from './fastAccept';
+
+const { finalizeIssue } = core.util;
 
 /**
  * zod's issues of a value, with zod run only on the parts the accept-only predicates (fastAccept.ts) reject
@@ -108,19 +110,29 @@ function fieldsOf(schema: z.ZodType, shape: Record<string, z.ZodType>): readonly
   return fields;
 }
 
-/** Adds zod's own issues for `value` to `out`, their paths prefixed with `path`. */
+/** What zod's internal run of a schema reads and gives back (zod pinned; zodInternals.test.ts guards it). */
+interface RunPayload {
+  value: unknown;
+  issues: unknown[];
+}
+type Run = (payload: RunPayload, ctx: { async: false }) => RunPayload | Promise<RunPayload>;
+const CTX = { async: false } as const;
+
+/**
+ * Adds zod's own issues for `value` to `out`, their paths prefixed with `path`: what `safeParse(value).error.issues`
+ * holds, read from zod's run and finalized as safeParse does, without building the ZodError (an Error subclass)
+ * around them, which was most of a small failing parse. An asynchronous schema goes to `safeParse`, which throws.
+ */
 function zodIssues(schema: z.ZodType, value: unknown, path: readonly PropertyKey[], out: LocatedIssue[]): void {
-  // zod's error of a failed safeParse is an Error: capturing its stack is most of a small failing parse
-  // (money field: 18 -> 6 us) and nothing here reads it.
-  const limit = Error.stackTraceLimit;
-  Error.stackTraceLimit = 0;
-  let issues: LocatedIssue[];
-  try {
-    const r = schema.safeParse(value);
-    if (r.success) return;
-    issues = r.error.issues as unknown as LocatedIssue[];
-  } finally {
-    Error.stackTraceLimit = limit;
+  const result = ((schema as unknown as { _zod: { run: Run } })._zod.run)({ value, issues: [] }, CTX);
+  if (result instanceof Promise) {
+    schema.safeParse(value);
+    return;
   }
-  for (const i of issues) out.push(path.length === 0 ? i : { ...i, path: [...path, ...i.path] });
+  if (result.issues.length === 0) return;
+  const config = zodConfig();
+  for (const raw of result.issues) {
+    const i = finalizeIssue(raw as Parameters<typeof finalizeIssue>[0], CTX, config) as unknown as LocatedIssue;
+    out.push(path.length === 0 ? i : { ...i, path: [...path, ...i.path] });
+  }
 }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { PAYLOAD_KINDS, type PayloadKind } from '../../../src/core/contract';
 import { compileAccept } from '../../../src/core/diagnostics/fastAccept';
+import { localizedIssues } from '../../../src/core/diagnostics/localizedIssues';
 
 /**
  * fastAccept.ts (and schemaWalk.ts) read zod's private definitions (`_zod.def`, `_zod.optin`). zod is pinned
@@ -66,6 +67,19 @@ describe('zod internals read by the diagnostics fast path (zod pinned)', () => {
     assert.equal((obj.shape as Record<string, z.ZodType>).a, inner);
     assert.equal(obj.catchall, undefined);
     assert.equal(def(def(z.strictObject({})).catchall as z.ZodType).type, 'never');
+  });
+
+  it("issues read from zod's internal run (_zod.run + core.util.finalizeIssue) are safeParse's issues, whole", () => {
+    const cases: [z.ZodType, unknown][] = [
+      [z.record(z.string(), z.number({ error: (iss) => (iss.input === undefined ? 'missing' : 'a number') })), { a: 'x', b: 2, c: null }],
+      [z.record(z.string(), z.union([z.number(), z.string().regex(/^\d+$/)])), { a: 'x1', b: true }],
+      [z.record(z.string(), z.string().max(3).refine((v) => v !== 'ab', { error: 'not ab' })), { a: 'abcd', b: 'ab' }],
+      [z.record(z.string(), z.enum(['A', 'B'])), { a: 'c' }],
+    ];
+    for (const [schema, value] of cases) {
+      assert.equal(compileAccept(schema), undefined, 'the root must go to zod whole');
+      assert.deepEqual(localizedIssues(schema, value), JSON.parse(JSON.stringify(schema.safeParse(value).error!.issues)));
+    }
   });
 
   it('every payload kind compiles to a fast predicate that agrees with zod on its template', () => {
