@@ -45,15 +45,14 @@ export const lineEnding = (text: string): string => (text.includes('\r\n') ? '\r
 
 /**
  * Edit inserting `entries` as properties into the object spanning [start, end) of `text` (end is just
- * after its '}'), before the closing brace, on lines of their own with the document's indentation and
- * line ending (`eol`, found in `text` when not given: a caller making many edits of one text passes it).
+ * after its '}'), before the closing brace, on lines of their own with the document's indentation unit and
+ * line ending (`unit` and `eol`, found in `text` when not given: a caller making many edits of one text passes them).
  */
-export function insertPropertiesEdit(text: string, start: number, end: number, entries: readonly (readonly [string, unknown])[], eol = lineEnding(text)): TextEdit {
+export function insertPropertiesEdit(text: string, start: number, end: number, entries: readonly (readonly [string, unknown])[], eol = lineEnding(text), unit = indentUnit(text)): TextEdit {
   const close = end - 1;
   let j = close - 1;
   while (j > start && /\s/.test(text[j]!)) j--;
   const outer = lineIndent(text, start);
-  const unit = indentUnit(text);
   const inner = outer + unit;
   const lines = entries.map(([k, v]) => `${inner}${JSON.stringify(k)}: ${JSON.stringify(v, null, unit)?.replace(/\n/g, eol + inner) ?? 'null'}`);
   if (j === start) return { offset: start + 1, length: close - start - 1, newText: `${eol}${lines.join(',' + eol)}${eol}${outer}` };

@@ -1,5 +1,5 @@
 import { fieldName } from './paths';
-import { insertPropertiesEdit, lineEnding } from './edits';
+import { indentUnit, insertPropertiesEdit, lineEnding } from './edits';
 import { LineIndex } from './lineIndex';
 import { pathKey, type Locate, type Located } from './locate';
 import type { Fix, JsonPath, Position, Problem, Range, Severity } from './types';
@@ -42,11 +42,12 @@ export function placeDrafts(text: string, drafts: readonly Draft[], locate: Loca
   for (const d of drafts) if (d.missingIn !== undefined) missingByParent.set(d.missingIn, [...(missingByParent.get(d.missingIn) ?? []), d.path]);
   const missingFixes = new Map<string, Fix | undefined>();
   let eol: string | undefined;
+  let unit: string | undefined;
   const missingFix = (parentKey: string, parentPath: JsonPath, loc: Located): Fix | undefined => {
     if (missingFixes.has(parentKey)) return missingFixes.get(parentKey);
     const entries = (missingByParent.get(parentKey) ?? []).map((p) => [p[p.length - 1] as string, placeholder(p)] as const);
     const listed = entries.map(([n]) => n).join(', ');
-    const fix: Fix | undefined = entries.length ? { title: `Add missing ${entries.length === 1 ? 'property' : 'properties'} ${listed}${parentPath.length ? ` to ${fieldName(parentPath)}` : ''}`, edits: [insertPropertiesEdit(text, loc.start, loc.end, entries, (eol ??= lineEnding(text)))], preferred: true } : undefined;
+    const fix: Fix | undefined = entries.length ? { title: `Add missing ${entries.length === 1 ? 'property' : 'properties'} ${listed}${parentPath.length ? ` to ${fieldName(parentPath)}` : ''}`, edits: [insertPropertiesEdit(text, loc.start, loc.end, entries, (eol ??= lineEnding(text)), (unit ??= indentUnit(text)))], preferred: true } : undefined;
     missingFixes.set(parentKey, fix);
     return fix;
   };
