@@ -50,7 +50,7 @@ export interface Problem {
   /** Where: start and end offsets in the text. */
   readonly start: number;
   readonly end: number;
-  /** The same place as 0-based line/character. */
+  /** The same place as 0-based line/character, computed on first read (for all the problems of a document at once). */
   readonly range: Range;
   /** JSON path of the value concerned (for a missing property: the path of the property itself). */
   readonly path: JsonPath;
