@@ -8,7 +8,9 @@ import type { ZodDef } from './schemaWalk';
  * zod's `safeParse` of the contract's request schemas costs 13-25 ms per MB of v2 Registrations (unions,
  * refinements and transforms per field), several times JSON.parse. Most documents are valid most of the
  * time, so this module compiles a zod schema into a plain predicate that answers one question: does
- * zod accept this value? It is read off the schema's own definitions (no rule is written twice):
+ * zod accept this value? The predicate is generated JavaScript (codegen.ts): one function per object or
+ * array schema, each check an inline expression, patterns and refinement functions passed in as they are.
+ * It is read off the schema's own definitions (no rule is written twice):
  * string/number/boolean/enum/literal/null, length, pattern and integer checks, refinements (`refine`
  * functions are called as zod calls them), optional/nullable/default/readonly, unions, pipes into
  * transforms, arrays and plain objects. Anything else (records, tuples, coercion, superRefine, formats
