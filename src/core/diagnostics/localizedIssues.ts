@@ -3,6 +3,9 @@ import { compileAccept, compileCheck, defOf, type Accept } from './fastAccept';
 
 const { finalizeIssue } = core.util;
 
+/** Wrappers the walk looks through to the object or array they hold. */
+const WRAPPERS = new Set(['optional', 'nullable', 'default', 'prefault', 'readonly']);
+
 /**
  * zod's issues of a value, with zod run only on the parts the accept-only predicates (fastAccept.ts) reject
  * (performance design of the diagnostics pipeline): a document of 15,000 records with 100 bad ones costs one
@@ -53,7 +56,7 @@ function collect(schema: z.ZodType, value: unknown, path: readonly PropertyKey[]
   if (ok === true) return;
   if (ok === false) {
     let def = defOf(schema);
-    while ((def.type === 'optional' || def.type === 'nullable' || def.type === 'default' || def.type === 'prefault' || def.type === 'readonly') && value !== undefined && value !== null && !def.checks?.length) def = defOf(def.innerType!);
+    while (WRAPPERS.has(def.type) && value !== undefined && value !== null && !def.checks?.length) def = defOf(def.innerType!);
     if (def.type === 'object' && !def.checks?.length && value !== null && typeof value === 'object' && !Array.isArray(value)) {
       const catchall = def.catchall ? defOf(def.catchall).type : undefined;
       if (catchall === undefined || catchall === 'unknown') {
@@ -70,8 +73,7 @@ function collect(schema: z.ZodType, value: unknown, path: readonly PropertyKey[]
       }
     }
     if (def.type === 'array' && Array.isArray(value) && def.element) {
-      const own = (def.checks ?? []).map((c) => compileCheck(c._zod.def, 'array'));
-      if (own.every((c) => c(value))) {
+      if (ownChecksOf(schema, def.checks).every((c) => c(value))) {
         const element = def.element;
         const el = compileAccept(element);
         for (let i = 0; i < value.length && out.length < limit; i++) {
@@ -94,7 +96,6 @@ interface Field {
   readonly composite: boolean;
 }
 
-const WRAPPERS = new Set(['optional', 'nullable', 'default', 'prefault', 'readonly']);
 const fieldsCache = new WeakMap<z.ZodType, readonly Field[]>();
 
 /** The properties of an object schema, read once per schema (a failing record of 25 fields visits them all). */
@@ -108,6 +109,15 @@ function fieldsOf(schema: z.ZodType, shape: Record<string, z.ZodType>): readonly
   });
   fieldsCache.set(schema, fields);
   return fields;
+}
+
+const ownChecksCache = new WeakMap<z.ZodType, readonly Accept[]>();
+
+/** The predicates of an array schema's own checks (at least one item, ...), compiled once per schema. */
+function ownChecksOf(schema: z.ZodType, checks: readonly { _zod: { def: Parameters<typeof compileCheck>[0] } }[] = []): readonly Accept[] {
+  let own = ownChecksCache.get(schema);
+  if (!own) ownChecksCache.set(schema, (own = checks.map((c) => compileCheck(c._zod.def, 'array'))));
+  return own;
 }
 
 /** What zod's internal run of a schema reads and gives back (zod pinned; zodInternals.test.ts guards it). */
