@@ -97,7 +97,6 @@ export interface ValidateOptions {
   readonly variables?: ReadonlySet<string>;
 }
 
-
 const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /**
@@ -106,9 +105,9 @@ const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typ
  */
 export function validateText(text: string, target: ValidationTarget, options: ValidateOptions = {}): Problem[] {
   const max = options.maxProblems ?? 1000;
-  const found: Omit<Problem, 'range'>[] = [];
-  const push = (p: Omit<Problem, 'range'>) => found.push(p);
-  const problems = (): Problem[] => withRanges(text, found);
+  const placed: Omit<Problem, 'range'>[] = [];
+  const push = (p: Omit<Problem, 'range'>) => placed.push(p);
+  const problems = (): Problem[] => withRanges(text, placed);
 
   if (text.trim() === '') {
     push({ severity: 'error', code: RULES.emptyFile, message: 'The file is empty: a payload is a JSON object, e.g. {}', start: 0, end: text.length, path: [], section: JSON_SECTION });
