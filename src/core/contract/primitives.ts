@@ -86,18 +86,26 @@ const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31] as const;
 /** Gregorian leap year (proleptic, as ISO 8601 counts years). */
 const isLeapYear = (y: number): boolean => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
 
-/** Value of the decimal digit at `i` of `s`, or NaN (any other character makes every sum below NaN). */
-const digit = (s: string, i: number): number => {
-  const c = s.charCodeAt(i) - 48;
-  return c >= 0 && c <= 9 ? c : Number.NaN;
-};
+/**
+ * The number written by the `length` characters of `s` from `start` when they are all ASCII digits, else NaN. Reads
+ * a fixed-width field (a year, a month) without taking a substring or running a pattern.
+ */
+export function digitsAt(s: string, start: number, length: number): number {
+  let n = 0;
+  for (let i = start; i < start + length; i++) {
+    const c = s.charCodeAt(i) - 48;
+    if (!(c >= 0 && c <= 9)) return Number.NaN;
+    n = n * 10 + c;
+  }
+  return n;
+}
 
 /** True when `s` is exactly YYYY-MM-DD naming a real calendar day (the common date alone, read without a pattern). */
 function isCalendarDate(s: string): boolean {
   if (s.charCodeAt(4) !== 45 || s.charCodeAt(7) !== 45) return false; // '-'
-  const year = digit(s, 0) * 1000 + digit(s, 1) * 100 + digit(s, 2) * 10 + digit(s, 3);
-  const month = digit(s, 5) * 10 + digit(s, 6);
-  const day = digit(s, 8) * 10 + digit(s, 9);
+  const year = digitsAt(s, 0, 4);
+  const month = digitsAt(s, 5, 2);
+  const day = digitsAt(s, 8, 2);
   if (!(year >= 0) || !(month >= 1 && month <= 12) || !(day >= 1)) return false;
   return day <= (month === 2 ? (isLeapYear(year) ? 29 : 28) : DAYS_IN_MONTH[month - 1]!);
 }

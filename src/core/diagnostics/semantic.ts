@@ -1,4 +1,4 @@
-import { email } from '../contract/primitives';
+import { digitsAt, email } from '../contract/primitives';
 import { COMMERCIAL_VEHICLE_VALUES } from '../contract/v2/fields';
 import { MAX_TIRE_COUNT } from '../contract/limits';
 import type { PayloadKind } from '../contract/types';
@@ -126,12 +126,6 @@ function duplicates(regs: readonly unknown[], out: Finding[]): void {
   }
 }
 
-/** Value of the decimal digit at `i` of `s`, or NaN. */
-const digit = (s: string, i: number): number => {
-  const c = s.charCodeAt(i) - 48;
-  return c >= 0 && c <= 9 ? c : Number.NaN;
-};
-
 /** Window of plausible dates around `now`, in milliseconds, with the years for a cheap first test. */
 interface DateWindow {
   readonly min: number;
@@ -150,7 +144,7 @@ function windowOf(now: Date): DateWindow {
 function dateCheck(v: unknown, w: DateWindow, base: Base, field: string, what: string, section: string, out: Finding[], future = true): void {
   if (typeof v !== 'string' || v.length < 4) return;
   // Cheap exit for the common case: a year strictly inside the window's years (read from the digits, no substring).
-  const year = digit(v, 0) * 1000 + digit(v, 1) * 100 + digit(v, 2) * 10 + digit(v, 3);
+  const year = digitsAt(v, 0, 4);
   if (year > w.minYear && year < w.maxYear) return;
   const t = Date.parse(v);
   if (Number.isNaN(t)) return;
@@ -178,7 +172,7 @@ const v3Zones = (section: string, ...fields: string[]): SemanticCheck => (root) 
 
 /** A vehicle year outside 1900..next year (v2 VehicleYear is a string, v3 vehicle.year a number). */
 function vehicleYear(v: unknown, now: Date, base: Base, field: string, section: string, out: Finding[]): void {
-  const year = typeof v === 'number' && Number.isInteger(v) ? v : typeof v === 'string' && v.length === 4 ? digit(v, 0) * 1000 + digit(v, 1) * 100 + digit(v, 2) * 10 + digit(v, 3) : undefined;
+  const year = typeof v === 'number' && Number.isInteger(v) ? v : typeof v === 'string' && v.length === 4 ? digitsAt(v, 0, 4) : undefined;
   if (year === undefined || Number.isNaN(year)) return;
   const max = now.getUTCFullYear() + 1;
   if (year >= OLDEST_VEHICLE_YEAR && year <= max) return;
