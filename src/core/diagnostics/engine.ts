@@ -2,12 +2,12 @@ import { getNodeValue, parseTree, printParseErrorCode, type ParseError } from 'j
 import type { z } from 'zod';
 import { charLength } from '../contract/primitives';
 import { SYNTAX_MESSAGES, formatMoney, insertPropertiesEdit } from './edits';
-import { fieldName, lookup } from './paths';
+import { fieldName, lookup } from '../contract/paths';
 import { localizedIssues } from './localizedIssues';
 import { pathKey, strictLocator, type Locate } from './locate';
 import { treeLocator } from './treeLocator';
 import { placeDrafts, withRanges, type Draft } from './placement';
-import { enumValues, findUnknownProperties, placeholderFor, schemaAt } from './schemaWalk';
+import { enumValues, findUnknownProperties, placeholderFor, schemaAt } from '../contract/schemaWalk';
 import { checkVariables } from '../variables/check';
 import type { JsonPath, Problem, Severity } from './types';
 

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import { Gen as CodeGen } from './codegen';
-import type { ZodDef } from './schemaWalk';
+import { Gen as CodeGen } from '../contract/codegen';
+import type { ZodDef } from '../contract/schemaWalk';
 
 /**
  * Accept-only fast path for zod schemas (performance design of the diagnostics pipeline).

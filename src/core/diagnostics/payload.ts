@@ -7,7 +7,7 @@ import { SERVICE_TYPE_MESSAGE, YES_NO_MESSAGE, v2FieldInfo } from '../contract/v
 import { RULES, validateText, type Finding, type IssueLike, type SemanticCheck, type ValidateOptions, type ValidationTarget } from './engine';
 import { indentUnit, lineEnding } from './edits';
 import { LineIndex } from './lineIndex';
-import { findUnknownProperties, nearest, schemaAt } from './schemaWalk';
+import { findUnknownProperties, nearest, schemaAt } from '../contract/schemaWalk';
 import { SEMANTIC_CHECKS, SEMANTIC_RULES } from './semantic';
 import type { Fix, JsonPath, Problem, TextEdit } from './types';
 

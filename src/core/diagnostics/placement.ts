@@ -1,4 +1,4 @@
-import { fieldName } from './paths';
+import { fieldName } from '../contract/paths';
 import { indentUnit, insertPropertiesEdit, lineEnding } from './edits';
 import { LineIndex } from './lineIndex';
 import { pathKey, type Locate, type Located } from './locate';

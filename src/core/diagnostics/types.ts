@@ -4,8 +4,8 @@
  * lines and characters are 0-based (the CLI prints them 1-based).
  */
 
-/** A JSON path: property names and array indexes from the document root. */
-export type JsonPath = readonly (string | number)[];
+export type { JsonPath } from '../contract/paths';
+import type { JsonPath } from '../contract/paths';
 
 export type Severity = 'error' | 'warning';
 

@@ -1,6 +1,6 @@
 import { PAYLOAD_KINDS } from '../contract/kinds';
 import type { PayloadKind } from '../contract/types';
-import { knownProperties, schemaAt } from '../diagnostics/schemaWalk';
+import { knownProperties, schemaAt } from '../contract/schemaWalk';
 
 /**
  * Values captured from earlier answers (issue 12, item 2): after a 2xx create, the sent body merged with the

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import { fieldName } from '../diagnostics/paths';
-import { schemaAt } from '../diagnostics/schemaWalk';
+import { fieldName } from '../contract/paths';
+import { schemaAt } from '../contract/schemaWalk';
 import { isCaptureName, isCaptureRoot } from './captures';
 import { dynamicVariable } from './dynamic';
 import { wantsOf } from './wants';

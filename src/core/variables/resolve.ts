@@ -1,8 +1,8 @@
 import type { z } from 'zod';
 import { PAYLOAD_KINDS } from '../contract/kinds';
 import type { PayloadKind } from '../contract/types';
-import { fieldName } from '../diagnostics/paths';
-import { schemaAt } from '../diagnostics/schemaWalk';
+import { fieldName } from '../contract/paths';
+import { schemaAt } from '../contract/schemaWalk';
 import { wantsOf } from './wants';
 import { isCaptureName, isCaptureRoot, type Captures } from './captures';
 import { dynamicVariable, type DynamicContext } from './dynamic';

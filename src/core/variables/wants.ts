@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { leaves } from '../diagnostics/schemaWalk';
+import { leaves } from '../contract/schemaWalk';
 
 /**
  * What a field's contract schema accepts among strings and numbers (looking through optional, unions, pipes): the type

@@ -6,7 +6,7 @@ import { formatMoney, insertPropertiesEdit, validateText, type ValidationTarget 
 import { LineIndex } from '../../../src/core/diagnostics/lineIndex';
 import { pathKey, strictLocator } from '../../../src/core/diagnostics/locate';
 import { treeLocator } from '../../../src/core/diagnostics/treeLocator';
-import { findUnknownProperties, nearest } from '../../../src/core/diagnostics/schemaWalk';
+import { findUnknownProperties, nearest } from '../../../src/core/contract/schemaWalk';
 import type { JsonPath, Problem } from '../../../src/core/diagnostics/types';
 
 const Item = z.object({

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fc from 'fast-check';
 import type { z } from 'zod';
 import { PAYLOAD_KINDS, type PayloadKind } from '../../../src/core/contract';
-import { findUnknownProperties, knownProperties, schemaAt } from '../../../src/core/diagnostics/schemaWalk';
+import { findUnknownProperties, knownProperties, schemaAt } from '../../../src/core/contract/schemaWalk';
 import type { JsonPath } from '../../../src/core/diagnostics/types';
 import { edgy, paths, setAt } from './mutate';
 

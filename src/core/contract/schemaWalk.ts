@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { Gen } from './codegen';
-import type { JsonPath } from './types';
+import type { JsonPath } from './paths';
 
 /**
  * Introspection of zod 4 schemas for what zod itself does not report on a plain `z.object`:

@@ -1,4 +1,7 @@
-/** JSON paths of the diagnostics engine: reading a value at a path, and a path's display name. */
+/** JSON paths into a payload: reading a value at a path, and a path's display name. */
+
+/** A JSON path: property names and array indexes from the document root. */
+export type JsonPath = readonly (string | number)[];
 
 /** Value at `path`, and whether the last segment exists in its parent. */
 export function lookup(root: unknown, path: readonly PropertyKey[]): { exists: boolean; value: unknown } {
