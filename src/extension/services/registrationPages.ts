@@ -3,6 +3,7 @@
  * Spec: Tire-protection registrations (list envelope, metadata), Motor-club registrations, States and transitions.
  */
 import type { EndpointId } from '../../core/contract/types';
+import { contentKey } from './uniqueRows';
 
 /**
  * A registration's state as the tree shows it. `Not cancelled` is all a list row says by itself (no `cancelledOn`):
@@ -124,11 +125,96 @@ export async function loadRegistrationPage(call: ListCall, req: PageRequest): Pr
   };
 }
 
-/** True when more pages exist after the loaded ones. */
+/** A row as a folder shows it: under a key unique in the folder, with a warning when the server's answer was odd. */
+export interface ShownRow {
+  /** The registration's `_id`, or `no-id:<hash of the record>` for a row without one. */
+  readonly key: string;
+  readonly row: RegistrationRow;
+  /** Why the row carries a warning (listed without `_id`, or twice in one answer); undefined for a normal row. */
+  readonly warning?: string;
+}
+
+/**
+ * The rows of the pages read so far, each registration once (VS Code requires unique row ids). Pages are read by
+ * `page` and `pageSize` (spec: Tire-protection registrations, list query), so a registration created or cancelled
+ * by anyone between two page reads shifts the offsets, and the next page repeats rows already shown: such a row
+ * keeps its place and shows the latest read. A row repeated within one answer, or without `_id`, is the server's
+ * fault: shown once, with a warning. Linear in the rows read.
+ */
+export function mergePages(pages: readonly RegistrationPage[]): ShownRow[] {
+  const at = new Map<string, number>();
+  const out: ShownRow[] = [];
+  for (const p of pages) {
+    const inPage = new Set<string>();
+    for (const row of p.rows) {
+      const id = rowText(row, '_id');
+      const key = id || `no-id:${contentKey(JSON.stringify(row.record))}`;
+      const repeated = inPage.has(key);
+      inPage.add(key);
+      const warning = !id
+        ? 'The server listed this registration without an _id: it cannot be read, claimed or cancelled from here.'
+        : repeated
+          ? 'The server listed this registration twice in one page; it is shown once.'
+          : undefined;
+      const shown: ShownRow = { key, row, ...(warning ? { warning } : {}) };
+      const i = at.get(key);
+      if (i === undefined) at.set(key, out.push(shown) - 1);
+      else out[i] = { ...shown, ...(out[i]!.warning && !warning ? { warning: out[i]!.warning } : {}) };
+    }
+  }
+  return out;
+}
+
+/**
+ * True when the server has registrations not shown yet: pages after the loaded ones, or, once the last page was
+ * read, registrations created since the first page was read (the server's total grew past those shown: Load more
+ * reads from page 1 again). A total that did not grow is not chased: a server counting a row it repeated, or rows
+ * it does not list, must not offer Load more for ever.
+ */
 export function hasMorePages(pages: readonly RegistrationPage[]): boolean {
   const last = pages.at(-1);
   if (!last) return false;
-  if (last.totalPages !== undefined) return last.page < last.totalPages;
-  if (last.totalRecordCount !== undefined) return pages.reduce((n, p) => n + p.rows.length, 0) < last.totalRecordCount;
+  const total = last.totalRecordCount;
+  const shown = total === undefined ? 0 : mergePages(pages).length;
+  if (total !== undefined && shown >= total) return false;
+  const grew = total !== undefined && total > (pages[0]?.totalRecordCount ?? total);
+  if (last.totalPages !== undefined) return last.page < last.totalPages || grew;
+  if (total !== undefined) return true;
   return last.rows.length >= last.pageSize;
+}
+
+/** The page Load more reads after `p`: the next one, or page 1 after the last (rows created since the first read). */
+function pageAfter(p: RegistrationPage | undefined): number {
+  if (!p) return 1;
+  const wasLast = p.totalPages !== undefined ? p.page >= p.totalPages : p.rows.length < p.pageSize;
+  return wasLast ? 1 : p.page + 1;
+}
+
+/** Pages read past one that brought no new registration (others created a page or more meanwhile). */
+export const CATCH_UP_PAGES = 3;
+
+/**
+ * `pages` and the page after the last one read (page 1 again after the last page, when the server's total says
+ * registrations were created since): what Load more reads. Pages are read by offset (spec: list query `page`,
+ * `pageSize`) while others write, so the rows repeated by a shifted page are merged by id ({@link mergePages}); when the total fell, the rows after the boundary moved back into the last page read, so that
+ * page is read again; when a page brings nothing new (the total grew by a page or more), the next one is read, at
+ * most {@link CATCH_UP_PAGES} more (a fixed bound, whatever others wrote).
+ *
+ * @param load reads page `n` (1-based); its errors are thrown.
+ * @returns a new array: `pages` followed by the pages read.
+ */
+export async function readNextPages(pages: readonly RegistrationPage[], load: (page: number) => Promise<RegistrationPage>): Promise<RegistrationPage[]> {
+  const boundary = pages.at(-1);
+  const shown = mergePages(pages).length;
+  let read: RegistrationPage[] = [];
+  for (let n = pageAfter(boundary), tries = 0; tries <= CATCH_UP_PAGES; tries++) {
+    const next = await load(n);
+    read.push(next);
+    const fell = tries === 0 && boundary?.totalRecordCount !== undefined && next.totalRecordCount !== undefined && next.totalRecordCount < boundary.totalRecordCount;
+    if (fell) read = [await load(boundary.page), next];
+    const all = [...pages, ...read];
+    if (mergePages(all).length > shown || !hasMorePages(all)) break;
+    n = pageAfter(next);
+  }
+  return [...pages, ...read];
 }

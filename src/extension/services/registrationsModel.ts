@@ -6,7 +6,7 @@ import type { ApiClients } from './apiClients';
 import type { EnvironmentSettings } from './environmentSettings';
 import type { KeyStore } from './keyStore';
 import type { DataChange } from './apiClients';
-import { ListCall, loadRegistrationPage, RegistrationMetadataView, RegistrationPage, RegistrationProduct, RegistrationRow, registrationState, RegistrationState, rowText } from './registrationPages';
+import { ListCall, loadRegistrationPage, mergePages, readNextPages, RegistrationMetadataView, RegistrationPage, RegistrationProduct, RegistrationRow, registrationState, RegistrationState, rowText } from './registrationPages';
 
 /**
  * Filter of the tire-protection list. `invoiceNumber` and `storeNumber` are the spec's list query (exact values,
@@ -45,6 +45,8 @@ interface ListState {
   loading?: Promise<RegistrationPage[]>;
   /** The last failure, kept until Retry/refresh: a redraw must not send the failing request again. */
   error?: { readonly err: unknown };
+  /** The Load more in progress. */
+  more?: Promise<number>;
 }
 
 const PRODUCTS: readonly RegistrationProduct[] = ['tire-protection', 'motor-club'];
@@ -149,14 +151,30 @@ export class RegistrationsModel implements vscode.Disposable {
     return loadRegistrationPage(call, { product, page, pageSize: this.settings.requests().pageSize, invoiceNumber, storeNumber });
   }
 
-  /** Loads the next page; the folder redraws once. Resolves to the rows added; throws the list call's error. */
-  async loadMore(env: EnvironmentId, product: RegistrationProduct): Promise<number> {
+  /** The pages loaded so far, without loading any (the folder's description counts them). */
+  loadedPages(env: EnvironmentId, product: RegistrationProduct): readonly RegistrationPage[] | undefined {
+    return this.state(env, product).pages;
+  }
+
+  /**
+   * Loads the page after the last one read ({@link readNextPages}: each registration once, however others' writes
+   * shifted the pages); the folder redraws once. A second click while one is loading waits for the same load.
+   * Resolves to the registrations added; throws the list call's error.
+   */
+  loadMore(env: EnvironmentId, product: RegistrationProduct): Promise<number> {
     const s = this.state(env, product);
-    const pages = await this.pages(env, product);
-    const next = await this.loadPage(env, product, (pages.at(-1)?.page ?? 0) + 1);
-    if (s.pages === pages) s.pages = [...pages, next];
-    this.emitter.fire({ env, product });
-    return next.rows.length;
+    if (s.more) return s.more;
+    const more = (async () => {
+      const pages = await this.pages(env, product);
+      const all = await readNextPages(pages, (n) => this.loadPage(env, product, n));
+      if (s.pages === pages) s.pages = all;
+      this.emitter.fire({ env, product });
+      return mergePages(all).length - mergePages(pages).length;
+    })().finally(() => {
+      if (s.more === more) s.more = undefined;
+    });
+    s.more = more;
+    return more;
   }
 
   /** The tire-protection registration read by id (with its claims), from {@link registrationDetails}. */
@@ -232,6 +250,7 @@ export class RegistrationsModel implements vscode.Disposable {
         const s = this.state(e, p);
         s.pages = undefined;
         s.loading = undefined;
+        s.more = undefined;
         s.error = undefined;
         this.emitter.fire({ env: e, product: p });
       }

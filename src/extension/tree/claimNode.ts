@@ -26,7 +26,8 @@ export class ClaimNode implements TreeNode {
     const r = this.record;
     const label = typeof r.serviceInvoiceNumber === 'string' && r.serviceInvoiceNumber ? r.serviceInvoiceNumber : `Claim ${this.id || this.index + 1}`;
     const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None);
-    item.id = `${this.env}:claim:${this.registrationId}:${this.id || this.index}`;
+    // The place as well as the id: a server repeating a claim id must not repeat a row id (VS Code refuses it).
+    item.id = `${this.env}:claim:${this.registrationId}:${this.index}:${this.id}`;
     const tires = Array.isArray(r.tires) ? r.tires.length : undefined;
     const amount = typeof r.authorizedAmount === 'number' ? `$${r.authorizedAmount.toFixed(2)}` : '';
     item.description = [day(r.serviceInvoiceDate), amount, tires !== undefined ? `${tires} tire${tires === 1 ? '' : 's'}` : ''].filter(Boolean).join(' · ');

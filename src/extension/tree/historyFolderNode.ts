@@ -3,6 +3,7 @@ import { EnvironmentId } from '../../core/environments';
 import { HistoryNode } from './historyNode';
 import type { HistoryModel } from '../services/historyModel';
 import { TreeNode } from './node';
+import { uniqueById } from '../services/uniqueRows';
 
 /** "Request history" under an environment: its requests, newest first (the newest 200 of all environments are kept). */
 export class HistoryFolderNode implements TreeNode {
@@ -23,6 +24,7 @@ export class HistoryFolderNode implements TreeNode {
   }
 
   children(): TreeNode[] {
-    return this.history.list(this.env).map((e) => new HistoryNode(this.env, e));
+    // Each entry once (a history file may hold a line twice, e.g. written by two windows): row ids must be unique.
+    return uniqueById(this.history.list(this.env), (e) => e.id, true).map((e) => new HistoryNode(this.env, e));
   }
 }

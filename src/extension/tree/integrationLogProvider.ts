@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { DiagnosisItem, Exchange } from '../../core/exchange/types';
 import type { IntegrationLog } from '../services/integrationLog';
+import { uniqueById } from '../services/uniqueRows';
 
 /**
  * The Integration Log view (`tpp.integrationLog`, issue 13): one row per request the Local sandbox answered, newest
@@ -100,7 +101,8 @@ export class IntegrationLogProvider implements vscode.TreeDataProvider<Integrati
   }
 
   getChildren(element?: IntegrationLogElement): IntegrationLogElement[] {
-    if (!element) return this.model.list();
+    // Each exchange once (an entry pushed again by a restarted sandbox child): row ids must be unique in the view.
+    if (!element) return uniqueById(this.model.list(), (x) => x.id, true);
     if (isDiagnosisRow(element)) return [];
     return (element.diagnosis ?? []).map((item, index) => ({ exchange: element, item, index }));
   }

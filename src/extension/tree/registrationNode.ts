@@ -35,6 +35,10 @@ export class RegistrationNode implements TreeNode {
     private readonly registrations: RegistrationsModel,
     readonly env: EnvironmentId,
     public row: RegistrationRow,
+    /** Unique in the folder: the `_id`, or a key of the content for a row the server sent without one. */
+    readonly key: string = rowText(row, '_id'),
+    /** Why the row carries a warning icon (the server repeated it, or sent it without `_id`). */
+    public warning?: string,
   ) {}
 
   /** The registration `_id`. */
@@ -49,13 +53,14 @@ export class RegistrationNode implements TreeNode {
   toTreeItem(): vscode.TreeItem {
     const { record } = this.row;
     const { state, metadata, metadataError } = this.registrations.stateOf(this.env, this.row);
-    const item = new vscode.TreeItem(this.invoiceNumber || '(no invoice number)', vscode.TreeItemCollapsibleState.Collapsed);
-    item.id = `${this.env}:registration:${this.id}`;
+    // Without an _id there is nothing to read by id: no children.
+    const item = new vscode.TreeItem(this.invoiceNumber || '(no invoice number)', this.id ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+    item.id = `${this.env}:registration:${this.key}`;
     const tires = metadata?.availableTiresCount;
     item.description = [day(metadata?.enrollDate ?? record.enrollDate), state, tires !== undefined ? `${tires} tire${tires === 1 ? '' : 's'} available` : ''].filter(Boolean).join(' · ');
-    const [icon, color] = ICONS[state];
+    const [icon, color] = this.warning ? ['warning', 'list.warningForeground'] : ICONS[state];
     item.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
-    const lines = [`Registration ${this.invoiceNumber} — ${state}`, `_id: ${this.id}`];
+    const lines = [`Registration ${this.invoiceNumber} — ${state}`, `_id: ${this.id || '(none)'}`, ...(this.warning ? [this.warning] : [])];
     if (typeof record.cancelledOn === 'string') lines.push(`cancelledOn: ${record.cancelledOn}`);
     if (metadata) for (const k of ['enrollDate', 'expirationDate', 'claimedTiresCount', 'availableTiresCount', 'hasTiresToClaim', 'hasTiresToReplace', 'isActive'] as const) lines.push(`${k}: ${show(metadata[k])}`);
     if (metadataError) lines.push(`metadata not available: ${metadataError}`);
@@ -70,7 +75,7 @@ export class RegistrationNode implements TreeNode {
     try {
       const reg = (await this.registrations.registrationDetails(this.env, this.id)).registration;
       const claims = Array.isArray(reg.claims) ? reg.claims : [];
-      if (claims.length === 0) return [new NoClaimsNode(`${this.env}:claims:${this.id}:none`)];
+      if (claims.length === 0) return [new NoClaimsNode(`${this.env}:claims:${this.key}:none`)];
       return claims.map((c, i) => new ClaimNode(this.env, this.id, (c ?? {}) as Record<string, unknown>, i));
     } catch (err) {
       return [new ErrorNode(describeFailure(err, this.env), { command: 'tpp.refreshRegistrations', title: 'Retry', arguments: [this.env, 'tire-protection'] })];

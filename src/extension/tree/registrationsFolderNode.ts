@@ -7,7 +7,7 @@ import type { RegistrationsModel } from '../services/registrationsModel';
 import { describeFailure } from './describeFailure';
 import { MotorClubNode } from './motorClubNode';
 import { TreeNode } from './node';
-import { hasMorePages, RegistrationProduct, RegistrationRow, rowText } from '../services/registrationPages';
+import { hasMorePages, mergePages, RegistrationProduct, ShownRow } from '../services/registrationPages';
 import { RegistrationNode } from './registrationNode';
 
 /**
@@ -35,12 +35,21 @@ export class RegistrationsFolderNode implements TreeNode {
     const f = this.registrations.filter(this.env, this.product);
     const filtered = Boolean(f.invoiceNumber || f.invoicePrefix || f.storeNumber);
     const parts = [f.invoiceNumber && `invoice ${f.invoiceNumber}`, f.invoicePrefix && `invoice ${f.invoicePrefix}*`, f.storeNumber && `store ${f.storeNumber}`];
-    item.description = filtered ? `filter: ${parts.filter(Boolean).join(', ')}` : undefined;
+    item.description = filtered ? `filter: ${parts.filter(Boolean).join(', ')}` : this.countText();
     item.iconPath = new vscode.ThemeIcon(tp ? 'shield' : 'person');
     item.tooltip = tp ? 'Tire-protection registrations of this environment, newest pages loaded on demand.' : 'Motor-club registrations of this environment.';
     item.contextValue = `registrations.${this.product}${filtered ? '.filtered' : ''}`;
     item.accessibilityInformation = { label: [item.label, item.description].filter(Boolean).join(', ') as string };
     return item;
+  }
+
+  /** "120 of 4,000" once pages are loaded: the registrations shown (each once) and the server's total. */
+  private countText(): string | undefined {
+    const pages = this.registrations.loadedPages(this.env, this.product);
+    if (!pages?.length) return undefined;
+    const shown = mergePages(pages).length.toLocaleString('en-US');
+    const total = pages.at(-1)?.totalRecordCount;
+    return total === undefined ? `${shown} shown` : `${shown} of ${total.toLocaleString('en-US')}`;
   }
 
   async children(): Promise<TreeNode[]> {
@@ -49,13 +58,13 @@ export class RegistrationsFolderNode implements TreeNode {
       const pages = await this.registrations.pages(this.env, this.product);
       const nodes: TreeNode[] = [];
       const f = this.registrations.filter(this.env, this.product);
-      let read = 0;
-      for (const p of pages)
-        for (const row of p.rows) {
-          read += 1;
-          if (!this.registrations.matches(this.env, this.product, row)) continue;
-          nodes.push(this.product === 'tire-protection' ? this.nodeOf(row) : new MotorClubNode(this.env, row));
-        }
+      // Each registration once, however the pages shifted between reads (VS Code refuses a repeated row id).
+      const shown = mergePages(pages);
+      const read = shown.length;
+      for (const s of shown) {
+        if (!this.registrations.matches(this.env, this.product, s.row)) continue;
+        nodes.push(this.product === 'tire-protection' ? this.nodeOf(s) : new MotorClubNode(this.env, s.row, s.key, s.warning));
+      }
       const more = hasMorePages(pages);
       const total = pages.at(-1)?.totalRecordCount;
       if (f.invoicePrefix) {
@@ -73,15 +82,15 @@ export class RegistrationsFolderNode implements TreeNode {
     }
   }
 
-
-/** The registration row of `row`, the same instance as before when it was shown already. */
-  private nodeOf(row: RegistrationRow): RegistrationNode {
-    const id = rowText(row, '_id');
-    let node = this.nodes.get(id);
-    if (node) node.row = row;
-    else {
-      node = new RegistrationNode(this.registrations, this.env, row);
-      if (id) this.nodes.set(id, node);
+  /** The registration row of `shown`, the same instance as before when it was shown already. */
+  private nodeOf(shown: ShownRow): RegistrationNode {
+    let node = this.nodes.get(shown.key);
+    if (node) {
+      node.row = shown.row;
+      node.warning = shown.warning;
+    } else {
+      node = new RegistrationNode(this.registrations, this.env, shown.row, shown.key, shown.warning);
+      this.nodes.set(shown.key, node);
     }
     return node;
   }

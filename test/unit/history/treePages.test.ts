@@ -32,6 +32,8 @@ describe('tree registration pages', () => {
     );
     assert.equal(hasMorePages([page]), true);
     assert.equal(hasMorePages([{ ...page, page: 3 }]), false);
+    // The last page read, and the total grew past those shown since the first page: created since (read page 1 again).
+    assert.equal(hasMorePages([{ ...page, totalRecordCount: 3, totalPages: 1 }, { ...page, page: 3 }]), true);
   });
 
   it('motor-club lists have no metadata reads and no filters', async () => {
