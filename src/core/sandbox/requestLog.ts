@@ -144,11 +144,28 @@ export function maskQuery(url: string): string {
 export interface RequestLogOptions {
   /** Entries kept (default {@link DEFAULT_REQUEST_LOG_LIMIT}); a positive integer. */
   readonly limit?: number;
+  /** Milliseconds an entry waits for the diagnosis of an earlier answer (default {@link ORDER_WAIT_MS}). */
+  readonly orderWaitMs?: number;
 }
 
 /**
- * The bounded ring of entries, newest last, with subscribers called once per entry (in the order answers complete).
- * A subscriber that throws is dropped from that call only; the sandbox never fails a request because of its log.
+ * Longest wait, in milliseconds, of the entries answered after one whose diagnosis is still running: past it that
+ * entry loses its place (it is published when ready), so a slow diagnosis never stalls the log.
+ */
+export const ORDER_WAIT_MS = 2000;
+
+/** A place in the log's order, taken when the answer went out and filled once the entry is built. */
+interface Slot {
+  entry?: RequestLogEntry;
+  /** Given up on after the order wait: its entry is published as soon as it arrives. */
+  skipped?: boolean;
+  readonly since: number;
+}
+
+/**
+ * The bounded ring of entries, newest last, with subscribers called once per entry in the order the answers were
+ * sent ({@link reserve}), whatever order their diagnoses finish in. A subscriber that throws is dropped from that
+ * call only; the sandbox never fails a request because of its log.
  */
 export class RequestLog {
   readonly limit: number;
@@ -156,6 +173,10 @@ export class RequestLog {
   private next = 0;
   private count = 0;
   private readonly listeners = new Set<(e: RequestLogEntry) => void>();
+  /** Places taken and not yet published, oldest first (at most `limit`: beyond, the oldest is given up on). */
+  private readonly waiting: Slot[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private readonly orderWaitMs: number;
 
   /** @throws RangeError when `limit` is not a positive integer. */
   constructor(options: RequestLogOptions = {}) {
@@ -163,9 +184,48 @@ export class RequestLog {
     if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`The request log limit must be a positive integer, not ${limit}`);
     this.limit = limit;
     this.ring = new Array<RequestLogEntry | undefined>(limit);
+    this.orderWaitMs = options.orderWaitMs ?? ORDER_WAIT_MS;
   }
 
-  /** Keeps `entry` (dropping the oldest beyond the limit) and tells every subscriber. */
+  /**
+   * Takes the next place in the log's order, synchronously when an answer has gone out; the returned function
+   * publishes that answer's entry once built. Entries are published in the order of their places; one that is not
+   * filled within the order wait gives up its place (it is published whenever it is filled).
+   */
+  reserve(): (entry: RequestLogEntry) => void {
+    const slot: Slot = { since: performance.now() };
+    if (this.waiting.length >= this.limit) this.giveUpHead();
+    this.waiting.push(slot);
+    return (entry) => {
+      if (slot.entry) return;
+      slot.entry = entry;
+      if (slot.skipped) this.add(entry);
+      else this.drain();
+    };
+  }
+
+  /** Publishes the filled places at the head of the order; arms the order wait of the first unfilled one. */
+  private drain(): void {
+    let head = this.waiting[0];
+    while (head?.entry) {
+      this.waiting.shift();
+      this.add(head.entry);
+      head = this.waiting[0];
+    }
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    if (!head) return;
+    this.timer = setTimeout(() => this.giveUpHead(), Math.max(0, head.since + this.orderWaitMs - performance.now()));
+    this.timer.unref?.();
+  }
+
+  private giveUpHead(): void {
+    const head = this.waiting.shift();
+    if (head) head.skipped = true;
+    this.drain();
+  }
+
+  /** Keeps `entry` (dropping the oldest beyond the limit) and tells every subscriber, now (see {@link reserve}). */
   add(entry: RequestLogEntry): void {
     this.ring[this.next] = entry;
     this.next = (this.next + 1) % this.limit;
@@ -192,7 +252,7 @@ export class RequestLog {
     return this.count;
   }
 
-  /** Drops every entry. */
+  /** Drops every entry (entries still waiting for a diagnosis are published when ready). */
   clear(): void {
     this.ring.fill(undefined);
     this.next = 0;

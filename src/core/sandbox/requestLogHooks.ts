@@ -57,6 +57,8 @@ export function installRequestLog(app: FastifyInstance, log: RequestLog, ctx: Re
     return payload;
   });
   app.addHook('onResponse', async (request, reply) => {
+    // The place in the log is taken now, in the order answers went out; a diagnosis below may finish later.
+    const publish = log.reserve();
     const req = request as LoggedRequest;
     const end = ctx.now();
     const status = reply.statusCode;
@@ -75,26 +77,31 @@ export function installRequestLog(app: FastifyInstance, log: RequestLog, ctx: Re
       partner: state?.partner?.id ?? (status === 401 ? claimedIss(authorization) : undefined),
     };
     if (status < 400) {
-      log.add(new RequestLogEntry(raw, [], end));
+      publish(new RequestLogEntry(raw, [], end));
       return;
     }
     const group = state?.group;
     const partner = state?.partner?.id;
-    const diagnosis = await diagnose({
-      status,
-      method: req.method,
-      pathname: req.url.split('?')[0] ?? '',
-      group,
-      params: (req.params ?? {}) as Record<string, string>,
-      authorization,
-      audience: group ? ctx.audienceOf(req, group) : undefined,
-      body: req.tppBody,
-      responseBody: req.tppAnswer,
-      nowSeconds: Math.floor(end / 1000),
-      keyOf: (iss) => ctx.keyOf(iss),
-      partnerIds: () => ctx.partnerIds(),
-      findRegistration: partner && ctx.findRegistration ? (inv, store) => ctx.findRegistration?.(partner, inv, store) ?? Promise.resolve(undefined) : undefined,
-    });
-    log.add(new RequestLogEntry(raw, diagnosis, end));
+    let diagnosis: Awaited<ReturnType<typeof diagnose>> = [];
+    try {
+      diagnosis = await diagnose({
+        status,
+        method: req.method,
+        pathname: req.url.split('?')[0] ?? '',
+        group,
+        params: (req.params ?? {}) as Record<string, string>,
+        authorization,
+        audience: group ? ctx.audienceOf(req, group) : undefined,
+        body: req.tppBody,
+        responseBody: req.tppAnswer,
+        nowSeconds: Math.floor(end / 1000),
+        keyOf: (iss) => ctx.keyOf(iss),
+        partnerIds: () => ctx.partnerIds(),
+        findRegistration: partner && ctx.findRegistration ? (inv, store) => ctx.findRegistration?.(partner, inv, store) ?? Promise.resolve(undefined) : undefined,
+      });
+    } finally {
+      // Published even when the diagnosis failed, so that its place never holds back the entries after it.
+      publish(new RequestLogEntry(raw, diagnosis, end));
+    }
   });
 }
