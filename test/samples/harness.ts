@@ -48,9 +48,13 @@ export function makePartner(dir: string, id: string, curve: TestPartner['curve']
   return { id, curve, privateKeyFile: `${prefix}.pem`, publicKeyFile: `${prefix}.pub.pem` };
 }
 
-/** `tpp sandbox` from dist with the given partners; resolves with its v3 base address once it listens. */
-export async function startSandbox(partners: readonly TestPartner[]): Promise<{ base: string; stop(): Promise<void> }> {
-  const child: ChildProcess = spawn(process.execPath, [CLI, 'sandbox', ...partners.flatMap((p) => ['--partner', `${p.id}=${p.publicKeyFile}`])], { stdio: ['ignore', 'pipe', 'pipe'] });
+/**
+ * `tpp sandbox` from dist with the given partners (and `extraArgs`, e.g. `--eligibility-token t`); resolves with its v3
+ * base address once it listens.
+ */
+export async function startSandbox(partners: readonly TestPartner[], extraArgs: readonly string[] = []): Promise<{ base: string; stop(): Promise<void> }> {
+  const args = [CLI, 'sandbox', ...partners.flatMap((p) => ['--partner', `${p.id}=${p.publicKeyFile}`]), ...extraArgs];
+  const child: ChildProcess = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr!.setEncoding('utf8').on('data', (s: string) => (stderr += s));
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));

@@ -1,6 +1,6 @@
-import { z } from 'zod';
 import { PAYLOAD_KINDS, schemaUri } from './kinds';
 import { INT_STRING_RE, ISO_8601_RE, ISO_DATE_OR_TIMESTAMP_RE, MESSAGES, MONEY_STRING_RE } from './primitives';
+import { toJsonSchema } from './toJsonSchema';
 import { PayloadKind } from './types';
 
 /** A JSON Schema object (draft-07 for payload files). */
@@ -52,11 +52,7 @@ export function jsonSchemaFor(kind: PayloadKind): JsonSchema {
   let schema = cache.get(kind);
   if (!schema) {
     const def = PAYLOAD_KINDS[kind];
-    const generated = z.toJSONSchema(def.schema, {
-      target: 'draft-7',
-      io: 'input',
-      unrepresentable: 'any',
-    }) as JsonSchema;
+    const generated = toJsonSchema(def.schema, 'draft-7');
     const properties: Record<string, unknown> = {
       $schema: {
         type: 'string',

@@ -1,16 +1,50 @@
 import { z } from 'zod';
 import { ENDPOINTS } from './endpoints';
-import { ErrorBody, ErrorIssue, SANDBOX_STATUS_TABLE, STATUS_TABLE, UnauthorizedBody } from './errors';
+import { ErrorBody, ErrorIssue, UnauthorizedBody } from './errors';
+import { ExampleBodies, Json, buildOperation, openApiPath } from './openapiOperation';
+import { toJsonSchema } from './toJsonSchema';
 import { BaseKind, EndpointDef } from './types';
 import * as v2 from './v2';
 import * as v3 from './v3';
 
 /**
- * OpenAPI 3.1 document of the whole partner interface, generated from the endpoint table (spec: Endpoints) and
- * the zod schemas (JSON Schema 2020-12 dialect, `io: 'input'`, i.e. the wire format). Operations that share a
- * method and path (the PATCH forms told apart by their body) become one operation whose request body is a
- * `oneOf`. Each base address is a server variable.
+ * OpenAPI 3.1 documents of the partner interface, generated from the endpoint table (spec: Endpoints) and the zod
+ * schemas (JSON Schema 2020-12 dialect, `io: 'input'`, i.e. the wire format). Operations that share a method and path
+ * (the PATCH forms told apart by their body) become one operation whose request body is a `oneOf`. One document per
+ * interface (version 3, version 2 records, eligibility lookup), each with its single server, so that a proxy, mock or
+ * generator that takes one upstream can serve it; or all three in one document, where the other two interfaces'
+ * paths carry their own server. See docs/contract.md.
  */
+
+export type { ExampleBodies } from './openapiOperation';
+
+/** The interfaces `tpp openapi --interface` can print, `all` being the three in one document. */
+export const OPENAPI_INTERFACES = ['v3', 'v2', 'eligibility', 'all'] as const;
+export type OpenApiInterface = (typeof OPENAPI_INTERFACES)[number];
+
+/** Paths added to the document by a caller (e.g. the Local sandbox's own API), all under one tag. */
+export interface OpenApiExtraPaths {
+  /** The tag every operation of `paths` gets (added to the document's tags). */
+  readonly tag: { readonly name: string; readonly description: string };
+  /**
+   * OpenAPI path items by path, relative to the version 3 server unless an item carries its own `servers`; they may
+   * refer to `#/components/schemas/ErrorBody`. A path that the contract already has is refused (Error).
+   */
+  readonly paths: Readonly<Record<string, Json>>;
+}
+
+/** What {@link buildOpenApiDocument} writes besides the contract. */
+export interface OpenApiOptions {
+  /** Which interface (default `all`). */
+  readonly interface?: OpenApiInterface;
+  /** Request bodies as sent, per payload kind, shown as the request-body examples of the operations they go to. */
+  readonly examples?: ExampleBodies;
+  /** Extra paths, written into the `v3` and `all` documents only. */
+  readonly extra?: OpenApiExtraPaths;
+}
+
+/** Where the README of the toolkit is read (the extension's Marketplace page shows it). */
+export const TOOLKIT_README_URL = 'https://marketplace.visualstudio.com/items?itemName=tpp-toolkit.tire-protection-partner-toolkit';
 
 /** Named component schemas: every exported zod schema of the contract that is used as a body or response. */
 function componentSchemas(): Map<z.ZodType, string> {
@@ -44,42 +78,59 @@ const SERVERS: Record<BaseKind, { url: string; description: string; variables: R
   },
 };
 
-type Json = Record<string, unknown>;
+const TAGS: readonly { name: EndpointDef['product']; description: string }[] = [
+  { name: 'auth', description: 'Token verification.' },
+  { name: 'registrations', description: 'Registrations, earlier revision (dated 06-JUN-2022).' },
+  { name: 'tire-protection', description: 'Tire-protection registrations, claims, shops, parts, transactions.' },
+  { name: 'motor-club', description: 'Motor-club registrations.' },
+  { name: 'records', description: 'Version 2 record interface.' },
+  { name: 'eligibility', description: 'Vehicle eligibility lookup (retired).' },
+];
 
-function toSchema(schema: z.ZodType): Json {
-  const out = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input', unrepresentable: 'any' }) as Json;
-  delete out.$schema;
-  return out;
-}
+const TITLES: Record<OpenApiInterface, string> = {
+  all: 'Tire Protection Partner Interface',
+  v3: 'Tire Protection Partner Interface, version 3',
+  v2: 'Tire Protection Partner Interface, version 2 records',
+  eligibility: 'Tire Protection Partner Interface, vehicle eligibility lookup (retired)',
+};
 
-/** Description (and other meta data) registered for a schema, as JSON Schema keywords. */
-function metaOf(schema: z.ZodType): Json {
-  return { ...(z.globalRegistry.get(schema) ?? {}) };
+function infoDescription(which: OpenApiInterface): string {
+  const parts: Record<BaseKind, string> = {
+    v3: 'version 3 (/api/v3)',
+    v2: `version 2 records (${openApiPath(ENDPOINTS.v2PostRecords.path)})`,
+    eligibility: 'the retired eligibility lookup (/api/v1)',
+  };
+  const covered = which === 'all' ? `${parts.v3}, ${parts.v2} and ${parts.eligibility}` : parts[which];
+  return `Generated by the Tire Protection Partner Toolkit from its contract: ${covered}. Every call sends Authorization: Bearer <JWT> (ES256, ES384 or ES512; claims iat, iss, aud, exp).`;
 }
 
 /**
- * Builds the OpenAPI 3.1.0 document (a plain JSON-compatible object) for {@link ENDPOINTS}.
+ * Builds the OpenAPI 3.1.0 document (a plain JSON-compatible object, the same for the same arguments: no time, no
+ * path of this machine) of the {@link ENDPOINTS} of one interface, or of all.
  * @param version the `info.version` to write (the toolkit version)
+ * @param options interface, request-body examples, extra paths ({@link OpenApiOptions})
+ * @throws Error when an extra path is already a path of the contract
  */
-export function buildOpenApiDocument(version = '0.0.0'): Json {
+export function buildOpenApiDocument(version = '0.0.0', options: OpenApiOptions = {}): Json {
+  const which = options.interface ?? 'all';
   const names = componentSchemas();
   const schemas: Record<string, Json> = {};
   const ref = (schema: z.ZodType): Json => {
     const name = names.get(schema);
-    if (!name) return toSchema(schema);
+    if (!name) return toJsonSchema(schema, 'draft-2020-12');
     if (!schemas[name]) {
       // The v2 POST body (one of four array properties) refers to the four bodies; other unions of named
       // schemas likewise refer to their branches instead of inlining them.
-      const options =
+      const branches =
         schema === v2.V2PostBody
           ? (Object.values(v2.V2_POST_BODIES) as z.ZodType[])
           : schema instanceof z.ZodUnion
             ? (schema.options as z.ZodType[])
             : [];
       schemas[name] =
-        options.length > 0 && options.every((o) => names.has(o))
-          ? { ...metaOf(schema), oneOf: options.map(ref) }
-          : toSchema(schema);
+        branches.length > 0 && branches.every((o) => names.has(o))
+          ? { ...(z.globalRegistry.get(schema) ?? {}), oneOf: branches.map(ref) }
+          : toJsonSchema(schema, 'draft-2020-12');
     }
     return { $ref: `#/components/schemas/${name}` };
   };
@@ -87,96 +138,45 @@ export function buildOpenApiDocument(version = '0.0.0'): Json {
   // Group endpoints by base, path and method.
   const groups = new Map<string, EndpointDef[]>();
   for (const def of Object.values(ENDPOINTS)) {
+    if (which !== 'all' && def.base !== which) continue;
     const key = `${def.base} ${def.path} ${def.method}`;
     groups.set(key, [...(groups.get(key) ?? []), def]);
   }
 
   const paths: Record<string, Json> = {};
+  const used = new Set<string>();
   for (const defs of groups.values()) {
     const first = defs[0] as EndpointDef;
-    const oaPath = first.path.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, '{$1}');
-    // Paths of different bases never collide in this interface; the path item carries its server.
-    const item = (paths[oaPath] ??= first.base === 'v3' ? {} : { servers: [SERVERS[first.base]] });
+    // Paths of different bases never collide in this interface; in the document of all three, a path item of
+    // another base than version 3 carries its server.
+    const item = (paths[openApiPath(first.path)] ??= which === 'all' && first.base !== 'v3' ? { servers: [SERVERS[first.base]] } : {});
+    item[first.method.toLowerCase()] = buildOperation(defs, ref, options.examples ?? {});
+    used.add(first.product);
+  }
 
-    const parameters: Json[] = [];
-    for (const p of first.pathParams) {
-      parameters.push({ name: p, in: 'path', required: true, schema: { type: 'string' } });
+  const tags: Json[] = TAGS.filter((t) => used.has(t.name)).map((t) => ({ ...t }));
+  const extra = which === 'v3' || which === 'all' ? options.extra : undefined;
+  if (extra) {
+    tags.push({ ...extra.tag });
+    for (const [path, item] of Object.entries(extra.paths)) {
+      if (paths[path]) throw new Error(`Extra OpenAPI path ${path} is already a path of the contract.`);
+      paths[path] = tagged(item, extra.tag.name);
     }
-    const seenQuery = new Set<string>();
-    for (const def of defs) {
-      for (const [name, q] of Object.entries(def.query)) {
-        if (seenQuery.has(name)) continue;
-        seenQuery.add(name);
-        const schema = toSchema(q.schema);
-        if (q.default !== undefined) schema.default = q.default;
-        const aliases = q.aliases?.length ? ` Also accepted as: ${q.aliases.join(', ')}.` : '';
-        parameters.push({
-          name,
-          in: 'query',
-          required: defs.every((d) => d.query[name]?.required === true),
-          description: q.description + aliases,
-          schema,
-        });
-      }
-    }
-
-    const bodies = defs.map((d) => d.body).filter((b): b is z.ZodType => b !== undefined);
-    const responses: Record<string, Json> = {};
-    for (const def of defs) {
-      for (const [status, schema] of Object.entries(def.responses)) {
-        if (responses[status]) continue;
-        const row = STATUS_TABLE[Number(status)] ?? SANDBOX_STATUS_TABLE[Number(status)];
-        const description = row ? `${row.name}: ${row.meaning}` : status;
-        responses[status] =
-          schema === null
-            ? { description }
-            : {
-                description,
-                content: { 'application/json': { schema: ref(schema) } },
-              };
-      }
-    }
-
-    const op: Json = {
-      operationId: defs.map((d, i) => (i === 0 ? d.id : d.id[0]?.toUpperCase() + d.id.slice(1))).join('Or'),
-      summary: defs.map((d) => d.summary).join(' / '),
-      tags: [first.product],
-      parameters,
-      responses,
-    };
-    if (defs.length > 1) {
-      op.description = `Told apart by the body: ${defs.map((d) => `${d.id} (${d.summary})`).join('; ')}.`;
-    }
-    if (bodies.length > 0) {
-      const schema = bodies.length === 1 ? ref(bodies[0] as z.ZodType) : { oneOf: bodies.map(ref) };
-      op.requestBody = { required: true, content: { 'application/json': { schema } } };
-    }
-    if (defs.every((d) => d.deprecated)) op.deprecated = true;
-    if (first.base === 'eligibility') {
-      op.description =
-        'Deprecated and unsupported. Requires a dedicated token issued by the provider; tokens made with the partner ID and key pair do not work. If vin, licensePlate and state are all sent, only vin is used.';
-    }
-    item[first.method.toLowerCase()] = op;
+    ref(ErrorBody);
   }
 
   return {
     openapi: '3.1.0',
     info: {
-      title: 'Tire Protection Partner Interface',
+      title: TITLES[which],
       version,
-      description:
-        `Generated by the Tire Protection Partner Toolkit from its contract. Version 3 (/api/v3), version 2 records (${ENDPOINTS.v2PostRecords.path.replace(/:([A-Za-z_]+)/g, '{$1}')}) and the retired eligibility lookup (/api/v1). Every call sends Authorization: Bearer <JWT> (ES256, ES384 or ES512; claims iat, iss, aud, exp).`,
+      description: infoDescription(which),
+      contact: { name: 'Tire Protection Partner Toolkit', url: TOOLKIT_README_URL },
     },
-    servers: [SERVERS.v3],
+    externalDocs: { description: 'Tire Protection Partner Toolkit: README (the tpp command line, the Local sandbox).', url: TOOLKIT_README_URL },
+    servers: [SERVERS[which === 'all' ? 'v3' : which]],
     security: [{ bearerAuth: [] }],
-    tags: [
-      { name: 'auth', description: 'Token verification.' },
-      { name: 'registrations', description: 'Registrations, earlier revision (dated 06-JUN-2022).' },
-      { name: 'tire-protection', description: 'Tire-protection registrations, claims, shops, parts, transactions.' },
-      { name: 'motor-club', description: 'Motor-club registrations.' },
-      { name: 'records', description: 'Version 2 record interface.' },
-      { name: 'eligibility', description: 'Vehicle eligibility lookup (retired).' },
-    ],
+    tags,
     paths,
     components: {
       schemas,
@@ -190,4 +190,16 @@ export function buildOpenApiDocument(version = '0.0.0'): Json {
       },
     },
   };
+}
+
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+
+/** A copy of a path item whose operations carry `tag` (first). */
+function tagged(item: Json, tag: string): Json {
+  const out: Json = structuredClone(item);
+  for (const m of METHODS) {
+    const op = out[m] as Json | undefined;
+    if (op) op.tags = [tag, ...((op.tags as string[] | undefined) ?? []).filter((t) => t !== tag)];
+  }
+  return out;
 }

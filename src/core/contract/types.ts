@@ -80,6 +80,8 @@ export interface EndpointDef {
   readonly deprecated?: boolean;
   /** One-line summary in the spec's words. */
   readonly summary: string;
+  /** What the spec's row says of the call (request, answers, notes), in its words: the OpenAPI operation's description. */
+  readonly description: string;
 }
 
 /** Stable names of every sendable body (the `<kind>` of `"$schema": "tpp://schemas/<kind>.json"`). */

@@ -14,6 +14,7 @@ export const motorClubRows = {
     apiVersion: 3,
     product: 'motor-club',
     summary: 'Create a motor-club registration.',
+    description: 'Takes a motor-club registration and answers an object with id (string); 400, 401.',
   },
   listMotorClubRegistrations: {
     method: 'GET',
@@ -24,6 +25,7 @@ export const motorClubRows = {
     apiVersion: 3,
     product: 'motor-club',
     summary: 'List motor-club registrations.',
+    description: 'Answers the list envelope; query pageSize (default 100), page (default 1); 400, 401.',
   },
   getMotorClubRegistration: {
     method: 'GET',
@@ -34,6 +36,7 @@ export const motorClubRows = {
     apiVersion: 3,
     product: 'motor-club',
     summary: 'Read a motor-club registration.',
+    description: 'Answers the registration; 401, 404.',
   },
   updateMotorClubCustomer: {
     method: 'PATCH',
@@ -45,6 +48,7 @@ export const motorClubRows = {
     apiVersion: 3,
     product: 'motor-club',
     summary: 'Replace the customer of a motor-club registration by identifier.',
+    description: 'Body customer (customer object, required); answers 204; 401, 409. Told apart from the cancellation by the body (customer versus cancelledOn).',
   },
   updateMotorClubCustomerByInvoice: {
     method: 'PATCH',
@@ -56,6 +60,7 @@ export const motorClubRows = {
     apiVersion: 3,
     product: 'motor-club',
     summary: 'Replace the customer of a motor-club registration by invoice number.',
+    description: 'Same body and answers as the :id form; use the :id form when invoice numbers are not unique.',
   },
   cancelMotorClubRegistration: {
     method: 'PATCH',
@@ -67,6 +72,7 @@ export const motorClubRows = {
     apiVersion: 3,
     product: 'motor-club',
     summary: 'Cancel a motor-club registration by identifier.',
+    description: 'Body cancelledOn (ISO 8601, required); answers 204; 401, 409. Told apart from the customer update by the body.',
   },
   cancelMotorClubRegistrationByInvoice: {
     method: 'PATCH',
@@ -78,5 +84,6 @@ export const motorClubRows = {
     apiVersion: 3,
     product: 'motor-club',
     summary: 'Cancel a motor-club registration by invoice number.',
+    description: 'Same body and answers as the :id form; use the :id form when invoice numbers are not unique.',
   },
 } satisfies Partial<Record<EndpointId, TableRow>>;

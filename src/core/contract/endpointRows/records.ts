@@ -18,6 +18,7 @@ export const recordRows = {
     apiVersion: 3,
     product: 'auth',
     summary: 'Confirm that a partner token is accepted.',
+    description: 'Answers 200 with partner_id (string) and name (string); 401 if the token is invalid.',
   },
 
   // Version 2 records
@@ -38,6 +39,7 @@ export const recordRows = {
     apiVersion: 2,
     product: 'records',
     summary: 'Read version 2 records of the chosen kind.',
+    description: 'Query rec = registrations, registrationstatus, claims, sales or cancellations; partnerid; shopid; invoicenumber (ShopID and InvoiceNumber are also written in mixed case). Answers the JSON record of the chosen kind; rec=registrationstatus returns the status record.',
   },
   v2PostRecords: {
     method: 'POST',
@@ -51,6 +53,7 @@ export const recordRows = {
     apiVersion: 2,
     product: 'records',
     summary: 'Create version 2 records: Registrations, Claims, Sales or Cancellations (deprecated).',
+    description: 'Body is an object with one array property, Registrations, Claims, Sales or Cancellations, each holding records of the matching shape; creates one or more records. The cancellation record type is deprecated and unsupported.',
   },
 
   // Eligibility lookup (retired)
@@ -71,5 +74,6 @@ export const recordRows = {
     deprecated: true,
     summary:
       'Vehicle eligibility lookup for roadside assistance (retired: deprecated and unsupported; needs a dedicated token).',
+    description: 'Query vin, or licensePlate together with state (two-letter abbreviation); answers 200 with isEligible (boolean). If vin, licensePlate and state are all sent, only vin is used. Deprecated and unsupported; requires a dedicated token issued by the provider: tokens made with the partner ID and key pair do not work on it.',
   },
 } satisfies Partial<Record<EndpointId, TableRow>>;

@@ -18,6 +18,7 @@ export const registrationRows = {
     apiVersion: 3,
     product: 'registrations',
     summary: 'Create a registration (earlier revision).',
+    description: 'Takes a registration object (earlier revision, dated 06-JUN-2022) and answers an object with id (string).',
   },
   listRegistrations: {
     method: 'GET',
@@ -28,6 +29,7 @@ export const registrationRows = {
     apiVersion: 3,
     product: 'registrations',
     summary: 'List registrations (earlier revision).',
+    description: 'Answers the list envelope; query pageSize (default 100) and page (default 1); 400 on bad parameters.',
   },
   getRegistration: {
     method: 'GET',
@@ -38,6 +40,7 @@ export const registrationRows = {
     apiVersion: 3,
     product: 'registrations',
     summary: 'Read a registration (earlier revision).',
+    description: 'Answers the registration; 404 if unknown.',
   },
   cancelRegistration: {
     method: 'PATCH',
@@ -49,6 +52,7 @@ export const registrationRows = {
     apiVersion: 3,
     product: 'registrations',
     summary: 'Cancel a registration by identifier (earlier revision).',
+    description: 'Body cancelledOn (ISO 8601, required); answers 204, no body; 409 on conflict.',
   },
   cancelRegistrationByInvoice: {
     method: 'PATCH',
@@ -60,6 +64,7 @@ export const registrationRows = {
     apiVersion: 3,
     product: 'registrations',
     summary: 'Cancel a registration by invoice number (earlier revision).',
+    description: 'Same body and answers as the :id form; use the :id form when invoice numbers are not unique.',
   },
 
   // Tire-protection registrations
@@ -73,6 +78,7 @@ export const registrationRows = {
     apiVersion: 3,
     product: 'tire-protection',
     summary: 'Create a tire-protection registration.',
+    description: 'Takes a registration object and answers an object with id (string); 400, 401.',
   },
   listTireProtectionRegistrations: {
     method: 'GET',
@@ -83,6 +89,7 @@ export const registrationRows = {
     apiVersion: 3,
     product: 'tire-protection',
     summary: 'List tire-protection registrations.',
+    description: 'Answers the list envelope; optional query pageSize (default 100), page (default 1), invoiceNumber, storeNumber; 400, 401.',
   },
   getTireProtectionRegistration: {
     method: 'GET',
@@ -93,6 +100,7 @@ export const registrationRows = {
     apiVersion: 3,
     product: 'tire-protection',
     summary: 'Read a tire-protection registration with its claims.',
+    description: 'Answers the registration with its claims (there is no separate claim read call); 401, 404.',
   },
   getTireProtectionRegistrationMetadata: {
     method: 'GET',
@@ -103,6 +111,7 @@ export const registrationRows = {
     apiVersion: 3,
     product: 'tire-protection',
     summary: 'Read the metadata of a tire-protection registration.',
+    description: 'Answers the registration\'s metadata object (read only); 401, 404.',
   },
   cancelTireProtectionRegistration: {
     method: 'PATCH',
@@ -114,6 +123,7 @@ export const registrationRows = {
     apiVersion: 3,
     product: 'tire-protection',
     summary: 'Cancel a tire-protection registration by identifier.',
+    description: 'Body cancelledOn (ISO 8601, required); answers 204, no body; 401, 409.',
   },
   cancelTireProtectionRegistrationByInvoice: {
     method: 'PATCH',
@@ -125,6 +135,7 @@ export const registrationRows = {
     apiVersion: 3,
     product: 'tire-protection',
     summary: 'Cancel a tire-protection registration by invoice number (and store number).',
+    description: 'Same body as the :id form; storeNumber in the query is needed when the invoice number alone is not unique; with an invoice number that is not unique, the :id form must be used. Answers 204; 401, 409.',
   },
 
   // Claims
@@ -140,5 +151,6 @@ export const registrationRows = {
     apiVersion: 3,
     product: 'tire-protection',
     summary: 'File a claim against a tire-protection registration.',
+    description: 'Takes a claim object and answers an object with id (number); 401, 404 (unknown registration), 409 (registration expired or cancelled).',
   },
 } satisfies Partial<Record<EndpointId, TableRow>>;

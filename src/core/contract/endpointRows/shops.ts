@@ -16,6 +16,7 @@ export const shopRows = {
     apiVersion: 3,
     product: 'tire-protection',
     summary: 'Look up a shop by phone number, or name and address.',
+    description: 'Query: query (phone number, or name and address). Answers 200 with the lookup result; 400, 401, 404 (no result).',
   },
   createShop: {
     method: 'POST',
@@ -27,6 +28,7 @@ export const shopRows = {
     apiVersion: 3,
     product: 'tire-protection',
     summary: 'Enrol a shop.',
+    description: 'Takes the shop create body and answers 204, no body; 400, 401, 409 (uniqueId already exists).',
   },
   updateShop: {
     method: 'PATCH',
@@ -38,6 +40,7 @@ export const shopRows = {
     apiVersion: 3,
     product: 'tire-protection',
     summary: 'Update a shop (end date, start date, more e-mail addresses).',
+    description: 'Takes the shop update body and answers 204; 400, 401.',
   },
   addShopPart: {
     method: 'POST',
@@ -49,6 +52,7 @@ export const shopRows = {
     apiVersion: 3,
     product: 'tire-protection',
     summary: 'Report a part sold to a shop.',
+    description: 'Takes a part object and answers 204; 400, 401.',
   },
 
   // Transactions
@@ -62,5 +66,6 @@ export const shopRows = {
     apiVersion: 3,
     product: 'tire-protection',
     summary: 'Report a sale of tires from a manufacturer to a dealer.',
+    description: 'Takes a transaction object (a sale of tires from a manufacturer to a dealer) and answers 204, no body; 400, 401.',
   },
 } satisfies Partial<Record<EndpointId, TableRow>>;

@@ -1,0 +1,40 @@
+import { z } from 'zod';
+
+/**
+ * The one conversion of a contract schema to JSON Schema, shared by the editor's payload schemas (draft-07) and the
+ * OpenAPI export (2020-12), so that both read a zod schema the same way.
+ */
+
+/** A JSON Schema object. */
+export type JsonSchemaObject = Record<string, unknown>;
+
+/**
+ * A tuple whose items all have the same schema (`[longitude, latitude]`) is written as `items: <that schema>` with
+ * `minItems`/`maxItems` n, not as positional items (`prefixItems` + `items: false` in 2020-12, `items: [...]` +
+ * `additionalItems: false` in draft-07). Both accept exactly the same arrays, but validators of the OpenAPI 3.0 era
+ * (Prism's, Spectral's `array-items`) read `items: false` as "no items allowed". The order stays in the description.
+ */
+function homogeneousTuple(ctx: { zodSchema: unknown; jsonSchema: JsonSchemaObject }): void {
+  const def = (ctx.zodSchema as { _zod?: { def?: { type?: string; rest?: unknown } } })._zod?.def;
+  if (def?.type !== 'tuple' || def.rest) return;
+  const js = ctx.jsonSchema;
+  const positional = Array.isArray(js.prefixItems) ? js.prefixItems : Array.isArray(js.items) ? js.items : undefined;
+  if (!positional || positional.length === 0) return;
+  const first = JSON.stringify(positional[0]);
+  if (!positional.every((p) => JSON.stringify(p) === first)) return;
+  delete js.prefixItems;
+  delete js.additionalItems;
+  js.items = positional[0];
+  js.minItems = positional.length;
+  js.maxItems = positional.length;
+}
+
+/**
+ * JSON Schema of `schema` as sent on the wire (`io: 'input'`; a union such as money accepts what the contract
+ * converts), with types zod cannot express as `{}`, in the dialect `target`. Without `$schema`.
+ */
+export function toJsonSchema(schema: z.ZodType, target: 'draft-7' | 'draft-2020-12'): JsonSchemaObject {
+  const out = z.toJSONSchema(schema, { target, io: 'input', unrepresentable: 'any', override: homogeneousTuple }) as JsonSchemaObject;
+  delete out.$schema;
+  return out;
+}

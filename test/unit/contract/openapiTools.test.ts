@@ -1,0 +1,136 @@
+import assert from 'node:assert/strict';
+import Ajv2020 from 'ajv/dist/2020';
+import { z } from 'zod';
+import { runCli } from '../../../src/cli/cli';
+import { ENDPOINTS, OPENAPI_INTERFACES, PAYLOAD_KINDS, buildOpenApiDocument, type OpenApiInterface } from '../../../src/core/contract';
+import { toJsonSchema } from '../../../src/core/contract/toJsonSchema';
+import { exampleBodies } from '../../../src/core/variables/exampleBodies';
+
+// The OpenAPI export as integrators' tools read it (Spectral, Prism, type generators): schemas every validator reads
+// the same way, a description on every operation, request-body examples from examples/, one document per interface.
+
+type Op = { operationId: string; description?: string; tags: string[]; requestBody?: { content: Record<string, { schema: object; examples?: Record<string, { value: unknown }> }> } };
+type Doc = { servers: { url: string }[]; paths: Record<string, Record<string, Op> & { servers?: unknown }>; components: { schemas: Record<string, object> }; info: Record<string, unknown>; externalDocs?: { url: string }; tags: { name: string }[] };
+const METHODS = ['get', 'post', 'patch', 'put', 'delete'];
+
+function operations(doc: Doc): [string, string, Op][] {
+  return Object.entries(doc.paths).flatMap(([p, item]) => METHODS.filter((m) => item[m]).map((m) => [p, m, item[m] as Op] as [string, string, Op]));
+}
+
+/** Every node of a JSON value, with its path. */
+function* nodes(v: unknown, path: string[] = []): Generator<[string[], Record<string, unknown>]> {
+  if (Array.isArray(v)) for (const [i, x] of v.entries()) yield* nodes(x, [...path, String(i)]);
+  else if (v !== null && typeof v === 'object') {
+    yield [path, v as Record<string, unknown>];
+    for (const [k, x] of Object.entries(v)) yield* nodes(x, [...path, k]);
+  }
+}
+
+function capture() {
+  let out = '';
+  let err = '';
+  return { io: { stdout: { write: (s: string) => (out += s) }, stderr: { write: (s: string) => (err += s) } }, out: () => out, err: () => err };
+}
+
+const examples = exampleBodies();
+const docOf = (which: OpenApiInterface) => buildOpenApiDocument('1.2.3', { interface: which, examples }) as unknown as Doc;
+
+describe('contract: OpenAPI export for integrators\' tools', () => {
+  const all = docOf('all');
+
+  it('writes a tuple of numbers as items {type: number} with minItems/maxItems 2, never prefixItems or items: false', () => {
+    const coords = [...nodes(all)].find(([p]) => p.at(-1) === 'coordinates')?.[1];
+    assert.ok(coords, 'location.coordinates is in the document');
+    assert.deepEqual({ items: coords.items, minItems: coords.minItems, maxItems: coords.maxItems }, { items: { type: 'number' }, minItems: 2, maxItems: 2 });
+    for (const [path, node] of nodes(all)) {
+      assert.equal(node.prefixItems, undefined, path.join('.'));
+      assert.notEqual(node.items, false, path.join('.'));
+    }
+  });
+
+  it('the tuple accepts exactly the arrays the zod contract accepts (2020-12 and the editor\'s draft-07)', () => {
+    const tuple = z.tuple([z.number(), z.number()]);
+    const ajv = new Ajv2020({ strict: false });
+    for (const target of ['draft-2020-12', 'draft-7'] as const) {
+      const check = ajv.compile(toJsonSchema(tuple, target));
+      for (const v of [[1, 2], [1], [1, 2, 3], ['1', 2], []]) assert.equal(check(v), tuple.safeParse(v).success, `${target} ${JSON.stringify(v)}`);
+    }
+    // A tuple of different types keeps its positions.
+    assert.ok(toJsonSchema(z.tuple([z.number(), z.string()]), 'draft-2020-12').prefixItems);
+  });
+
+  it('describes every operation in the words of its endpoint rows', () => {
+    for (const [p, m, op] of operations(all)) {
+      assert.ok(op.description && op.description.length > 20, `${m} ${p}`);
+      const rows = Object.values(ENDPOINTS).filter((d) => d.path.replace(/:([A-Za-z_]+)/g, '{$1}') === p && d.method.toLowerCase() === m);
+      assert.ok(rows.length > 0, `${m} ${p}`);
+      for (const d of rows) assert.ok(op.description.includes(d.description), `${d.id}: ${op.description}`);
+    }
+  });
+
+  it('has info.contact and externalDocs with a URL', () => {
+    assert.match(String((all.info.contact as { url?: string }).url), /^https:\/\//);
+    assert.match(String(all.externalDocs?.url), /^https:\/\//);
+  });
+
+  it('every request body has examples from examples/, each valid against its schema, no variable left', () => {
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    ajv.addSchema({ $id: 'https://tpp.invalid/openapi', components: all.components });
+    const rebase = (s: object) => JSON.parse(JSON.stringify(s).replaceAll('"#/components/', '"https://tpp.invalid/openapi#/components/')) as object;
+    let shown = 0;
+    for (const [p, m, op] of operations(all)) {
+      const media = op.requestBody?.content['application/json'];
+      if (!media) continue;
+      assert.ok(media.examples && Object.keys(media.examples).length > 0, `${m} ${p} has examples`);
+      const check = ajv.compile(rebase(media.schema));
+      for (const [kind, ex] of Object.entries(media.examples)) {
+        assert.ok(check(ex.value), `${m} ${p} ${kind}: ${JSON.stringify(check.errors)}`);
+        assert.doesNotMatch(JSON.stringify(ex.value), /\{\{|"\$/, `${kind}: no variable, no meta property`);
+        shown++;
+      }
+    }
+    assert.equal(new Set(Object.keys(examples)).size, Object.keys(PAYLOAD_KINDS).length, 'one example per payload kind');
+    assert.ok(shown >= Object.keys(PAYLOAD_KINDS).length);
+  });
+
+  for (const which of ['v3', 'v2', 'eligibility'] as const) {
+    it(`--interface ${which}: only its operations, one server, no per-path server`, () => {
+      const doc = docOf(which);
+      assert.equal(doc.servers.length, 1);
+      const expected = Object.values(ENDPOINTS).filter((d) => d.base === which).map((d) => `${d.method.toLowerCase()} ${d.path.replace(/:([A-Za-z_]+)/g, '{$1}')}`);
+      const got = operations(doc).map(([p, m]) => `${m} ${p}`);
+      assert.deepEqual(new Set(got), new Set(expected));
+      for (const item of Object.values(doc.paths)) assert.equal(item.servers, undefined);
+      assert.deepEqual(doc.tags.map((t) => t.name).sort(), [...new Set(operations(doc).flatMap(([, , op]) => op.tags))].sort(), 'only the tags in use');
+    });
+  }
+
+  it('takes extra paths under one tag (v3 and all only) and refuses a path of the contract', () => {
+    const extra = { tag: { name: 'control', description: 'Sandbox control.' }, paths: { '/__tpp/reset': { post: { operationId: 'reset', responses: { '204': { description: 'Reset.' } } } } } };
+    const doc = buildOpenApiDocument('1', { interface: 'v3', extra }) as unknown as Doc;
+    assert.deepEqual(doc.paths['/__tpp/reset']?.post?.tags, ['control']);
+    assert.ok(doc.tags.some((t) => t.name === 'control'));
+    assert.equal((buildOpenApiDocument('1', { interface: 'v2', extra }) as unknown as Doc).paths['/__tpp/reset'], undefined);
+    assert.throws(() => buildOpenApiDocument('1', { extra: { ...extra, paths: { '/registrations': {} } } }), /already a path/);
+  });
+});
+
+describe('cli: tpp openapi --interface', () => {
+  it('two runs print identical bytes, with no path of this machine', async () => {
+    for (const which of OPENAPI_INTERFACES) {
+      const a = capture();
+      const b = capture();
+      assert.equal(await runCli(['openapi', '--interface', which], a.io), 0);
+      assert.equal(await runCli(['openapi', '--interface', which], b.io), 0);
+      assert.equal(a.out(), b.out(), which);
+      assert.ok(!a.out().includes(process.cwd()), `${which}: no absolute path`);
+    }
+  });
+
+  it('an unknown interface exits 2 naming the choices', async () => {
+    const c = capture();
+    assert.equal(await runCli(['openapi', '--interface', 'v4'], c.io), 2);
+    assert.match(c.err(), /--interface must be one of v3, v2, eligibility, all, not 'v4'/);
+    assert.doesNotMatch(c.err(), /\n\s+at /);
+  });
+});
