@@ -58,6 +58,7 @@ export function installRequestLog(app: FastifyInstance, log: RequestLog, ctx: Re
   });
   app.addHook('onResponse', async (request, reply) => {
     const req = request as LoggedRequest;
+    if (req.url.startsWith('/__tpp')) return; // the control API is never partner traffic (control/routes.ts)
     const end = ctx.now();
     const status = reply.statusCode;
     const state = req.tpp;
