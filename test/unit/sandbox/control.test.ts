@@ -2,6 +2,8 @@ import { strict as assert } from 'node:assert';
 import { createServer } from 'node:net';
 import { MAX_CLOCK_OFFSET_MS } from '../../../src/core/sandbox/control/clock';
 import { MAX_SCHEDULED_HITS } from '../../../src/core/sandbox/control/faults';
+import { controlOpenApi } from '../../../src/core/sandbox/control/openapi';
+import { CONTROL_ENDPOINTS } from '../../../src/core/sandbox/control/routes';
 import { controlEnabled } from '../../../src/core/sandbox/control/security';
 import { claim, Client, newKey, request, startWith, tpRegistration, type Reply } from './helpers';
 
@@ -245,6 +247,13 @@ describe('Local sandbox: control API', function () {
     assert.equal(h.status, 404);
     assert.equal(h.json.endpoints, undefined, 'an ordinary 404 of the partner interface');
     await off.sb.close();
+  });
+
+  it('controlOpenApi describes every control endpoint under the tag "Sandbox control"', () => {
+    const doc = controlOpenApi();
+    const paths = doc.paths as Record<string, Record<string, { tags: string[] }>>;
+    for (const [method, name] of CONTROL_ENDPOINTS) assert.deepEqual(paths[`/__tpp/${name}`]?.[method.toLowerCase()]?.tags, ['Sandbox control'], `${method} ${name}`);
+    assert.equal(Object.values(paths).reduce((n, ops) => n + Object.keys(ops).length, 0), CONTROL_ENDPOINTS.length);
   });
 
   it('is off on a non-loopback bind without a token', async function () {
