@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the code-sample tests use (test/samples/), only those missing: a no-op once done.
 #   run against the Local sandbox: curl; python3 with python3-jwt, python3-cryptography, python3-requests (the Python
-#     sample's PyJWT[crypto] and requests); golang-go with golang-github-golang-jwt-jwt-dev (golang-jwt 4.4.3: Debian
-#     does not package v5, the test builds the Go sample against it under the v5 import path);
+#     sample's PyJWT[crypto] and requests); python3-pytest (the examples/ci/python suite); golang-go with
+#     golang-github-golang-jwt-jwt-dev (golang-jwt 4.4.3: Debian does not package v5, the test builds the Go sample against it under the v5 import path);
 #   syntax checks: php-cli (php -l), a JDK (javac parses the Java sample; Debian has no nimbus-jose-jwt jar).
 #   Not in Debian: dotnet (the C# sample is skipped with that reason). Nothing is downloaded at test time.
 set -euo pipefail
 pkgs=()
-for p in curl python3 python3-jwt python3-cryptography python3-requests golang-go golang-github-golang-jwt-jwt-dev php-cli; do
+for p in curl python3 python3-jwt python3-cryptography python3-requests python3-pytest golang-go golang-github-golang-jwt-jwt-dev php-cli; do
   dpkg -s "$p" >/dev/null 2>&1 || pkgs+=("$p")
 done
 command -v javac >/dev/null 2>&1 || pkgs+=(default-jdk-headless)

@@ -1,10 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { controlEnabled } from '../../core/sandbox/control/security';
 import { redactUrl } from '../../core/sandbox/db/database';
 import { CliCommand, CliIo, UsageError } from '../io';
 
 const USAGE =
-  'tpp sandbox [--port <n>] [--host 127.0.0.1] [--data-dir <dir> | --database <postgres://user@host:port/db>] [--partner <id>[:<company_name>]=<spki.pem>]... [--seed | --seed-count <n>] [--eligibility-token <token>] [--rate-limit <per-second>] [--fault-rate <0..1> [--fault-mode before|after-commit]] [--slow-rate <0..1>] [--slow-ms <ms>] [--term-months <n>] [--log text|json]';
+  'tpp sandbox [--port <n>] [--host 127.0.0.1] [--data-dir <dir> | --database <postgres://user@host:port/db>] [--partner <id>[:<company_name>]=<spki.pem>]... [--seed | --seed-count <n>] [--eligibility-token <token>] [--rate-limit <per-second>] [--fault-rate <0..1> [--fault-mode before|after-commit]] [--slow-rate <0..1>] [--slow-ms <ms>] [--term-months <n>] [--log text|json] [--admin-token <t> | --no-admin]';
+declare const __TPP_VERSION__: string | undefined;
 
 const HELP = `Runs the Local sandbox: the whole partner API (version 3, version 2 records, the eligibility lookup) on
 one origin. The first line on stdout is the version 3 base address (the JWT aud of version 3 calls); the version 2
@@ -33,9 +35,13 @@ Options:
                              stdout: {"time","method","path","status","ms","partner","diagnosis":[{"rule","message"}]},
                              where a failure's diagnosis names the broken JWT claim (iat, aud, alg, ...) or the JSON
                              path of the payload field, with the fix (default text: the stderr lines only)
+  --admin-token <t>          the control API (/__tpp/: health, reset, seed, requests, faults, clock, partners)
+                             answers on a loopback --host by default; elsewhere only with this token, which every
+                             control call but health then carries as Authorization: Bearer <t>
+  --no-admin                 turn the control API off
   -h, --help                 this help
 
-Limits and fault behaviour: docs/sandbox.md.`;
+Limits and fault behaviour: docs/sandbox.md; the control API: docs/testing-your-application.md.`;
 
 function number(name: string, value: string | undefined, min: number, max: number, integer: boolean): number | undefined {
   if (value === undefined) return undefined;
@@ -109,6 +115,8 @@ export async function runSandboxCommand(args: string[], io: CliIo, stop?: AbortS
       'term-months': { type: 'string' },
       seed: { type: 'boolean', default: false },
       log: { type: 'string', default: 'text' },
+      'admin-token': { type: 'string' },
+      'no-admin': { type: 'boolean', default: false },
     },
   });
   const port = number('port', values.port, 0, 65535, true) ?? 0;
@@ -125,6 +133,9 @@ export async function runSandboxCommand(args: string[], io: CliIo, stop?: AbortS
   if (values['data-dir'] && values.database) throw new UsageError('give --data-dir or --database, not both');
   if (values.log !== 'text' && values.log !== 'json') throw new UsageError(`--log must be text or json, not '${values.log}'`);
   const jsonLog = values.log === 'json';
+  if (values['no-admin'] && values['admin-token'] !== undefined) throw new UsageError('give --admin-token or --no-admin, not both');
+  if (values['admin-token'] !== undefined && !/^\S{16,}$/.test(values['admin-token'])) throw new UsageError('--admin-token must be at least 16 characters without spaces');
+  const seeding = values.seed || !!seedCount;
 
   // Loaded lazily: fastify is only initialised when the sandbox actually runs.
   const { startSandbox } = require('../../core/sandbox/server') as typeof import('../../core/sandbox/server');
@@ -142,6 +153,8 @@ export async function runSandboxCommand(args: string[], io: CliIo, stop?: AbortS
       termMonths,
       log: (line) => io.stderr.write(`${new Date().toISOString()} ${line}\n`),
       requestLog: jsonLog ? {} : undefined,
+      admin: { enabled: !values['no-admin'], token: values['admin-token'], starting: seeding },
+      version: typeof __TPP_VERSION__ === 'string' ? __TPP_VERSION__ : 'dev',
     });
   } catch (err) {
     io.stderr.write(`tpp sandbox: cannot start: ${(err as Error).message}\n`);
@@ -151,7 +164,7 @@ export async function runSandboxCommand(args: string[], io: CliIo, stop?: AbortS
   const seeded: string[] = [];
   try {
     for (const p of partners) {
-      if (!values.seed && !seedCount) continue;
+      if (!seeding) continue;
       const t0 = performance.now();
       const s = await sb.loadSampleData(p.id, seedCount || undefined);
       seeded.push(`Sample data for ${p.id}: ${s.registrations} registrations, ${s.claims} claims, ${s.cancellations} cancellations, ${s.shops} shops, ${s.motorClub} motor-club registrations (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
@@ -161,15 +174,18 @@ export async function runSandboxCommand(args: string[], io: CliIo, stop?: AbortS
     await sb.close();
     return 2;
   }
+  sb.setReady();
   io.stdout.write(`${sb.v3BaseUrl}\n`);
   const requestLog = sb.requestLog;
-  if (requestLog) {
+  if (jsonLog && requestLog) {
     const print = (e: { line(): unknown }) => io.stdout.write(`${JSON.stringify(e.line())}\n`);
     for (const e of requestLog.list()) print(e);
     requestLog.subscribe(print);
   }
   const where = values.database ? `data in the PostgreSQL server ${redactUrl(values.database)}` : values['data-dir'] ? `data in ${values['data-dir']}` : 'in memory';
   io.stderr.write(`Local sandbox: v3 ${sb.v3BaseUrl}, v2 ${sb.v2BaseUrl}/v2/partners/<name>, eligibility ${sb.eligibilityBaseUrl}; ${where}\n`);
+  const admin = { enabled: !values['no-admin'], token: values['admin-token'] };
+  io.stderr.write(`Control API: ${controlEnabled(values.host ?? '127.0.0.1', admin) ? `${sb.origin}/__tpp/ (${admin.token ? 'admin token required' : 'loopback only'})` : 'off'}\n`);
   for (const p of partners) io.stderr.write(`Partner ${p.id}: v2 path /v2/partners/${p.name ?? p.id}, v3 aud ${sb.v3BaseUrl}, v2 aud ${sb.v2BaseUrl}\n`);
   for (const line of seeded) io.stderr.write(`${line}\n`);
   const why = await waitForStop(stop);

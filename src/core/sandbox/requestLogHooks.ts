@@ -60,6 +60,7 @@ export function installRequestLog(app: FastifyInstance, log: RequestLog, ctx: Re
     // The place in the log is taken now, in the order answers went out; a diagnosis below may finish later.
     const publish = log.reserve();
     const req = request as LoggedRequest;
+    if (req.url.startsWith('/__tpp')) return; // the control API is never partner traffic (control/routes.ts)
     const end = ctx.now();
     const status = reply.statusCode;
     const state = req.tpp;

@@ -1,5 +1,6 @@
 /** The Local sandbox's options and handle (see `startSandbox` in ./server.ts). */
 import type { OpsContext } from './ops/common';
+import type { AdminOptions } from './control/security';
 import type { FaultOptions } from './realism';
 import type { RequestLog, RequestLogOptions } from './requestLog';
 import type { SampleSummary } from './seed';
@@ -39,6 +40,10 @@ export interface SandboxOptions {
   readonly now?: () => number;
   /** Keep a request log with a diagnosis of each failure (./requestLog.ts); off when absent. */
   readonly requestLog?: RequestLogOptions;
+  /** The control API under /__tpp/ (control/routes.ts): on by default on a loopback host only. */
+  readonly admin?: AdminOptions;
+  /** Version the control API's health answers (default `dev`). */
+  readonly version?: string;
 }
 
 /** A running sandbox. */
@@ -60,6 +65,8 @@ export interface SandboxHandle {
    * path segment and the verify-token name. Rejects when the PEM is not a P-256/P-384/P-521 SPKI public key.
    */
   registerPartner(id: string, spkiPem: string, name?: string): Promise<void>;
+  /** Health of the control API answers `ready` from now on (see {@link AdminOptions.starting}). */
+  setReady(): void;
   /** Sets (or with undefined, removes) the dedicated eligibility-lookup token. */
   setEligibilityToken(token: string | undefined): void;
   /** Bulk-loads sample data for a registered partner (`count` registrations). Rejects when the partner is unknown. */

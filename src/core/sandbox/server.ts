@@ -15,6 +15,11 @@ import { installRequestLog } from './requestLogHooks';
 import { select } from './ops/registrations';
 import { DEFAULT_TERM_MONTHS } from './model';
 import type { SandboxHandle, SandboxOptions } from './sandboxTypes';
+import { SandboxClock } from './control/clock';
+import { FaultSchedule, ScheduledFault, strike } from './control/faults';
+import { JOURNAL_LIMIT } from './control/journal';
+import { CONTROL_PREFIX, installControl } from './control/routes';
+import { controlEnabled } from './control/security';
 
 export { BASE_PREFIX } from './routes';
 export { MAX_RESPONSE_BYTES, logSafe } from './replies';
@@ -37,6 +42,8 @@ interface Gate {
   startedAt: number;
   /** An injected fault (`faults.mode` after-commit) replaces the success answer by a 500. */
   faultAfterCommit?: boolean;
+  /** A scheduled fault (control API) that replaces the success answer once the write is committed. */
+  scheduledAfter?: ScheduledFault;
 }
 type GatedRequest = FastifyRequest & { tpp?: Gate };
 
@@ -46,7 +53,9 @@ type GatedRequest = FastifyRequest & { tpp?: Gate };
  * unreachable, or a partner key is invalid. The caller must `close()` it.
  */
 export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHandle> {
-  const now = opts.now ?? Date.now;
+  // One clock for everything time-dependent; the control API moves it (control/clock.ts).
+  const clock = new SandboxClock(opts.now ?? Date.now);
+  const now = clock.now;
   const log = opts.log ? (line: string) => opts.log?.(logSafe(line)) : undefined;
   const db: SandboxDb = await openStorage({ dataDir: opts.dataDir, database: opts.database, log });
   const context = new OpsContext(db, now, opts.termMonths ?? DEFAULT_TERM_MONTHS);
@@ -104,7 +113,10 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
   // No JSON body is taken as text: a text/plain body answers 415 (docs/sandbox.md).
   app.removeContentTypeParser('text/plain');
   installErrorReplies(app, log);
-  const requestLog = opts.requestLog ? new RequestLog(opts.requestLog) : undefined;
+  const control = controlEnabled(opts.host ?? '127.0.0.1', opts.admin) ? new FaultSchedule() : undefined;
+  let ready = !opts.admin?.starting;
+  // With the control API on, the log is also its journal: at least JOURNAL_LIMIT entries.
+  const requestLog = opts.requestLog || control ? new RequestLog({ limit: Math.max(opts.requestLog?.limit ?? 0, control ? JOURNAL_LIMIT : 1) }) : undefined;
   if (requestLog) {
     installRequestLog(app, requestLog, {
       now,
@@ -117,6 +129,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
 
   if (log) {
     app.addHook('onResponse', async (req, reply) => {
+      if (req.url.startsWith(CONTROL_PREFIX)) return;
       const started = (req as GatedRequest).tpp?.startedAt ?? performance.now();
       log(`${req.method} ${req.url} ${reply.statusCode} ${(performance.now() - started).toFixed(1)}ms`);
     });
@@ -162,8 +175,19 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
       if (d.status && opts.faults?.mode === 'after-commit') state.faultAfterCommit = true;
       else if (d.status) return reply.code(d.status).send(errorBody(d.status, `Injected fault (${d.status}); nothing was processed, retry later`));
     }
+    const scheduled = control?.take(req.method, req.url);
+    if (scheduled?.when === 'after-commit') state.scheduledAfter = scheduled;
+    else if (scheduled) return strike(scheduled, req, reply, false);
     return undefined;
   };
+
+  if (control && requestLog) {
+    installControl(app, {
+      context, clock, faults: control, journal: requestLog, version: opts.version ?? 'dev', adminToken: opts.admin?.token,
+      isReady: () => ready, partner: partnerOf, partnerIds: () => [...keys.keys()], registerPartner,
+      forgetPartners: () => (partners.clear(), keys.clear()),
+    });
+  }
 
   const methodsByPath = new Map<string, Set<string>>();
   for (const [key, group] of routeGroups()) {
@@ -180,6 +204,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
         const result = await handlers[endpoint.id as EndpointId](ctx);
         const status = result.status ?? successStatus(endpoint);
         // --fault-mode after-commit: the write above is committed; only its answer is lost.
+        const after = (req as GatedRequest).tpp?.scheduledAfter;
+        if (after && status < 300) return strike(after, req, reply, true);
         if ((req as GatedRequest).tpp?.faultAfterCommit && status < 300) return reply.code(500).send(errorBody(500, 'Injected fault (500) after the request was processed and stored'));
         if (status === 204) return reply.code(204).send();
         return reply.code(status).send(result.body);
@@ -219,6 +245,9 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
     context,
     requestLog,
     registerPartner,
+    setReady: () => {
+      ready = true;
+    },
     setEligibilityToken: (token) => {
       eligibilityToken = token || undefined;
     },

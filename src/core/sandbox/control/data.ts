@@ -1,0 +1,129 @@
+import { ENDPOINTS } from '../../contract';
+import type { Queryable, SandboxDb } from '../db/database';
+import { ApiError, OpsContext } from '../ops/common';
+import type { PartnerRecord } from '../ops/partners';
+import { createRegistration } from '../ops/registrations';
+import { zodIssues } from '../routes';
+import { loadSampleData, SampleSummary } from '../seed';
+import { bad } from './input';
+
+/**
+ * Records through the control API (docs/testing-your-application.md, Reset and Seed): `reset` empties the tables in
+ * one TRUNCATE (time independent of how many rows are stored) and `seed` loads sample data or the caller's fixtures in
+ * one transaction. Both go through the database's own locking: a reset issued during a running write waits for its
+ * commit, so no test ever sees half of one.
+ */
+
+/** Tables a reset never empties: the schema's bookkeeping. */
+const KEPT_TABLES = new Set(['meta', 'schema_version']);
+/** Largest `count` of `POST /__tpp/seed`. */
+export const MAX_SEED_COUNT = 1_000_000;
+/** Largest number of fixtures in one seed. */
+export const MAX_FIXTURES = 10_000;
+
+/**
+ * Empties every record table of the `tpp` schema in one transaction; partners (and their keys) are kept unless
+ * `keepPartners` is false. Counters and id sequences start again, so a test sees the same numbers after each reset.
+ */
+export async function resetRecords(db: SandboxDb, keepPartners: boolean): Promise<void> {
+  await db.transaction(async (tx) => {
+    const { rows } = await tx.query<{ tablename: string }>("SELECT tablename FROM pg_tables WHERE schemaname = 'tpp' ORDER BY tablename", []);
+    const tables = rows.map((r) => r.tablename).filter((t) => !KEPT_TABLES.has(t) && (t !== 'partners' || !keepPartners));
+    if (tables.length) await tx.query(`TRUNCATE ${tables.map((t) => `tpp."${t.replace(/"/g, '""')}"`).join(', ')} RESTART IDENTITY`, []);
+    if (keepPartners) await tx.query('UPDATE tpp.partners SET registration_count = 0, motor_club_count = 0', []);
+    const { rows: seqs } = await tx.query<{ name: string }>("SELECT sequencename AS name FROM pg_sequences WHERE schemaname = 'tpp'", []);
+    for (const { name } of seqs) {
+      if (name === 'partner_num_seq' && keepPartners) continue;
+      await tx.query(`ALTER SEQUENCE tpp."${name.replace(/"/g, '""')}" RESTART`, []);
+    }
+  });
+}
+
+/** The database seen from inside an open transaction: a nested transaction is a savepoint of it. */
+function insideTransaction(db: SandboxDb, tx: Queryable): SandboxDb {
+  let n = 0;
+  return {
+    kind: db.kind,
+    where: db.where,
+    query: (sql, params) => tx.query(sql, params),
+    async transaction(fn) {
+      const name = `tpp_seed_${++n}`;
+      await tx.query(`SAVEPOINT ${name}`, []);
+      try {
+        const out = await fn(tx);
+        await tx.query(`RELEASE SAVEPOINT ${name}`, []);
+        return out;
+      } catch (err) {
+        await tx.query(`ROLLBACK TO SAVEPOINT ${name}`, []);
+        throw err;
+      }
+    },
+    close: async () => undefined,
+  };
+}
+
+/** Runs `fn` with an operations context whose every statement is part of one transaction. */
+function inOneTransaction<T>(c: OpsContext, fn: (inner: OpsContext) => Promise<T>): Promise<T> {
+  return c.db.transaction((tx) => fn(new OpsContext(insideTransaction(c.db, tx), c.now, c.termMonths)));
+}
+
+/** `count` sample registrations (with claims, cancellations, shops, motor club) for `partner`, in one transaction. */
+export function seedSample(c: OpsContext, partner: PartnerRecord, count: number): Promise<SampleSummary> {
+  return inOneTransaction(c, (inner) => loadSampleData(inner, partner, count));
+}
+
+/** What a seed of fixtures created, in the order given. */
+export interface FixturesCreated {
+  readonly registrations: { readonly index: number; readonly id: string; readonly invoiceNumber?: string }[];
+}
+
+/**
+ * Parses fixtures: a JSON array of tire-protection registrations (payload files' JSON; `$schema` and `$` meta
+ * properties are ignored), or NDJSON text (one registration per line). @throws ApiError 400 naming the element.
+ */
+export function parseFixtures(body: unknown): Record<string, unknown>[] {
+  let items: unknown[];
+  if (typeof body === 'string') {
+    items = [];
+    const lines = body.split('\n');
+    for (let i = 0; i < lines.length; i++) {
+      const line = (lines[i] as string).trim();
+      if (!line) continue;
+      try {
+        items.push(JSON.parse(line));
+      } catch (err) {
+        throw bad(`line ${i + 1}`, `is not JSON: ${(err as Error).message}`);
+      }
+    }
+  } else if (Array.isArray(body)) items = body;
+  else throw bad('', 'give {"count": n}, a JSON array of registrations, or NDJSON (application/x-ndjson)');
+  if (items.length === 0) throw bad('', 'no fixtures given');
+  if (items.length > MAX_FIXTURES) throw bad('', `at most ${MAX_FIXTURES} fixtures per seed (the limit), not ${items.length}`);
+  const schema = ENDPOINTS.createTireProtectionRegistration.body;
+  if (!schema) throw new Error('the contract has no tire-protection registration body');
+  return items.map((item, i) => {
+    const parsed = schema.safeParse(item);
+    if (!parsed.success) {
+      const issues = zodIssues(parsed.error, `[${i}].`);
+      throw new ApiError(400, 'bad_request', `Fixture [${i}] is not a valid tire-protection registration: ${issues.map((x) => `${x.path}: ${x.message}`).join('; ')}`, issues);
+    }
+    return parsed.data as Record<string, unknown>;
+  });
+}
+
+/** Creates the fixtures for `partner` in one transaction: all or none (a duplicate answers 409 naming the fixture). */
+export function seedFixtures(c: OpsContext, partner: PartnerRecord, fixtures: readonly Record<string, unknown>[]): Promise<FixturesCreated> {
+  return inOneTransaction(c, async (inner) => {
+    const registrations: FixturesCreated['registrations'][number][] = [];
+    for (const [index, body] of fixtures.entries()) {
+      try {
+        const id = await createRegistration(inner, partner.id, 'tire-protection', body);
+        registrations.push({ index, id, ...(typeof body.invoiceNumber === 'string' ? { invoiceNumber: body.invoiceNumber } : {}) });
+      } catch (err) {
+        if (err instanceof ApiError) throw new ApiError(err.statusCode, err.error, `Fixture [${index}]: ${err.message}; nothing was stored`, err.issues);
+        throw err;
+      }
+    }
+    return { registrations };
+  });
+}

@@ -1,0 +1,70 @@
+import type { RequestLog, RequestLogEntry, RequestLogLine } from '../requestLog';
+import { bad, pathOf, pathPattern, queryValue } from './input';
+
+/**
+ * `GET /__tpp/requests`: the partner requests the sandbox answered (the request log the Integration Log shows), newest
+ * last, filtered, each masked exactly as `tpp sandbox --log json` prints it plus the masked request and answer
+ * (docs/testing-your-application.md, Journal). Control calls are never in it.
+ */
+
+/** Entries the journal keeps when the control API is on (the oldest are dropped beyond). */
+export const JOURNAL_LIMIT = 10_000;
+
+/** One entry of the answer: the `--log json` line, its id, and the masked request and answer. */
+export interface JournalEntry extends RequestLogLine {
+  readonly id: string;
+  readonly request: { readonly url: string; readonly headers: Readonly<Record<string, string>>; readonly body?: string };
+  readonly response: { readonly status: number; readonly headers: Readonly<Record<string, string>>; readonly body?: string };
+}
+
+/** The answer of `GET /__tpp/requests`: how many entries match and (at most `limit` of) them, oldest first. */
+export interface JournalPage {
+  readonly total: number;
+  readonly entries: JournalEntry[];
+}
+
+/**
+ * Filters the journal by the query: `method`, `path` (pattern: `*` within a segment, `**` across), `status` (a code
+ * or a class such as `5xx`), `partner`, `since` (ISO 8601: entries at or after it), `limit` (1..10,000, default 1000).
+ * @throws ApiError 400 naming the query parameter.
+ */
+export function queryJournal(log: RequestLog, query: Record<string, unknown>): JournalPage {
+  const method = queryValue(query, 'method')?.toUpperCase();
+  const pathText = queryValue(query, 'path');
+  const path = pathText === undefined ? undefined : pathPattern(pathText, 'query.path');
+  const statusText = queryValue(query, 'status');
+  if (statusText !== undefined && !/^[1-5](\d\d|xx)$/i.test(statusText)) throw bad('query.status', `must be a status code such as 503 or a class such as 5xx, not '${statusText}'`);
+  const status = statusText?.toLowerCase();
+  const partner = queryValue(query, 'partner');
+  const sinceText = queryValue(query, 'since');
+  const since = sinceText === undefined ? undefined : Date.parse(sinceText);
+  if (since !== undefined && Number.isNaN(since)) throw bad('query.since', `must be an ISO 8601 time such as 2026-01-31T12:00:00Z, not '${sinceText}'`);
+  const limitText = queryValue(query, 'limit') ?? '1000';
+  const limit = Number(limitText);
+  if (!/^\d+$/.test(limitText) || limit < 1 || limit > JOURNAL_LIMIT) throw bad('query.limit', `must be an integer from 1 to ${JOURNAL_LIMIT} (the limit), not '${limitText}'`);
+
+  const matches = (e: RequestLogEntry): boolean =>
+    (method === undefined || e.method === method) &&
+    (partner === undefined || e.partner === partner) &&
+    (status === undefined || (status.endsWith('xx') ? String(e.status)[0] === status[0] : String(e.status) === status)) &&
+    (since === undefined || Date.parse(e.time) >= since) &&
+    (path === undefined || path.test(pathOf(e.path)));
+  const entries: JournalEntry[] = [];
+  let total = 0;
+  for (const e of log.list()) {
+    if (!matches(e)) continue;
+    total++;
+    if (entries.length < limit) entries.push(entryOf(e));
+  }
+  return { total, entries };
+}
+
+function entryOf(e: RequestLogEntry): JournalEntry {
+  const x = e.exchange();
+  return {
+    id: e.id,
+    ...e.line(),
+    request: { url: x.request.url, headers: x.request.headers ?? {}, ...(x.request.body !== undefined ? { body: x.request.body } : {}) },
+    response: { status: e.status, headers: x.response?.headers ?? {}, ...(x.response?.body !== undefined ? { body: x.response.body } : {}) },
+  };
+}

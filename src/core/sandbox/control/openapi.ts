@@ -1,0 +1,116 @@
+import { MAX_CLOCK_OFFSET_MS } from './clock';
+import { MAX_FIXTURES, MAX_SEED_COUNT } from './data';
+import { FAULT_KINDS, MAX_SCHEDULED_HITS, MAX_TIMEOUT_MS } from './faults';
+import { JOURNAL_LIMIT } from './journal';
+import { CONTROL_PREFIX } from './routes';
+
+/**
+ * The control API in OpenAPI 3 terms (docs/testing-your-application.md, Control API reference): the tag
+ * "Sandbox control", its paths and the admin security scheme, for the OpenAPI export to merge in. Not part of the
+ * partner interface: only the Local sandbox answers these paths.
+ */
+
+type Json = Record<string, unknown>;
+
+export const CONTROL_TAG = 'Sandbox control';
+
+const ref = (name: string): Json => ({ $ref: `#/components/schemas/${name}` });
+const json = (schema: Json, description: string): Json => ({ description, content: { 'application/json': { schema } } });
+const err = (description: string): Json => json(ref('TppControlError'), description);
+const obj = (properties: Json, required: string[] = []): Json => ({ type: 'object', properties, ...(required.length ? { required } : {}) });
+
+/** A control operation: tag, summary, the admin token (all but health), and its 400/401 answers. */
+function op(summary: string, extra: Json, responses: Json, open = false): Json {
+  return {
+    tags: [CONTROL_TAG],
+    summary,
+    ...(open ? { security: [] } : { security: [{ tppAdmin: [] }, {}] }),
+    ...extra,
+    responses: { ...responses, ...(open ? {} : { 401: err('The admin token is required (--admin-token) and was missing or wrong; nothing changed') }) },
+  };
+}
+
+const q = (name: string, description: string, schema: Json = { type: 'string' }): Json => ({ name, in: 'query', required: false, description, schema });
+
+/** `{ paths, components, tags }` of the control API. */
+export function controlOpenApi(): { paths: Json; components: { schemas: Json; securitySchemes: Json }; tags: Json[] } {
+  const fault = obj(
+    {
+      method: { type: 'string', enum: ['*', 'GET', 'POST', 'PATCH', 'PUT', 'DELETE'], default: '*' },
+      path: { type: 'string', description: 'Path pattern: * within a segment, ** across, e.g. /api/v3/tire-protection/registrations' },
+      fault: { oneOf: [{ type: 'integer', enum: FAULT_KINDS.filter((k) => typeof k === 'number') }, { type: 'string', enum: ['timeout', 'close'] }] },
+      times: { type: 'integer', minimum: 1, maximum: MAX_SCHEDULED_HITS, default: 1 },
+      when: { type: 'string', enum: ['before', 'after-commit'], default: 'before' },
+      retryAfter: { type: 'integer', minimum: 0, maximum: 86400, description: 'Retry-After seconds (default 1 with 429)' },
+      timeoutMs: { type: 'integer', minimum: 0, maximum: MAX_TIMEOUT_MS, default: 30000 },
+    },
+    ['path', 'fault'],
+  );
+  const clock = obj({ now: { type: 'string', format: 'date-time' }, offsetSeconds: { type: 'number' } }, ['now', 'offsetSeconds']);
+  const p = (path: string) => `${CONTROL_PREFIX}/${path}`;
+  return {
+    tags: [{ name: CONTROL_TAG, description: 'Local sandbox only: state of the sandbox for automated tests (docs/testing-your-application.md).' }],
+    components: {
+      securitySchemes: { tppAdmin: { type: 'http', scheme: 'bearer', description: 'The --admin-token of tpp sandbox (required off loopback)' } },
+      schemas: {
+        TppControlError: obj({ error: { type: 'string' }, statusCode: { type: 'integer' }, message: { type: 'string' }, issues: { type: 'array', items: obj({ path: { type: 'string' }, message: { type: 'string' } }) } }, ['error', 'statusCode']),
+        TppFault: fault,
+        TppClock: clock,
+      },
+    },
+    paths: {
+      [p('health')]: {
+        get: op('Readiness, version and storage kind (no token)', {}, { 200: json(obj({ status: { type: 'string', enum: ['ready', 'starting'] }, version: { type: 'string' }, storage: { type: 'string', enum: ['memory', 'data-dir', 'postgres'] } }), 'State') }, true),
+      },
+      [p('reset')]: {
+        post: op(
+          'Remove every record (partners kept unless keepPartners is false); clears the journal and faults, clock back to real time',
+          { parameters: [q('keepPartners', 'false removes the partners too', { type: 'boolean', default: true })] },
+          { 200: json(obj({ reset: { type: 'boolean' }, keptPartners: { type: 'array', items: { type: 'string' } }, ms: { type: 'number' } }), 'Done'), 400: err('Bad keepPartners') },
+        ),
+      },
+      [p('seed')]: {
+        post: op(
+          'Load sample data ({"count": n}) or fixtures (a JSON array or NDJSON of tire-protection registrations) in one transaction',
+          {
+            parameters: [q('partner', 'Partner ID (default: the only registered partner)')],
+            requestBody: { content: { 'application/json': { schema: { oneOf: [obj({ count: { type: 'integer', minimum: 1, maximum: MAX_SEED_COUNT } }, ['count']), { type: 'array', maxItems: MAX_FIXTURES, items: { type: 'object' } }] } }, 'application/x-ndjson': { schema: { type: 'string' } } } },
+          },
+          { 201: json({ type: 'object' }, 'What was created'), 400: err('A bad count, fixture or partner, naming it'), 409: err('A fixture collides; nothing stored') },
+        ),
+      },
+      [p('requests')]: {
+        get: op(
+          `The journal of partner requests (at most ${JOURNAL_LIMIT}), masked as tpp sandbox --log json, oldest first`,
+          { parameters: [q('method', 'HTTP method'), q('path', 'Path pattern (* and **)'), q('status', 'A code (503) or class (5xx)'), q('partner', 'Partner ID'), q('since', 'ISO 8601 time', { type: 'string', format: 'date-time' }), q('limit', 'Entries answered', { type: 'integer', minimum: 1, maximum: JOURNAL_LIMIT, default: 1000 })] },
+          { 200: json(obj({ total: { type: 'integer' }, entries: { type: 'array', items: { type: 'object' } } }), 'Matching entries'), 400: err('A bad filter, naming it') },
+        ),
+        delete: op('Empty the journal', {}, { 200: json(obj({ cleared: { type: 'integer' } }), 'Entries removed') }),
+      },
+      [p('faults')]: {
+        get: op('Pending scheduled faults, in the order they are consumed', {}, { 200: json(obj({ faults: { type: 'array', items: ref('TppFault') } }), 'Schedule') }),
+        post: op(
+          `Schedule faults (one or an array; at most ${MAX_SCHEDULED_HITS} pending hits)`,
+          { requestBody: { required: true, content: { 'application/json': { schema: { oneOf: [ref('TppFault'), { type: 'array', items: ref('TppFault') }] } } } } },
+          { 201: json(obj({ scheduled: { type: 'array', items: ref('TppFault') } }), 'Scheduled'), 400: err('A malformed fault or the limit, naming the field') },
+        ),
+        delete: op('Drop every pending fault', {}, { 200: json(obj({ cleared: { type: 'integer' } }), 'Entries removed') }),
+      },
+      [p('clock')]: {
+        get: op("The sandbox's time and offset", {}, { 200: json(ref('TppClock'), 'Clock') }),
+        post: op(
+          `Move the clock: offsetSeconds from real time (0 goes back) or advanceSeconds from the current offset; within ±${MAX_CLOCK_OFFSET_MS / 1000} s (10 years)`,
+          { requestBody: { required: true, content: { 'application/json': { schema: obj({ offsetSeconds: { type: 'number' }, advanceSeconds: { type: 'number' } }) } } } },
+          { 200: json(ref('TppClock'), 'Clock'), 400: err('A bad body or an offset beyond 10 years, naming the field') },
+        ),
+      },
+      [p('partners')]: {
+        post: op(
+          'Register (or replace) a partner: Partner ID, version 2 name segment, public key (SPKI PEM: P-256, P-384, P-521)',
+          { requestBody: { required: true, content: { 'application/json': { schema: obj({ id: { type: 'string' }, company_name: { type: 'string' }, spki_pem: { type: 'string' } }, ['id', 'spki_pem']) } } } },
+          { 201: json(obj({ id: { type: 'string' }, company_name: { type: 'string' } }), 'Registered'), 400: err('A bad id or key, naming the field') },
+        ),
+      },
+    },
+  };
+}

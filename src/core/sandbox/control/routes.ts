@@ -1,0 +1,204 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { OpsContext } from '../ops/common';
+import type { PartnerRecord } from '../ops/partners';
+import { errorBody } from '../replies';
+import type { RequestLog } from '../requestLog';
+import { SandboxClock } from './clock';
+import { MAX_SEED_COUNT, parseFixtures, resetRecords, seedFixtures, seedSample } from './data';
+import { FaultSchedule } from './faults';
+import { bad, intField, objectBody, queryValue, stringField } from './input';
+import { queryJournal } from './journal';
+import { bearerMatches } from './security';
+
+/**
+ * The control API of the Local sandbox under {@link CONTROL_PREFIX} (docs/testing-your-application.md): health, reset,
+ * seed, the request journal, scheduled faults, the clock and partners, for an integrator's automated tests. Its routes
+ * live in their own fastify scope (their own body parsers); they never pass the partner gate (no JWT, no rate limit,
+ * no faults) and are never journalled as partner traffic.
+ */
+
+/** The prefix no path of the spec uses. */
+export const CONTROL_PREFIX = '/__tpp';
+
+/** Largest body of a seed (fixtures), in bytes. */
+export const MAX_SEED_BODY_BYTES = 16 * 1024 * 1024;
+
+/** The control endpoints, as the 404 of an unknown control path lists them. */
+export const CONTROL_ENDPOINTS: readonly (readonly [string, string])[] = [
+  ['GET', 'health'],
+  ['POST', 'reset'],
+  ['POST', 'seed'],
+  ['GET', 'requests'],
+  ['DELETE', 'requests'],
+  ['GET', 'faults'],
+  ['POST', 'faults'],
+  ['DELETE', 'faults'],
+  ['GET', 'clock'],
+  ['POST', 'clock'],
+  ['POST', 'partners'],
+];
+
+/** What the control API acts on: the sandbox's state, handed over by `startSandbox`. */
+export interface ControlDeps {
+  readonly context: OpsContext;
+  readonly clock: SandboxClock;
+  readonly faults: FaultSchedule;
+  readonly journal: RequestLog;
+  readonly version: string;
+  /** Bearer token required on every call but health, when set. */
+  readonly adminToken?: string;
+  isReady(): boolean;
+  /** The registered partner `id`, or undefined. */
+  partner(id: string): Promise<PartnerRecord | undefined>;
+  /** Registered Partner IDs. */
+  partnerIds(): readonly string[];
+  registerPartner(id: string, spkiPem: string, name?: string): Promise<void>;
+  /** Forgets the partners held in memory (after a reset without keepPartners). */
+  forgetPartners(): void;
+}
+
+/** Where the records are: `memory`, `data-dir` (PGlite under a directory) or `postgres`. */
+function storageKind(c: OpsContext): string {
+  return c.db.kind === 'postgres' ? 'postgres' : c.db.where === 'memory' ? 'memory' : 'data-dir';
+}
+
+/** Longest wait of a journal read for partner requests still being logged, in milliseconds. */
+const SETTLE_LIMIT_MS = 2000;
+
+/**
+ * Counts partner requests whose journal entry is not written yet (a failure's diagnosis is computed after the answer
+ * went out), so that a journal read right after a test's call sees that call. Installed after the request log's
+ * hooks: its onResponse runs once the entry is added.
+ */
+function trackInFlight(app: FastifyInstance): () => Promise<void> {
+  let inFlight = 0;
+  const done = new WeakSet<FastifyRequest>();
+  const finish = (req: FastifyRequest) => {
+    if (done.has(req)) return;
+    done.add(req);
+    inFlight--;
+  };
+  app.addHook('onRequest', async (req) => {
+    if (req.url.startsWith(CONTROL_PREFIX)) return;
+    inFlight++;
+    // An answer that never came (a scheduled close or timeout) has no onResponse: its socket's close ends it.
+    req.raw.once('close', () => setTimeout(() => finish(req), 50).unref());
+  });
+  app.addHook('onResponse', async (req) => {
+    if (!req.url.startsWith(CONTROL_PREFIX)) finish(req);
+  });
+  return async () => {
+    const until = performance.now() + SETTLE_LIMIT_MS;
+    while (inFlight > 0 && performance.now() < until) await new Promise((r) => setTimeout(r, 2));
+  };
+}
+
+/** Registers the control API's routes on `app` (before it listens), after the request log's hooks. */
+export function installControl(app: FastifyInstance, deps: ControlDeps): void {
+  const { context, clock, faults, journal } = deps;
+  const settled = trackInFlight(app);
+  const query = (req: FastifyRequest) => (req.query ?? {}) as Record<string, unknown>;
+  const endpointList = CONTROL_ENDPOINTS.map(([m, p]) => `${m} ${CONTROL_PREFIX}/${p}`);
+
+  /** The partner a seed is for: `?partner=`, else the only registered one. */
+  const seedPartner = async (req: FastifyRequest): Promise<PartnerRecord> => {
+    const id = queryValue(query(req), 'partner') ?? (deps.partnerIds().length === 1 ? deps.partnerIds()[0] : undefined);
+    if (id === undefined) throw bad('query.partner', `name the partner to seed for (registered: ${deps.partnerIds().join(', ') || 'none'})`);
+    const p = await deps.partner(id);
+    if (!p) throw bad('query.partner', `no partner '${id}' is registered (POST ${CONTROL_PREFIX}/partners registers one)`);
+    return p;
+  };
+
+  void app.register(async (scope) => {
+    scope.addContentTypeParser(['application/x-ndjson', 'application/ndjson'], { parseAs: 'string', bodyLimit: MAX_SEED_BODY_BYTES }, (_req, body, done) => done(null, body));
+    scope.addHook('onRequest', async (req, reply) => {
+      if (!deps.adminToken || req.url === `${CONTROL_PREFIX}/health`) return undefined;
+      if (bearerMatches(req.headers.authorization, deps.adminToken)) return undefined;
+      return reply.code(401).send(errorBody(401, `The control API needs the admin token (--admin-token) as Authorization: Bearer <token>`));
+    });
+
+    scope.get(`${CONTROL_PREFIX}/health`, async () => ({ status: deps.isReady() ? 'ready' : 'starting', version: deps.version, storage: storageKind(context) }));
+
+    scope.post(`${CONTROL_PREFIX}/reset`, async (req) => {
+      const keepText = queryValue(query(req), 'keepPartners');
+      const body = req.body === undefined || req.body === null ? {} : objectBody(req.body, 'reset');
+      const keep = body.keepPartners ?? (keepText === undefined ? true : keepText !== 'false');
+      if (typeof keep !== 'boolean') throw bad('keepPartners', 'must be true or false');
+      const t0 = performance.now();
+      await resetRecords(context.db, keep);
+      if (!keep) deps.forgetPartners();
+      journal.clear();
+      faults.clear();
+      clock.setOffset(0);
+      return { reset: true, keptPartners: keep ? [...deps.partnerIds()] : [], ms: Math.round((performance.now() - t0) * 10) / 10 };
+    });
+
+    scope.post(`${CONTROL_PREFIX}/seed`, { bodyLimit: MAX_SEED_BODY_BYTES }, async (req, reply) => {
+      const partner = await seedPartner(req);
+      if (req.body !== null && typeof req.body === 'object' && !Array.isArray(req.body)) {
+        const count = intField(req.body as Record<string, unknown>, 'count', 1, MAX_SEED_COUNT);
+        return reply.code(201).send({ partner: partner.id, sample: await seedSample(context, partner, count) });
+      }
+      const fixtures = parseFixtures(req.body);
+      return reply.code(201).send({ partner: partner.id, ...(await seedFixtures(context, partner, fixtures)) });
+    });
+
+    scope.get(`${CONTROL_PREFIX}/requests`, async (req) => {
+      await settled();
+      return queryJournal(journal, query(req));
+    });
+    scope.delete(`${CONTROL_PREFIX}/requests`, async () => {
+      const cleared = journal.size;
+      journal.clear();
+      return { cleared };
+    });
+
+    scope.get(`${CONTROL_PREFIX}/faults`, async () => ({ faults: faults.list() }));
+    scope.post(`${CONTROL_PREFIX}/faults`, async (req, reply) => reply.code(201).send({ scheduled: faults.add(req.body) }));
+    scope.delete(`${CONTROL_PREFIX}/faults`, async () => ({ cleared: faults.clear() }));
+
+    const clockState = () => ({ now: new Date(clock.now()).toISOString(), offsetSeconds: clock.offsetMs / 1000 });
+    scope.get(`${CONTROL_PREFIX}/clock`, async () => clockState());
+    scope.post(`${CONTROL_PREFIX}/clock`, async (req) => {
+      const body = objectBody(req.body, 'clock');
+      const given = ['offsetSeconds', 'advanceSeconds'].filter((k) => body[k] !== undefined);
+      if (given.length !== 1) throw bad('offsetSeconds', 'give exactly one of offsetSeconds (from real time; 0 goes back) or advanceSeconds (from the current offset)');
+      const name = given[0] as string;
+      const seconds = body[name];
+      if (typeof seconds !== 'number' || !Number.isFinite(seconds)) throw bad(name, 'must be a number of seconds');
+      const target = (name === 'advanceSeconds' ? clock.offsetMs : 0) + seconds * 1000;
+      try {
+        clock.setOffset(target);
+      } catch (err) {
+        throw bad(name, (err as Error).message);
+      }
+      return clockState();
+    });
+
+    scope.post(`${CONTROL_PREFIX}/partners`, async (req, reply) => {
+      const body = objectBody(req.body, 'partners');
+      const id = stringField(body, 'id', true);
+      if (/[\s/]/.test(id)) throw bad('id', 'must have no spaces or slashes');
+      const name = stringField(body, 'company_name');
+      if (name !== undefined && /[\s/]/.test(name)) throw bad('company_name', 'must have no spaces or slashes');
+      const pem = stringField(body, 'spki_pem', true);
+      if (/PRIVATE KEY/.test(pem)) throw bad('spki_pem', "holds a private key; give the partner's public key (SPKI PEM)");
+      try {
+        await deps.registerPartner(id, pem, name);
+      } catch (err) {
+        throw bad('spki_pem', `is not a P-256, P-384 or P-521 public key in SPKI PEM: ${(err as Error).message}`);
+      }
+      const p = await deps.partner(id);
+      return reply.code(201).send({ id, company_name: p?.name ?? name ?? id });
+    });
+
+    const unknown = async (req: FastifyRequest, reply: FastifyReply) => {
+      const path = (req.url.split('?')[0] ?? '').replace(/\/+$/, '');
+      const allowed = CONTROL_ENDPOINTS.filter(([, p]) => `${CONTROL_PREFIX}/${p}` === path).map(([m]) => m);
+      if (allowed.length) return reply.code(405).header('Allow', allowed.join(', ')).send(errorBody(405, `${req.method} is not allowed here; use ${allowed.join(' or ')}`));
+      return reply.code(404).send(errorBody(404, `No control endpoint at ${req.method} ${path || '/'}; the control endpoints are: ${endpointList.join(', ')}`, undefined, { endpoints: endpointList }));
+    };
+    scope.all(CONTROL_PREFIX, unknown);
+    scope.all(`${CONTROL_PREFIX}/*`, unknown);
+  });
+}
