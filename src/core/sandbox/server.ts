@@ -15,6 +15,7 @@ import { installRequestLog } from './requestLogHooks';
 import { select } from './ops/registrations';
 import { DEFAULT_TERM_MONTHS } from './model';
 import type { SandboxHandle, SandboxOptions } from './sandboxTypes';
+import { sandboxAddresses } from './addresses';
 
 export { BASE_PREFIX } from './routes';
 export { MAX_RESPONSE_BYTES, logSafe } from './replies';
@@ -212,10 +213,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
   const base = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   let closed = false;
   return {
-    origin: base,
-    v3BaseUrl: `${base}${BASE_PREFIX.v3}`,
-    v2BaseUrl: `${base}${BASE_PREFIX.v2}`,
-    eligibilityBaseUrl: `${base}${BASE_PREFIX.eligibility}`,
+    ...sandboxAddresses(base),
     context,
     requestLog,
     registerPartner,
