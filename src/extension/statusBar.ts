@@ -5,7 +5,7 @@ import { describeSandboxProblem, type LocalSandbox } from './services/localSandb
 /**
  * Status-bar item "$(server-environment) TPP: <environment>" that opens the environment quick pick.
  * Production is shown on the warning background; a crashed Local sandbox (while Local is active) on the error
- * background, with the reason in the tooltip.
+ * background, with the reason in the tooltip; when that is a taken `tpp.local.port`, a click offers Set Local Port….
  */
 export class EnvironmentStatusBar implements vscode.Disposable {
   private readonly item: vscode.StatusBarItem;
@@ -29,14 +29,17 @@ export class EnvironmentStatusBar implements vscode.Disposable {
     const { label, guarded } = status.info;
     const problem = status.info.id === 'local' && this.localSandbox ? describeSandboxProblem(this.localSandbox.status) : undefined;
     const needsSetup = status.state === 'needsSetup';
-    this.item.text = problem ? `$(error) TPP: ${label} (sandbox crashed)` : needsSetup ? `$(warning) TPP: ${label} (needs setup)` : `$(server-environment) TPP: ${label}`;
+    const portTaken = problem !== undefined && this.localSandbox?.status.portInUse !== undefined;
+    this.item.command = portTaken ? 'tpp.setLocalPort' : 'tpp.selectEnvironment';
+    this.item.text = problem ? `$(error) TPP: ${label} (${portTaken ? 'port taken' : 'sandbox crashed'})` : needsSetup ? `$(warning) TPP: ${label} (needs setup)` : `$(server-environment) TPP: ${label}`;
     this.item.backgroundColor = problem
       ? new vscode.ThemeColor('statusBarItem.errorBackground')
       : guarded
         ? new vscode.ThemeColor('statusBarItem.warningBackground')
         : undefined;
     const needs = needsSetup ? `\n\nStill needed: ${status.gaps.map(describeGap).join(', ') || 'a readable key pair'} (Tire Protection: Configure Environment…).` : '';
-    this.item.tooltip = `Tire Protection: requests go to ${label}. Click to switch environment.${needs}${problem ? `\n\n${problem}` : ''}`;
+    const click = portTaken ? 'Click to choose another port or any free port.' : 'Click to switch environment.';
+    this.item.tooltip = `Tire Protection: requests go to ${label}. ${click}${needs}${problem ? `\n\n${problem}` : ''}`;
   }
 
   dispose(): void {

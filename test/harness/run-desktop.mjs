@@ -3,7 +3,7 @@
 // download host is unreachable from CI). Tier selection: `host` (default) or `ui` is not available
 // on desktop (the UI tier needs the browser driver of run-vscode-it.cjs).
 import { runTests } from '@vscode/test-electron';
-import { cpSync, mkdtempSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot } from './editor.mjs';
@@ -15,6 +15,9 @@ if (!vscodeExecutablePath) {
 }
 const work = mkdtempSync(join(tmpdir(), 'tpp-desktop-'));
 cpSync(join(repoRoot, 'examples'), join(work, 'workspace'), { recursive: true });
+// A test editor's Local sandbox takes any free port, so that it never collides with another editor's (or the user's).
+mkdirSync(join(work, 'user-data', 'User'), { recursive: true });
+writeFileSync(join(work, 'user-data', 'User', 'settings.json'), JSON.stringify({ 'tpp.local.port': 0 }));
 try {
   await runTests({
     vscodeExecutablePath,

@@ -83,6 +83,8 @@ const noise = /^(Resolving connection token|Resolved connection token|Creating a
     'extensions.autoCheckUpdates': false, 'extensions.autoUpdate': false, 'extensions.ignoreRecommendations': true,
     'security.workspace.trust.enabled': false, 'workbench.tips.enabled': false, 'chat.disableAIFeatures': true,
     'git.enabled': false, 'workbench.enableExperiments': false,
+    // editors of parallel tiers run side by side: each Local sandbox takes any free port, not the fixed default
+    'tpp.local.port': 0,
   }, null, 1));
   server = spawn(process.execPath, [codeServer, '--config', path.join(tmp, 'config.yaml'),
     '--auth', 'none', '--bind-addr', authority, '--disable-telemetry', '--disable-update-check',

@@ -54,3 +54,59 @@ describe('Local sandbox: its own process', () => {
     }
   });
 });
+
+describe('Local sandbox: a Local address that stays (tpp.local.port)', () => {
+  it('the Local row shows the v3, v2 and eligibility addresses with Copy; a taken port is named with the choices, never moved', async function () {
+    this.timeout(120_000);
+    const api = await activateExtension();
+    const sandbox = api.localSandbox;
+    const { createServer } = await import('node:net');
+    const listenOn = (port: number) => new Promise<import('node:net').Server>((resolve) => { const s = createServer(); s.listen(port, '127.0.0.1', () => resolve(s)); });
+    const localRows = async () => {
+      const local = (await api.view.getChildren()).find((n) => n.toTreeItem().id === 'environment:local');
+      assert.ok(local, 'a Local row');
+      return { row: local.toTreeItem(), children: ((await local.children?.()) ?? []).map((n) => ({ node: n, item: n.toTreeItem() })) };
+    };
+    const squatter = await listenOn(0);
+    const taken = (squatter.address() as import('node:net').AddressInfo).port;
+    const spare = await listenOn(0);
+    const fixed = (spare.address() as import('node:net').AddressInfo).port;
+    await new Promise((r) => spare.close(r));
+    try {
+      await vscode.commands.executeCommand('tpp.setLocalPort', fixed);
+      await until(() => vscode.workspace.getConfiguration('tpp').get('local.port') === fixed);
+      await api.api.target('local');
+      await until(() => sandbox.info?.origin === `http://127.0.0.1:${fixed}`, 30_000);
+      const target = await api.api.target('local');
+      assert.equal(target.baseUrls.v3, `http://127.0.0.1:${fixed}/api/v3`, 'Local listens on the chosen port');
+      const { children } = await localRows();
+      const addresses = children.filter((c) => c.item.contextValue === 'address').map((c) => c.item.description);
+      assert.deepEqual(addresses, [`http://127.0.0.1:${fixed}/api/v3`, `http://127.0.0.1:${fixed}`, `http://127.0.0.1:${fixed}/api/v1`], 'v3, v2 and eligibility addresses');
+      const v2 = children.find((c) => c.item.id === 'local:v2url');
+      assert.equal(await vscode.commands.executeCommand('tpp.copyAddress', v2?.node), `http://127.0.0.1:${fixed}`);
+      assert.equal(await vscode.env.clipboard.readText(), `http://127.0.0.1:${fixed}`, 'Copy Address puts it on the clipboard');
+
+      await vscode.commands.executeCommand('tpp.setLocalPort', taken);
+      const refused = await until(() => sandbox.status.portInUse === taken, 30_000);
+      assert.ok(refused, `the sandbox reports port ${taken} in use (status: ${JSON.stringify(sandbox.status)})`);
+      assert.equal(sandbox.info, undefined, 'it did not move to another port');
+      const after = await localRows();
+      assert.match(String(after.row.description), /port taken/);
+      const url = after.children.find((c) => c.item.id === 'local:url')?.item;
+      assert.match(String(url?.description), new RegExp(`port ${taken} is in use by another program`));
+      assert.equal(url?.command?.command, 'tpp.setLocalPort', 'a click offers another port or any free port');
+      if (hasDriver()) {
+        await vscode.commands.executeCommand('tpp.selectEnvironment', 'local');
+        const bar = await until(async () => (await texts('.part.statusbar .statusbar-item')).find((t) => t.includes('TPP: Local (port taken)')));
+        assert.ok(bar, 'the status bar says the port is taken');
+        await screenshot('local-port-taken');
+      }
+    } finally {
+      squatter.close();
+      await vscode.commands.executeCommand('tpp.setLocalPort', 0);
+    }
+    await until(() => sandbox.status.portInUse === undefined, 30_000);
+    const back = await api.api.target('local');
+    assert.match(back.baseUrls.v3 ?? '', /^http:\/\/127\.0\.0\.1:\d+\/api\/v3$/, 'any free port again');
+  });
+});

@@ -18,7 +18,9 @@ it), or a call of one endpoint of the contract, minting a fresh partner JWT the 
 requires (ES256/ES384/ES512 from the key's curve, iat/exp in seconds, aud = the base address, iss = the Partner ID).
 
 The program reads TPP_BASE_URL (the version 3 base address; TPP_V2_BASE_URL for version 2 records), TPP_PARTNER_ID
-and TPP_PRIVATE_KEY_FILE (a PKCS#8 PEM private key) and never contains a key or a token. A record the payload file
+and TPP_PRIVATE_KEY_FILE (a PKCS#8 PEM private key) and never contains a key or a token (tpp connect writes these
+as a dotenv file). It signs for TPP_AUDIENCE (TPP_V2_AUDIENCE) when set, else for the base address: set it to the
+real address when the base address is a local proxy in front of it. A record the payload file
 does not name ($registrationId, $uniqueId) is read from TPP_REGISTRATION_ID or TPP_SHOP_UNIQUE_ID; an --endpoint
 path parameter left out likewise. It prints the status and the body and exits 1 on a status other than 2xx.
 

@@ -5,7 +5,7 @@
  */
 import { escapeString } from 'httpsnippet/dist/helpers/escape';
 import { quote } from 'httpsnippet/dist/helpers/shell';
-import { SAMPLE_ENV, type PathPart, type SampleRequest } from './request';
+import { audienceEnvOf, SAMPLE_ENV, type PathPart, type SampleRequest } from './request';
 
 /** A double-quoted literal valid in C#, Java and Go (`\b \t \n \f \r \\ \"`, control characters as `\uXXXX`). */
 export function dq(s: string): string {
@@ -42,9 +42,10 @@ export function bodyJson(req: SampleRequest): string | undefined {
 /** Environment variables a sample reads, in order: base, Partner ID, key file, then the path's own. */
 export function envVarsOf(req: SampleRequest): { name: string; what: string }[] {
   const out: { name: string; what: string }[] = [
-    { name: req.baseEnv, what: req.baseEnv === SAMPLE_ENV.baseUrl ? 'the version 3 base address, e.g. http://127.0.0.1:PORT/api/v3 (also the JWT aud, exactly)' : 'the version 2 host (also the JWT aud, exactly)' },
+    { name: req.baseEnv, what: req.baseEnv === SAMPLE_ENV.baseUrl ? 'the version 3 base address, e.g. http://127.0.0.1:PORT/api/v3 (also the JWT aud, exactly, unless TPP_AUDIENCE is set)' : 'the version 2 host (also the JWT aud, exactly, unless TPP_V2_AUDIENCE is set)' },
     { name: SAMPLE_ENV.partnerId, what: 'your Partner ID (the JWT iss)' },
     { name: SAMPLE_ENV.privateKeyFile, what: 'your PKCS#8 PEM private key (P-256, P-384 or P-521; never put the key in the code)' },
+    { name: audienceEnvOf(req), what: `optional, the JWT aud (default ${req.baseEnv}): the real address when ${req.baseEnv} is a local proxy in front of it` },
   ];
   for (const p of req.path) if (typeof p !== 'string' && !out.some((o) => o.name === p.env)) out.push({ name: p.env, what: p.what });
   return out;

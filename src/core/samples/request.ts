@@ -11,18 +11,9 @@ import type { Exchange } from '../exchange/types';
 import { PayloadRefused, routePayload, type RouteAnswers } from '../client/route';
 import { kindFromSchemaUri } from '../contract/kinds';
 import { resolvePayloadVariables, type VariableScope } from '../variables';
+import { SAMPLE_ENV } from './env';
 
-/** Environment variables every sample reads (the same ones `tpp send` reads). */
-export const SAMPLE_ENV = {
-  /** The version 3 base address, ending in /api/v3; also the JWT `aud`, exactly. */
-  baseUrl: 'TPP_BASE_URL',
-  /** The version 2 host ({legacy_base_url}); the JWT `aud` of version 2 calls (docs/sandbox.md). */
-  v2BaseUrl: 'TPP_V2_BASE_URL',
-  /** The Partner ID: the JWT `iss`. */
-  partnerId: 'TPP_PARTNER_ID',
-  /** Path of the PKCS#8 PEM private key (P-256, P-384 or P-521). */
-  privateKeyFile: 'TPP_PRIVATE_KEY_FILE',
-} as const;
+export { SAMPLE_ENV, audienceEnvOf } from './env';
 
 /** Environment variables that stand in for a record the payload file does not name. */
 export const RECORD_ENV: Readonly<Record<string, { readonly env: string; readonly what: string }>> = {

@@ -45,12 +45,16 @@ function serverModulePath(): string {
   return i > 0 && process.argv[i + 1] ? (process.argv[i + 1] as string) : join(__dirname, 'sandbox.js');
 }
 
-/** Starts on `port`, or on a free port when that one is taken (a restart asks for its previous port). */
-async function listen(server: ServerModule, opts: SandboxOptions): Promise<SandboxHandle> {
+/**
+ * Starts on `port`, or on a free port when that one is taken (a restart asks for its previous port); with `strict`
+ * (a port the user chose) a taken port is an error named `PortInUse` instead.
+ */
+async function listen(server: ServerModule, opts: SandboxOptions, strict: boolean): Promise<SandboxHandle> {
   try {
     return await server.startSandbox(opts);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE' || !opts.port) throw err;
+    if (strict) throw Object.assign(new Error(`Port ${opts.port} on 127.0.0.1 is in use by another program`), { name: 'PortInUse' });
     return server.startSandbox({ ...opts, port: 0 });
   }
 }
@@ -60,13 +64,13 @@ async function start(options: ChildStartOptions): Promise<void> {
   const base: SandboxOptions = { host: '127.0.0.1', port: options.port ?? 0, log, eligibilityToken: options.eligibilityToken, requestLog: options.requestLog };
   let inMemory = !options.dataDir;
   try {
-    handle = await listen(server, { ...base, dataDir: options.dataDir });
+    handle = await listen(server, { ...base, dataDir: options.dataDir }, options.strictPort === true);
   } catch (err) {
     // Another window's sandbox owns the data directory: this one keeps its data in memory.
     if ((err as Error).name !== 'DataDirInUse') throw err;
     log(`${(err as Error).message}; this window's Local sandbox keeps its data in memory`);
     inMemory = true;
-    handle = await listen(server, base);
+    handle = await listen(server, base, options.strictPort === true);
   }
   if (exiting) return;
   handle.requestLog?.subscribe(pushExchange);

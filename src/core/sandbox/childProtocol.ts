@@ -15,6 +15,11 @@ export interface ChildStartOptions {
   readonly dataDir?: string;
   /** TCP port on 127.0.0.1 to listen on; 0 or absent = a free port. A port in use falls back to a free one. */
   readonly port?: number;
+  /**
+   * The port is the user's choice (`tpp.local.port`): when another program holds it the start fails with a
+   * `PortInUse` error instead of moving to a free port, so an application configured for it never loses it silently.
+   */
+  readonly strictPort?: boolean;
   /** The Local eligibility token (`apikey` of the retired lookup), if set. */
   readonly eligibilityToken?: string;
   /** Keep a request log (./requestLog.ts) and push its entries to the parent as `exchanges` messages. */

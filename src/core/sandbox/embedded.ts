@@ -1,71 +1,19 @@
 import { fork, type ChildProcess } from 'node:child_process';
-import type { Exchange } from '../exchange/types';
 import type { ChildMessage, ChildReady, ChildRequestCall, ChildStartOptions, ParentMessage } from './childProtocol';
 import type { SampleSummary } from './seed';
+import type { EmbeddedSandboxOptions, LocalSandboxInfo, SandboxStatus } from './embeddedTypes';
+
+export type { EmbeddedSandboxOptions, LocalSandboxInfo, SandboxState, SandboxStatus } from './embeddedTypes';
 
 /**
  * The Local sandbox as the editor runs it: in its own process (./child.ts), forked like a language server
  * (`child_process.fork` with `process.execPath`, ELECTRON_RUN_AS_NODE=1), started lazily on first use (127.0.0.1,
- * a free port, then the same port on restarts when it is free), with the Local environment's public key registered
+ * on the chosen port, failing rather than moving when another program holds it; or a free port, then the same port
+ * on restarts when it is free), with the Local environment's public key registered
  * under a generated Partner ID and data kept under a directory. When the process dies, pending requests reject at
  * once, the state becomes 'crashed' with the reason from its log, and the next use starts it again. Every request
  * has a time limit. Free of `vscode` so that it is unit-tested; the extension wraps it in LocalSandbox.
  */
-
-/** Addresses and identity of the running Local sandbox. */
-export interface LocalSandboxInfo {
-  /** e.g. http://127.0.0.1:43117 */
-  readonly origin: string;
-  /** origin + /api/v3: the Local base address and JWT `aud`. */
-  readonly v3BaseUrl: string;
-  /** The origin: the v2 base address and v2 JWT `aud`. */
-  readonly v2BaseUrl: string;
-  /** origin + /api/v1. */
-  readonly eligibilityBaseUrl: string;
-  /** The generated Partner ID of the Local environment (JWT `iss`). */
-  readonly partnerId: string;
-  /** The v2 {company_name} segment of the Local partner. */
-  readonly companyName: string;
-}
-
-/** Life cycle of the sandbox process: not started (or stopped), starting, answering, or died unexpectedly. */
-export type SandboxState = 'stopped' | 'starting' | 'running' | 'crashed';
-
-/** The state with, when 'crashed', the reason (how it ended and the last error lines of its log). */
-export interface SandboxStatus {
-  readonly state: SandboxState;
-  readonly reason?: string;
-  /** Process id of the sandbox process while it is starting or running. */
-  readonly pid?: number;
-}
-
-/** Options of {@link EmbeddedSandbox}. */
-export interface EmbeddedSandboxOptions {
-  /** Path of the child entry: dist/sandbox-child.js (tests: src/core/sandbox/child.ts with `execArgv`). */
-  readonly childModule: string;
-  /** Path of the server module the child loads (default: sandbox.js beside the child entry); read at each start. */
-  readonly serverModule?: string;
-  /** Node options of the child (default none: the editor's own, e.g. --inspect, are not inherited). */
-  readonly execArgv?: readonly string[];
-  /** Partner ID of the Local environment. */
-  readonly partnerId: string;
-  /** Data directory; absent = in memory. */
-  readonly dataDir?: string;
-  /** The Local environment's public key (SPKI PEM), or undefined when it has no key pair yet. */
-  readonly publicKey: () => Promise<string | undefined>;
-  /** The Local eligibility token, if set. */
-  readonly eligibilityToken?: () => Promise<string | undefined>;
-  /** The sandbox's log lines (one per request) and its standard error. */
-  readonly log?: (line: string) => void;
-  /** Called on every state change. */
-  readonly onStateChange?: (status: SandboxStatus) => void;
-  /** Receives the request log (any client's requests, diagnosed, masked) in batches over the private IPC channel. */
-  readonly onExchanges?: (records: readonly Exchange[]) => void;
-  /** Limit for the process to report ready, in ms (default 60,000). */
-  readonly startTimeoutMs?: number;
-  /** Limit of each request to the process, in ms (default 15,000; loading sample data: 10× that). */
-  readonly requestTimeoutMs?: number;
-}
 
 /** Name segment of the Local partner in v2 paths (/v2/partners/local). */
 export const LOCAL_COMPANY_NAME = 'local';
@@ -82,7 +30,11 @@ interface Run {
   readonly pending: Map<number, { reject(err: Error): void; resolve(v: unknown): void; timer: NodeJS.Timeout }>;
   readonly lines: { text: string; error: boolean }[];
   stopping: boolean;
+  /** The port asked for at start (0 = any free port). */
+  port?: number;
   info?: LocalSandboxInfo;
+  /** The chosen port, when the child reported it held by another program. */
+  portInUse?: number;
 }
 
 export class EmbeddedSandbox {
@@ -159,6 +111,7 @@ export class EmbeddedSandbox {
         clearTimeout(timer);
         void this.onReady(run, msg).then(settle.resolve, settle.reject);
       } else if (msg.type === 'startFailed') {
+        if (msg.error.name === 'PortInUse') run.portInUse = run.port;
         for (const line of `${msg.error.name}: ${msg.error.message}`.split('\n')) remember(line, true);
       } else if (msg.type === 'response') {
         const p = run.pending.get(msg.id);
@@ -173,7 +126,8 @@ export class EmbeddedSandbox {
     child.on('exit', (code, signal) => {
       clearTimeout(timer);
       const how = signal ? `killed by ${signal}` : `exited with code ${code}`;
-      const reason = this.explain(run, how);
+      // A taken port is the whole story: the stack of the failed listen adds nothing.
+      const reason = run.portInUse ? `port ${run.portInUse} on 127.0.0.1 is in use by another program` : this.explain(run, how);
       const err = new Error(run.stopping ? 'The Local sandbox has been stopped' : `The Local sandbox stopped: ${reason}`);
       for (const p of run.pending.values()) {
         clearTimeout(p.timer);
@@ -183,7 +137,7 @@ export class EmbeddedSandbox {
       settle.reject(run.info || run.stopping ? err : new Error(`The Local sandbox could not start: ${reason}`));
       if (this.run !== run) return;
       this.run = undefined;
-      this.setStatus(run.stopping ? { state: 'stopped' } : { state: 'crashed', reason });
+      this.setStatus(run.stopping ? { state: 'stopped' } : { state: 'crashed', reason, ...(run.portInUse ? { portInUse: run.portInUse } : {}) });
     });
     this.sendStart(run);
     return run;
@@ -217,7 +171,9 @@ export class EmbeddedSandbox {
   /** Sends the start message, with the options read now (the token may have changed since the last run). */
   private sendStart(run: Run): void {
     const go = async () => {
-      const options: ChildStartOptions = { dataDir: this.opts.dataDir, port: this.lastPort, eligibilityToken: await this.opts.eligibilityToken?.(), requestLog: this.opts.onExchanges ? {} : undefined };
+      const chosen = this.opts.port?.() ?? 0;
+      run.port = chosen > 0 ? chosen : this.lastPort;
+      const options: ChildStartOptions = { dataDir: this.opts.dataDir, port: run.port, strictPort: chosen > 0, eligibilityToken: await this.opts.eligibilityToken?.(), requestLog: this.opts.onExchanges ? {} : undefined };
       if (run.child.connected) run.child.send({ type: 'start', options } satisfies ParentMessage, (err) => err && this.opts.log?.(`cannot reach the Local sandbox: ${err.message}`));
     };
     go().catch((err: unknown) => {
@@ -282,11 +238,26 @@ export class EmbeddedSandbox {
     return this.request<SampleSummary>({ method: 'loadSampleData', params: [this.opts.partnerId, count] });
   }
 
+  /**
+   * Stops the process if it runs and, when it was running, starts it again (after `tpp.local.port` changed, so that
+   * it listens where the setting says). Resolves to the new addresses, or undefined when it was not running.
+   */
+  async restart(): Promise<LocalSandboxInfo | undefined> {
+    const was = this.run;
+    if (!was) return undefined;
+    await this.end(was);
+    if (this.run === was) this.run = undefined;
+    return this.disposed ? undefined : this.ensureStarted();
+  }
+
   /** Stops the process (disconnects, then SIGKILL after 5 s) and waits for it. Further ensureStarted calls reject. */
   async stop(): Promise<void> {
     this.disposed = true;
     const run = this.run;
-    if (!run) return;
+    if (run) await this.end(run);
+  }
+
+  private async end(run: Run): Promise<void> {
     run.stopping = true;
     if (run.child.exitCode !== null || run.child.signalCode !== null) return;
     const exited = new Promise<void>((resolve) => run.child.once('exit', () => resolve()));

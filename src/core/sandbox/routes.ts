@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { ENDPOINTS } from '../contract';
+import { BASE_PREFIX } from './addresses';
 import type { EndpointDef } from '../contract';
 import { ApiError, Issue, MAX_PAGE_SIZE } from './ops/common';
 
@@ -10,7 +11,7 @@ import { ApiError, Issue, MAX_PAGE_SIZE } from './ops/common';
  */
 
 /** Path prefix of each base under the sandbox origin: v3 at /api/v3, v2 at the origin, eligibility at /api/v1. */
-export const BASE_PREFIX: Readonly<Record<EndpointDef['base'], string>> = { v3: '/api/v3', v2: '', eligibility: '/api/v1' };
+export { BASE_PREFIX };
 
 /** Zod issues as `{path, message}` with dotted paths prefixed by `prefix` (e.g. "query."). */
 export function zodIssues(err: z.ZodError, prefix = ''): Issue[] {

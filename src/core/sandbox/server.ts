@@ -20,6 +20,7 @@ import { FaultSchedule, ScheduledFault, strike } from './control/faults';
 import { JOURNAL_LIMIT } from './control/journal';
 import { CONTROL_PREFIX, installControl } from './control/routes';
 import { controlEnabled } from './control/security';
+import { sandboxAddresses } from './addresses';
 
 export { BASE_PREFIX } from './routes';
 export { MAX_RESPONSE_BYTES, logSafe } from './replies';
@@ -238,10 +239,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
   const base = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   let closed = false;
   return {
-    origin: base,
-    v3BaseUrl: `${base}${BASE_PREFIX.v3}`,
-    v2BaseUrl: `${base}${BASE_PREFIX.v2}`,
-    eligibilityBaseUrl: `${base}${BASE_PREFIX.eligibility}`,
+    ...sandboxAddresses(base),
     context,
     requestLog,
     registerPartner,

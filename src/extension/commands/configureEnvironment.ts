@@ -59,13 +59,33 @@ async function askBaseUrl(services: Services, env: Exclude<EnvironmentId, 'local
   await services.settings.setBaseUrl(env, value);
 }
 
+/** Local's addresses (v3, v2, eligibility), each copied when picked, and the port choice (Set Local Port…). */
+async function showLocalAddresses(services: Services): Promise<void> {
+  const sandbox = services.localSandbox;
+  const a = sandbox.addresses;
+  const port = sandbox.port;
+  type Pick = vscode.QuickPickItem & { url?: string; setPort?: true };
+  const rows: Pick[] = a
+    ? [
+        { label: `$(copy) ${a.v3BaseUrl}`, url: a.v3BaseUrl, description: 'v3 base address', detail: 'TPP_BASE_URL and the v3 JWT aud. Pick to copy.' },
+        { label: `$(copy) ${a.v2BaseUrl}`, url: a.v2BaseUrl, description: 'v2 address', detail: 'TPP_V2_BASE_URL and the v2 JWT aud. Pick to copy.' },
+        { label: `$(copy) ${a.eligibilityBaseUrl}`, url: a.eligibilityBaseUrl, description: 'eligibility address', detail: 'The retired eligibility lookup. Pick to copy.' },
+      ]
+    : [{ label: '$(info) Known once the sandbox starts', detail: 'tpp.local.port is 0 (any free port).' }];
+  const taken = sandbox.status.portInUse;
+  rows.push({ label: '$(plug) Set Local Port…', setPort: true, detail: taken ? `Port ${taken} is in use by another program: choose another port or any free port.` : `Now ${port === 0 ? 'any free port' : `port ${port}, the same in every session`} (tpp.local.port).` });
+  const picked = await vscode.window.showQuickPick(rows, { title: 'Local base addresses (provided by the embedded sandbox)' });
+  if (picked?.setPort) await vscode.commands.executeCommand('tpp.setLocalPort');
+  else if (picked?.url) await vscode.commands.executeCommand('tpp.copyAddress', { url: picked.url });
+}
+
 /** Runs the action of one checklist item (interactive). */
 async function runItem(services: Services, env: EnvironmentId, id: SetupItemId): Promise<void> {
   const remote = env !== 'local';
   switch (id) {
     case 'baseUrl':
       if (remote) await askBaseUrl(services, env);
-      else void vscode.window.showInformationMessage('Local needs no address: the embedded sandbox provides it when it starts.');
+      else await showLocalAddresses(services);
       return;
     case 'partnerId':
       if (remote) await vscode.commands.executeCommand('tpp.setPartnerId', env);

@@ -46,6 +46,8 @@ import { openExchangeAsPayload } from './openExchangeAsPayload';
 import { clearIntegrationLog } from './clearIntegrationLog';
 import { filterIntegrationLog } from './filterIntegrationLog';
 import { runMistakesTour } from './runMistakesTour';
+import { setLocalPort } from './setLocalPort';
+import { copyAddress } from './copyAddress';
 
 /** Every command of the extension; each id is also contributed in package.json. */
 export const COMMANDS: readonly CommandDef[] = [selectEnvironment, useEnvironment, refreshEnvironments, generateKeyPair, setPartnerId,
@@ -56,7 +58,7 @@ export const COMMANDS: readonly CommandDef[] = [selectEnvironment, useEnvironmen
   recordTransaction, lookUpShop, checkEligibility, copyId, openRecord, refreshRecord, loadMoreRegistrations, refreshRegistrations,
   filterRegistrations, clearRegistrationFilter, resendRequest, copyAsCode, copyAsCurl, clearHistory,
   // Environment setup
-  configureEnvironment, checkPrerequisites,
+  configureEnvironment, checkPrerequisites, setLocalPort, copyAddress,
   // Response view and history (issue 12)
   showExchange, openExchangeAsPayload,
   // Integration Log (issue 13)

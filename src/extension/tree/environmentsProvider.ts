@@ -97,8 +97,9 @@ export class EnvironmentsProvider implements vscode.TreeDataProvider<TreeNode>, 
       if (!node) {
         return (await this.models.environments.all()).map((s) => {
           const f = this.foldersOf(s.info.id);
-          const sandbox = s.info.id === 'local' ? this.models.localSandbox?.status : undefined;
-          return new EnvironmentNode(s, [f.connection, f.lists['tire-protection'], f.lists['motor-club'], f.history], sandbox);
+          const sandbox = this.models.localSandbox;
+          const local = s.info.id === 'local' && sandbox ? { status: sandbox.status, port: sandbox.port, addresses: sandbox.addresses } : undefined;
+          return new EnvironmentNode(s, [f.connection, f.lists['tire-protection'], f.lists['motor-club'], f.history], local);
         });
       }
       return (await node.children?.()) ?? [];

@@ -93,8 +93,16 @@ describe('code samples: every language', () => {
       if (lang !== 'curl') {
         assert.match(text, /\b300\b|plusSeconds\(300\)/, 'exp = iat + 300 seconds');
         for (const alg of ['ES256', 'ES384', 'ES512']) assert.ok(text.includes(alg), `${alg} chosen from the curve`);
-      } else assert.match(text, /tpp jwt mint --key "\$TPP_PRIVATE_KEY_FILE" --iss "\$TPP_PARTNER_ID" --aud "\$TPP_BASE_URL"/);
+      } else assert.match(text, /tpp jwt mint --key "\$TPP_PRIVATE_KEY_FILE" --iss "\$TPP_PARTNER_ID" --aud "\$\{TPP_AUDIENCE:-\$TPP_BASE_URL\}"/);
       assert.ok(text.includes(String(reg.invoiceNumber)), 'the body is in the program');
+    });
+    it(`${lang}: signs for TPP_AUDIENCE when set (a proxy in front of the real address), else TPP_BASE_URL; v2: TPP_V2_AUDIENCE`, () => {
+      const text = generateSample(req, lang);
+      assert.ok(text.includes('TPP_AUDIENCE'), 'reads TPP_AUDIENCE');
+      const aud = text.split('\n').filter((l) => /\baud\b|audience\(|setAudience|--aud/.test(l) && !/^\s*(#|\/\/)/.test(l));
+      assert.ok(aud.length > 0 && aud.every((l) => /audience|TPP_AUDIENCE/.test(l)), `the aud is the audience, not the base address: ${aud.join(' | ')}`);
+      const v2 = generateSample(sampleRequestFromPayload(example('v2-sales.json'), 'v2.json'), lang);
+      assert.ok(v2.includes('TPP_V2_AUDIENCE') && !v2.includes('TPP_AUDIENCE"') && !v2.includes("TPP_AUDIENCE'"), 'a v2 call reads TPP_V2_AUDIENCE');
     });
   }
 });

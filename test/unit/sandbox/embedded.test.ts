@@ -137,6 +137,33 @@ describe('Local sandbox: child process (Local environment)', function () {
     assert.match((await e.ensureStarted()).origin, /^http:\/\/127\.0\.0\.1:/);
   });
 
+  it('a chosen port (tpp.local.port) is kept; taken by another program, the start fails naming it and never moves', async () => {
+    const { createServer } = await import('node:net');
+    const free = () => new Promise<number>((resolve) => { const s = createServer().listen(0, '127.0.0.1', () => { const p = (s.address() as { port: number }).port; s.close(() => resolve(p)); }); });
+    let port = await free();
+    const k = newKey('ES256');
+    const e = make(() => k, { port: () => port });
+    assert.equal((await e.ensureStarted()).origin, `http://127.0.0.1:${port}`, 'listens on the chosen port');
+
+    const other = await free();
+    port = other;
+    assert.equal((await e.restart())?.origin, `http://127.0.0.1:${other}`, 'restart follows the new setting');
+    await e.stop();
+
+    const squatter = createServer();
+    await new Promise<void>((resolve) => squatter.listen(other, '127.0.0.1', resolve));
+    try {
+      const states: SandboxStatus[] = [];
+      const f = make(() => k, { port: () => other }, states);
+      await assert.rejects(f.ensureStarted(), new RegExp(`could not start: port ${other} on 127\\.0\\.0\\.1 is in use by another program`));
+      assert.equal(f.status.state, 'crashed');
+      assert.equal(f.status.portInUse, other, 'the status names the taken port');
+      assert.equal(f.info, undefined, 'no other port was taken instead');
+    } finally {
+      squatter.close();
+    }
+  });
+
   describe('no hang', () => {
     const fake = (mode: string) => ({ childModule: join(__dirname, 'fixtures/fake-child.ts'), serverModule: mode });
 

@@ -1,5 +1,5 @@
 import { bodyJson, dq, headerLines, TOKEN_LIFETIME_SECONDS, urlExpression } from '../literals';
-import { SAMPLE_ENV, type SampleRequest } from '../request';
+import { audienceEnvOf, SAMPLE_ENV, type SampleRequest } from '../request';
 
 /** A C# raw string literal holding `text` (delimited by one more quote than the longest run of quotes in it). */
 function rawString(text: string): string {
@@ -28,6 +28,7 @@ export function csharpSample(req: SampleRequest): string {
     '',
     `var baseUrl = Env("${req.baseEnv}");`,
     `var partnerId = Env("${SAMPLE_ENV.partnerId}");`,
+    `var audience = Environment.GetEnvironmentVariable("${audienceEnvOf(req)}") is { Length: > 0 } aud ? aud : baseUrl; // the real address when baseUrl is a local proxy`,
     'using var key = ECDsa.Create();',
     `key.ImportFromPem(File.ReadAllText(Env("${SAMPLE_ENV.privateKeyFile}")));`,
     'var (alg, hash) = key.KeySize switch',
@@ -38,10 +39,10 @@ export function csharpSample(req: SampleRequest): string {
     `    _ => throw new InvalidOperationException("${SAMPLE_ENV.privateKeyFile} must hold an EC private key on P-256, P-384 or P-521."),`,
     '};',
     '',
-    '// A fresh token for this request: iat and exp in seconds, aud = the base address exactly, iss = the Partner ID.',
+    '// A fresh token for this request: iat and exp in seconds, aud = the base address exactly (or its audience variable), iss = the Partner ID.',
     'var iat = DateTimeOffset.UtcNow.ToUnixTimeSeconds();',
     'var signingInput = B64(JsonSerializer.SerializeToUtf8Bytes(new { alg, typ = "JWT" })) + "." +',
-    `    B64(JsonSerializer.SerializeToUtf8Bytes(new { iss = partnerId, aud = baseUrl, iat, exp = iat + ${TOKEN_LIFETIME_SECONDS} }));`,
+    `    B64(JsonSerializer.SerializeToUtf8Bytes(new { iss = partnerId, aud = audience, iat, exp = iat + ${TOKEN_LIFETIME_SECONDS} }));`,
     '// SignData writes the raw r||s form (IEEE P1363) that JWS requires, not DER.',
     'var token = signingInput + "." + B64(key.SignData(Encoding.ASCII.GetBytes(signingInput), hash));',
     '',

@@ -1,5 +1,5 @@
 import { bodyJson, headerLines, shellWord, urlExpression } from '../literals';
-import { SAMPLE_ENV, type SampleRequest } from '../request';
+import { audienceEnvOf, SAMPLE_ENV, type SampleRequest } from '../request';
 
 /**
  * A bash script: the token from `tpp jwt mint` (ES256/384/512 from the key's curve, `iat`/`exp` in seconds, `aud` =
@@ -16,8 +16,8 @@ export function curlSample(req: SampleRequest): string {
       .filter((v, i, a) => a.indexOf(v) === i)
       .map((v) => `: "\${${v}:?set ${v}}"`),
     '',
-    '# A fresh token for this request.',
-    `token="$(tpp jwt mint --key "$${SAMPLE_ENV.privateKeyFile}" --iss "$${SAMPLE_ENV.partnerId}" --aud "$${req.baseEnv}")"`,
+    '# A fresh token for this request (aud: the audience variable when the base address is a local proxy).',
+    `token="$(tpp jwt mint --key "$${SAMPLE_ENV.privateKeyFile}" --iss "$${SAMPLE_ENV.partnerId}" --aud "\${${audienceEnvOf(req)}:-$${req.baseEnv}}")"`,
     'out="$(mktemp)"',
     "trap 'rm -f \"$out\"' EXIT",
     '',

@@ -1,5 +1,5 @@
 import { bodyJson, dq, headerLines, TOKEN_LIFETIME_SECONDS, urlExpression } from '../literals';
-import { SAMPLE_ENV, type SampleRequest } from '../request';
+import { audienceEnvOf, SAMPLE_ENV, type SampleRequest } from '../request';
 
 /**
  * A Go program: the token signed with github.com/golang-jwt/jwt/v5 (ES256/384/512 from the key's curve, `iat`/`exp`
@@ -38,6 +38,10 @@ export function goSample(req: SampleRequest): string {
     'func main() {',
     `\tbaseURL := env("${req.baseEnv}")`,
     `\tpartnerID := env("${SAMPLE_ENV.partnerId}")`,
+    `\taudience := os.Getenv("${audienceEnvOf(req)}") // the real address when baseURL is a local proxy`,
+    '\tif audience == "" {',
+    '\t\taudience = baseURL',
+    '\t}',
     `\tpemBytes, err := os.ReadFile(env("${SAMPLE_ENV.privateKeyFile}"))`,
     '\tif err != nil {',
     '\t\tfail(err)',
@@ -52,9 +56,9 @@ export function goSample(req: SampleRequest): string {
     `\t\tfail(fmt.Errorf("${SAMPLE_ENV.privateKeyFile} must hold an EC private key on P-256, P-384 or P-521"))`,
     '\t}',
     '',
-    '\t// A fresh token for this request: iat and exp in seconds, aud = the base address exactly, iss = the Partner ID.',
+    '\t// A fresh token for this request: iat and exp in seconds, aud = the base address exactly (or its audience variable), iss = the Partner ID.',
     '\tnow := time.Now().Unix()',
-    `\ttoken, err := jwt.NewWithClaims(method, jwt.MapClaims{"iss": partnerID, "aud": baseURL, "iat": now, "exp": now + ${TOKEN_LIFETIME_SECONDS}}).SignedString(key)`,
+    `\ttoken, err := jwt.NewWithClaims(method, jwt.MapClaims{"iss": partnerID, "aud": audience, "iat": now, "exp": now + ${TOKEN_LIFETIME_SECONDS}}).SignedString(key)`,
     '\tif err != nil {',
     '\t\tfail(err)',
     '\t}',

@@ -1,5 +1,5 @@
 import { bodyJson, dq, headerLines, TOKEN_LIFETIME_SECONDS, urlExpression } from '../literals';
-import { SAMPLE_ENV, type SampleRequest } from '../request';
+import { audienceEnvOf, SAMPLE_ENV, type SampleRequest } from '../request';
 
 /** A Java text block holding `text` (backslashes doubled, `"""` escaped). */
 function textBlock(text: string, indent: string): string {
@@ -49,6 +49,8 @@ export function javaSample(req: SampleRequest): string {
     '    public static void main(String[] args) throws Exception {',
     `${i}String baseUrl = env("${req.baseEnv}");`,
     `${i}String partnerId = env("${SAMPLE_ENV.partnerId}");`,
+    `${i}String audience = System.getenv().getOrDefault("${audienceEnvOf(req)}", ""); // the real address when baseUrl is a local proxy`,
+    `${i}if (audience.isEmpty()) audience = baseUrl;`,
     `${i}String pem = Files.readString(Path.of(env("${SAMPLE_ENV.privateKeyFile}")));`,
     `${i}byte[] der = Base64.getMimeDecoder().decode(pem.replaceAll("-----[A-Z ]+-----", ""));`,
     `${i}ECPrivateKey key = (ECPrivateKey) KeyFactory.getInstance("EC").generatePrivate(new PKCS8EncodedKeySpec(der));`,
@@ -59,11 +61,11 @@ export function javaSample(req: SampleRequest): string {
     `${i}    default -> throw new IllegalStateException("${SAMPLE_ENV.privateKeyFile} must hold an EC private key on P-256, P-384 or P-521.");`,
     `${i}};`,
     '',
-    `${i}// A fresh token for this request: iat and exp in seconds, aud = the base address exactly, iss = the Partner ID.`,
+    `${i}// A fresh token for this request: iat and exp in seconds, aud = the base address exactly (or its audience variable), iss = the Partner ID.`,
     `${i}Instant now = Instant.ofEpochSecond(Instant.now().getEpochSecond());`,
     `${i}JWTClaimsSet claims = new JWTClaimsSet.Builder()`,
     `${i}    .issuer(partnerId)`,
-    `${i}    .audience(baseUrl)`,
+    `${i}    .audience(audience)`,
     `${i}    .issueTime(Date.from(now))`,
     `${i}    .expirationTime(Date.from(now.plusSeconds(${TOKEN_LIFETIME_SECONDS})))`,
     `${i}    .build();`,

@@ -1,5 +1,5 @@
 import { bodyJson, headerLines, TOKEN_LIFETIME_SECONDS, urlExpression } from '../literals';
-import { SAMPLE_ENV, type SampleRequest } from '../request';
+import { audienceEnvOf, SAMPLE_ENV, type SampleRequest } from '../request';
 
 /**
  * A Node.js 18+ program: the token minted with `jose` (ES256/384/512 from the key's curve, `iat`/`exp` in seconds,
@@ -29,16 +29,17 @@ export function nodeSample(req: SampleRequest): string {
     '  };',
     `  const baseUrl = env('${req.baseEnv}');`,
     `  const partnerId = env('${SAMPLE_ENV.partnerId}');`,
+    `  const audience = process.env.${audienceEnvOf(req)} || baseUrl; // the real address when baseUrl is a local proxy`,
     `  const key = createPrivateKey(readFileSync(env('${SAMPLE_ENV.privateKeyFile}')));`,
     "  const alg = { prime256v1: 'ES256', secp384r1: 'ES384', secp521r1: 'ES512' }[key.asymmetricKeyDetails?.namedCurve];",
     `  if (!alg) throw new Error('${SAMPLE_ENV.privateKeyFile} must hold an EC private key on P-256, P-384 or P-521.');`,
     '',
-    '  // A fresh token for this request: iat and exp in seconds, aud = the base address exactly, iss = the Partner ID.',
+    '  // A fresh token for this request: iat and exp in seconds, aud = the base address exactly (or its audience variable), iss = the Partner ID.',
     '  const iat = Math.floor(Date.now() / 1000);',
     '  const token = await new SignJWT({})',
     "    .setProtectedHeader({ alg, typ: 'JWT' })",
     '    .setIssuer(partnerId)',
-    '    .setAudience(baseUrl)',
+    '    .setAudience(audience)',
     '    .setIssuedAt(iat)',
     `    .setExpirationTime(iat + ${TOKEN_LIFETIME_SECONDS})`,
     '    .sign(key);',

@@ -1,5 +1,5 @@
 import { bodyJson, headerLines, phpSq, TOKEN_LIFETIME_SECONDS, urlExpression } from '../literals';
-import { SAMPLE_ENV, type SampleRequest } from '../request';
+import { audienceEnvOf, SAMPLE_ENV, type SampleRequest } from '../request';
 
 /**
  * A PHP 8 script: the token signed with firebase/php-jwt (ES256/384 from the key's curve; ES512, which php-jwt lacks, by hand; `iat`/`exp` in
@@ -45,6 +45,7 @@ export function phpSample(req: SampleRequest): string {
     '',
     `$baseUrl = env('${req.baseEnv}');`,
     `$partnerId = env('${SAMPLE_ENV.partnerId}');`,
+    `$audience = getenv('${audienceEnvOf(req)}') ?: $baseUrl; // the real address when $baseUrl is a local proxy`,
     `$pem = file_get_contents(env('${SAMPLE_ENV.privateKeyFile}'));`,
     '$details = openssl_pkey_get_details(openssl_pkey_get_private($pem));',
     "$alg = ['prime256v1' => 'ES256', 'secp384r1' => 'ES384', 'secp521r1' => 'ES512'][$details['ec']['curve_name'] ?? ''] ?? null;",
@@ -53,9 +54,9 @@ export function phpSample(req: SampleRequest): string {
     '    exit(2);',
     '}',
     '',
-    '// A fresh token for this request: iat and exp in seconds, aud = the base address exactly, iss = the Partner ID.',
+    '// A fresh token for this request: iat and exp in seconds, aud = the base address exactly (or its audience variable), iss = the Partner ID.',
     '$now = time();',
-    `$claims = ['iss' => $partnerId, 'aud' => $baseUrl, 'iat' => $now, 'exp' => $now + ${TOKEN_LIFETIME_SECONDS}];`,
+    `$claims = ['iss' => $partnerId, 'aud' => $audience, 'iat' => $now, 'exp' => $now + ${TOKEN_LIFETIME_SECONDS}];`,
     "$token = $alg === 'ES512' ? es512($claims, $pem) : JWT::encode($claims, $pem, $alg);",
     '',
     ...(body !== undefined ? ["$body = <<<'JSON'", body, 'JSON;', ''] : []),

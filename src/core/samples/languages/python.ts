@@ -1,5 +1,5 @@
 import { bodyJson, headerLines, pyLiteral, TOKEN_LIFETIME_SECONDS, urlExpression } from '../literals';
-import { SAMPLE_ENV, type SampleRequest } from '../request';
+import { audienceEnvOf, SAMPLE_ENV, type SampleRequest } from '../request';
 
 /**
  * A Python 3 program: the token minted with PyJWT (ES256/384/512 from the key's curve, `iat`/`exp` in seconds,
@@ -30,16 +30,17 @@ export function pythonSample(req: SampleRequest): string {
     '',
     `base_url = env("${req.baseEnv}")`,
     `partner_id = env("${SAMPLE_ENV.partnerId}")`,
+    `audience = os.environ.get("${audienceEnvOf(req)}") or base_url  # the real address when base_url is a local proxy`,
     `with open(env("${SAMPLE_ENV.privateKeyFile}"), "rb") as f:`,
     '    key = load_pem_private_key(f.read(), password=None)',
     'alg = {"secp256r1": "ES256", "secp384r1": "ES384", "secp521r1": "ES512"}.get(getattr(getattr(key, "curve", None), "name", None))',
     'if alg is None:',
     `    sys.exit("${SAMPLE_ENV.privateKeyFile} must hold an EC private key on P-256, P-384 or P-521.")`,
     '',
-    '# A fresh token for this request: iat and exp in seconds, aud = the base address exactly, iss = the Partner ID.',
+    '# A fresh token for this request: iat and exp in seconds, aud = the base address exactly (or its audience variable), iss = the Partner ID.',
     'now = int(time.time())',
     'token = jwt.encode(',
-    `    {"iss": partner_id, "aud": base_url, "iat": now, "exp": now + ${TOKEN_LIFETIME_SECONDS}},`,
+    `    {"iss": partner_id, "aud": audience, "iat": now, "exp": now + ${TOKEN_LIFETIME_SECONDS}},`,
     '    key,',
     '    algorithm=alg,',
     '    headers={"typ": "JWT"},',

@@ -1,0 +1,57 @@
+import * as vscode from 'vscode';
+import { DEFAULT_LOCAL_PORT } from '../../core/sandbox/addresses';
+import { CommandDef, UserCancelled } from './registry';
+
+/** Why `text` is not a port 1..65535, or undefined when it is one. */
+export function portProblem(text: string): string | undefined {
+  const t = text.trim();
+  if (!/^\d+$/.test(t)) return 'Enter a port number from 1 to 65535 (digits only).';
+  const n = Number(t);
+  return n >= 1 && n <= 65535 ? undefined : `${t} is not a port: enter a number from 1 to 65535.`;
+}
+
+/**
+ * `tpp.setLocalPort(port?)`: sets `tpp.local.port` (user settings, application scope), the port of the Local sandbox:
+ * another fixed port, the default, or 0 for any free port (which changes between sessions). A running sandbox starts
+ * again on the new port. With a number argument (0..65535) no prompt is shown. Resolves to the port stored; throws
+ * on an argument that is not a port.
+ */
+export const setLocalPort: CommandDef = {
+  id: 'tpp.setLocalPort',
+  async run(services, arg) {
+    let port: number;
+    if (typeof arg === 'number') {
+      if (!Number.isInteger(arg) || arg < 0 || arg > 65535) throw new Error(`${arg} is not a port: use 1..65535, or 0 for any free port.`);
+      port = arg;
+    } else {
+      port = await ask(services.localSandbox.port, services.localSandbox.status.portInUse);
+    }
+    await services.localSandbox.setPort(port);
+    const where = port === 0 ? 'any free port (the address changes when the sandbox starts again)' : `port ${port}`;
+    void vscode.window.setStatusBarMessage(`Local sandbox: ${where}`, 4000);
+    return port;
+  },
+};
+
+async function ask(current: number, taken: number | undefined): Promise<number> {
+  type Pick = vscode.QuickPickItem & { port?: number };
+  const picks: Pick[] = [
+    { label: '$(plug) Another port…', detail: 'A fixed port: the Local addresses stay the same in every session.' },
+    { label: '$(zap) Any free port', port: 0, detail: 'Port 0: always starts, but the address changes between sessions, so an application configured for Local must follow it.' },
+  ];
+  if (current !== DEFAULT_LOCAL_PORT) picks.push({ label: `$(history) Default port ${DEFAULT_LOCAL_PORT}`, port: DEFAULT_LOCAL_PORT });
+  const picked = await vscode.window.showQuickPick(picks, {
+    title: 'Local sandbox port (tpp.local.port)',
+    placeHolder: taken ? `Port ${taken} is in use by another program` : `Now: ${current === 0 ? 'any free port' : current}`,
+  });
+  if (!picked) throw new UserCancelled();
+  if (picked.port !== undefined) return picked.port;
+  const text = await vscode.window.showInputBox({
+    title: 'Local sandbox port',
+    prompt: 'A port from 1 to 65535 that no other program uses; your application then calls http://127.0.0.1:<port>/api/v3.',
+    value: String(taken ? '' : current || DEFAULT_LOCAL_PORT),
+    validateInput: portProblem,
+  });
+  if (text === undefined) throw new UserCancelled();
+  return Number(text.trim());
+}
