@@ -177,7 +177,7 @@ describe('response view and request history (Local)', function () {
     assert.equal(shown.exchange.id, created.exchange!.id);
   });
 
-  it('Resend of a POST shows the method, URL and body and sends nothing when declined; a GET resends at once', async () => {
+  it('Resend of a POST opens the indented body in an editor, asks in a few lines (method, URL, invoice number, size) and sends nothing when declined; a GET resends at once', async () => {
     const entry = api.history.list('local').find((e) => e.method === 'POST' && e.replay)!;
     const count = api.history.list('local').length;
     let asked: ResendQuestion | undefined;
@@ -186,6 +186,14 @@ describe('response view and request history (Local)', function () {
     assert.ok(asked, 'asked first');
     assert.match(asked.detail, /^POST http:\/\/127\.0\.0\.1:\d+\/api\/v3\/tire-protection\/registrations/);
     assert.ok(asked.detail.includes(`INV-RV`), asked.detail);
+    // The modal has no scroll bar: a few short lines, never the body (its buttons must stay on the screen).
+    assert.ok(asked.detail.split('\n').length <= 3, asked.detail);
+    assert.match(asked.detail, /Body: [\d,]+ bytes, shown in the editor/);
+    assert.ok(!asked.detail.includes('{'), asked.detail);
+    const shownBody = vscode.window.activeTextEditor?.document;
+    assert.ok(shownBody && /INV-RV.* · body to resend/.test(shownBody.uri.path), shownBody?.uri.toString());
+    assert.match(shownBody.getText(), /^\{\n {2}"/, 'indented as JSON');
+    assert.equal(shownBody.languageId, 'json');
     assert.equal(api.history.list('local').length, count, 'nothing sent');
 
     const verify = await cmd<{ status: number }>('tpp.verifyConnection', 'local');

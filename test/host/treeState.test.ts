@@ -11,6 +11,8 @@ import type { TreeNode } from '../../src/extension/tree/node';
 import { activateExtension, EXTENSION_ID } from '../shared/extension';
 import { sleep, until } from '../shared/driver';
 import { folderRows, registrationsFolder } from '../shared/tree';
+import { registrationChoices } from '../../src/extension/commands/mainHelpers';
+import { CANCELLABLE, CLAIMABLE, type RegistrationState } from '../../src/extension/services/registrationPages';
 
 const cmd = <T = unknown>(id: string, ...args: unknown[]) => vscode.commands.executeCommand<T>(id, ...args);
 type Menu = { command: string; when: string; group?: string };
@@ -175,6 +177,23 @@ describe('tree states, menus, filters and drafts (Local sandbox)', function () {
     const doc = vscode.window.activeTextEditor!.document;
     assert.equal(doc.languageId, 'json');
     assert.equal((JSON.parse(doc.getText()) as { registration: { _id: string } }).registration._id, ids.cancelled);
+  });
+
+  it('the palette pickers read the tree’s model: right after a cancellation, Cancel and File Claim no longer offer it, and it is listed as Cancelled', async () => {
+    const invoice = `PICK-${tag}`;
+    const id = await create(invoice, 2);
+    await cmd('tpp.filterRegistrations', 'local', { invoiceNumber: invoice });
+    const services = { registrations: api.registrations } as never;
+    const choices = async (offered?: readonly RegistrationState[]) => (await registrationChoices(services, 'local', 'tire-protection', offered)).map((c) => `${c.label} ${c.state}`);
+    assert.deepEqual(await choices(CANCELLABLE), [`${invoice} Not cancelled`]);
+    const done = await cmd<{ status?: number }>('tpp.cancelRegistration', { kind: 'registration', env: 'local', id, invoiceNumber: invoice }, { cancelledOn: new Date().toISOString() });
+    assert.equal(done.status, 204);
+    // At once, as a person opening the palette right after the cancellation would.
+    assert.deepEqual(await choices(), [`${invoice} Cancelled`]);
+    assert.deepEqual(await choices(CANCELLABLE), [], 'Cancel Registration… no longer offers it');
+    assert.deepEqual(await choices(CLAIMABLE), [], 'File Claim… does not offer a cancelled registration');
+    const shown = (await folderRows(api, 'local', 'tire-protection')).map((n) => n.toTreeItem());
+    assert.deepEqual(shown.map((i) => [i.label, i.contextValue]), [[invoice, 'registration.cancelled']], 'the tree says the same');
   });
 
   it('Load Sample Data redraws the Local registration folders (not the whole tree) and they show the new rows', async () => {

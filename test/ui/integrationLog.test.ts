@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import { TOUR_TERMINAL_NAME } from '../../src/extension/services/integrationLogTour';
 import { activateExtension } from '../shared/extension';
 import { screenshot, texts, until } from '../shared/driver';
 
@@ -25,6 +26,29 @@ describe('Integration Log and the deliberate-mistakes tour (rendered DOM)', () =
     const tour = api.integrationLog.list().filter((x) => x.partner === partner).reverse();
     assert.deepEqual(tour.map((x) => x.response?.status), [401, 401, 400]);
     assert.deepEqual(tour.map((x) => x.diagnosis?.map((d) => d.rule)), [['iat'], ['aud'], ['Registrations[0].TirePrice']]);
+
+    // Run from the palette, it shows that something happens: the terminal stays open with the script's output and a
+    // last line, a notification says what happened, and the Integration Log is scrolled to the tour's newest row.
+    const notice = await until(async () => {
+      const t = (await texts('.notifications-toasts')).join('\n');
+      return /The tour sent 3 broken requests/.test(t) ? t : undefined;
+    }, 20_000);
+    assert.ok(notice, `notification: ${(await texts('.notifications-toasts')).join(' | ')}`);
+    const terminal = vscode.window.terminals.find((t) => t.name === TOUR_TERMINAL_NAME);
+    assert.ok(terminal && terminal.exitStatus === undefined, 'the tour terminal is still open after the script ended');
+    // The terminal's text is drawn on a canvas (see the screenshot); the panel shows with the tour's terminal in it.
+    const panel = await until(async () => {
+      const t = (await texts('.part.panel')).join('\n');
+      return t.includes(TOUR_TERMINAL_NAME) ? t : undefined;
+    }, 10_000);
+    assert.ok(panel, `the panel shows the tour's terminal: ${(await texts('.part.panel')).join(' | ').slice(0, 500)}`);
+    const selected = await until(async () => {
+      const r = await texts('.part.sidebar .monaco-list-row.selected');
+      return r.some((t) => t.includes(`/v2/partners/${partner}`)) ? r : undefined;
+    }, 10_000);
+    assert.ok(selected, `the newest tour row is revealed and selected: ${JSON.stringify(await texts('.part.sidebar .monaco-list-row.selected'))}`);
+    await screenshot('integration-log-tour-run');
+    terminal.dispose();
 
     // A clean frame for the README screenshot: no editors or panel, a wider side bar.
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');

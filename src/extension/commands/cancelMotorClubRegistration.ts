@@ -1,5 +1,6 @@
 import { ENVIRONMENTS } from '../../core/environments';
 import { runRequest } from '../send/runRequest';
+import { MOTOR_CLUB_CANCELLABLE } from '../services/registrationPages';
 import { cancellationDate, CancelOptions } from './cancelRegistration';
 import { envOfArg, pickRegistration, registrationRefOf } from './mainHelpers';
 import { CommandDef } from './registry';
@@ -10,7 +11,7 @@ export const cancelMotorClubRegistration: CommandDef = {
   async run(services, arg, options) {
     const env = envOfArg(services, arg);
     const title = `Cancel motor-club registration (${ENVIRONMENTS[env].label})`;
-    const ref = registrationRefOf(arg) ?? (await pickRegistration(services, env, 'motor-club', title, true));
+    const ref = registrationRefOf(arg) ?? (await pickRegistration(services, env, 'motor-club', title, true, MOTOR_CLUB_CANCELLABLE));
     const cancelledOn = await cancellationDate((options as CancelOptions | undefined)?.cancelledOn, title);
     const what = ref.id ? `motor-club registration ${ref.id}` : `motor-club invoice ${ref.invoiceNumber}`;
     return ref.id

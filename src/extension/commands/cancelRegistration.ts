@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { ENVIRONMENTS } from '../../core/environments';
 import { runRequest } from '../send/runRequest';
+import { CANCELLABLE } from '../services/registrationPages';
 import { envOfArg, nowIso, pickRegistration, registrationRefOf, RegistrationRef } from './mainHelpers';
 import { CommandDef, UserCancelled } from './registry';
 
@@ -34,7 +35,7 @@ export const cancelRegistration: CommandDef = {
   async run(services, arg, options) {
     const env = envOfArg(services, arg);
     const title = `Cancel registration (${ENVIRONMENTS[env].label})`;
-    const ref: RegistrationRef = registrationRefOf(arg) ?? (await pickRegistration(services, env, 'tire-protection', title, true));
+    const ref: RegistrationRef = registrationRefOf(arg) ?? (await pickRegistration(services, env, 'tire-protection', title, true, CANCELLABLE));
     const cancelledOn = await cancellationDate((options as CancelOptions | undefined)?.cancelledOn, title);
     const what = ref.id ? `registration ${ref.id}` : `invoice ${ref.invoiceNumber}${ref.storeNumber ? ` / store ${ref.storeNumber}` : ''}`;
     return ref.id

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { PAYLOAD_KINDS, schemaUri } from '../../core/contract';
 import { ENVIRONMENTS } from '../../core/environments';
-import { registrationState } from '../services/registrationPages';
+import { CLAIMABLE, registrationState } from '../services/registrationPages';
 import { envOfArg, nowIso, pickRegistration, registrationRefOf } from './mainHelpers';
 import { CommandDef } from './registry';
 
@@ -18,7 +18,7 @@ export const fileClaim: CommandDef = {
   async run(services, arg) {
     const env = envOfArg(services, arg);
     let id = registrationRefOf(arg)?.id;
-    if (!id) id = (await pickRegistration(services, env, 'tire-protection', `File a claim (${ENVIRONMENTS[env].label})`, false)).id;
+    if (!id) id = (await pickRegistration(services, env, 'tire-protection', `File a claim (${ENVIRONMENTS[env].label})`, false, CLAIMABLE)).id;
     const details = id ? await services.registrations.registrationDetails(env, id).catch(() => undefined) : undefined;
     const reg = details?.registration ?? {};
     const invoice = typeof reg.invoiceNumber === 'string' && reg.invoiceNumber ? reg.invoiceNumber : id;

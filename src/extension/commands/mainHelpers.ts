@@ -4,7 +4,7 @@ import { EnvironmentId, isEnvironmentId } from '../../core/environments';
 import { environmentOf } from './pickEnvironment';
 import { UserCancelled } from './registry';
 import type { Services } from '../container';
-import type { RegistrationProduct } from '../services/registrationPages';
+import { mergePages, rowText, type RegistrationProduct, type RegistrationState } from '../services/registrationPages';
 
 /** The environment of a command argument: a node's `env`, an environment id or node, else the active environment. */
 export function envOfArg(services: Services, arg: unknown): EnvironmentId {
@@ -33,21 +33,42 @@ export function registrationRefOf(arg: unknown): RegistrationRef | undefined {
   return { ...(id ? { id } : {}), ...(invoiceNumber ? { invoiceNumber } : {}), ...(storeNumber ? { storeNumber } : {}) };
 }
 
+/** One registration a picker offers. */
+export interface RegistrationChoice extends vscode.QuickPickItem {
+  readonly ref: RegistrationRef;
+  readonly state: RegistrationState;
+}
+
 /**
- * Asks for a registration of `env`: a quick pick of the loaded rows of the tree (page 1 is loaded if needed),
- * plus, when `byInvoice`, an entry to type an invoice number (and store number) instead.
+ * The registrations of `env` a picker offers, from the model the tree reads: its rows (page 1 is loaded if needed),
+ * each once, through its invoice prefix filter, in the state the tree shows (a registration being read again after
+ * a claim or a cancellation is waited for), and, given `offered`, only rows in those states (the states whose rows'
+ * menus offer the command). Rows without `_id` cannot be acted on and are left out.
  */
-export async function pickRegistration(services: Services, env: EnvironmentId, product: RegistrationProduct, title: string, byInvoice: boolean): Promise<RegistrationRef> {
+export async function registrationChoices(services: Services, env: EnvironmentId, product: RegistrationProduct, offered?: readonly RegistrationState[]): Promise<RegistrationChoice[]> {
+  const model = services.registrations;
+  const pages = await model.pages(env, product);
+  if (product === 'tire-protection') await model.settled(env);
+  const out: RegistrationChoice[] = [];
+  for (const { row } of mergePages(pages)) {
+    const id = rowText(row, '_id');
+    if (!id || !model.matches(env, product, row)) continue;
+    const state = product === 'tire-protection' ? model.stateOf(env, row).state : row.state;
+    if (offered && !offered.includes(state)) continue;
+    const invoiceNumber = rowText(row, 'invoiceNumber');
+    out.push({ label: invoiceNumber || '(no invoice number)', description: `${state} · ${id}`, ref: { id, ...(invoiceNumber ? { invoiceNumber } : {}) }, state });
+  }
+  return out;
+}
+
+/**
+ * Asks for a registration of `env`: a quick pick of {@link registrationChoices} (`offered`: the states the command
+ * applies to), plus, when `byInvoice`, an entry to type an invoice number (and store number) instead.
+ */
+export async function pickRegistration(services: Services, env: EnvironmentId, product: RegistrationProduct, title: string, byInvoice: boolean, offered?: readonly RegistrationState[]): Promise<RegistrationRef> {
   let rows: { label: string; description: string; ref?: RegistrationRef }[] = [];
   try {
-    const pages = await services.registrations.pages(env, product);
-    rows = pages.flatMap((p) =>
-      p.rows.map((r) => ({
-        label: String(r.record.invoiceNumber ?? '(no invoice number)'),
-        description: `${r.state} · ${String(r.record._id ?? '')}`,
-        ref: { id: String(r.record._id ?? '') },
-      })),
-    );
+    rows = (await registrationChoices(services, env, product, offered)).map(({ label, description = '', ref }) => ({ label, description, ref }));
   } catch {
     rows = [];
   }

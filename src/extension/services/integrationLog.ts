@@ -39,6 +39,9 @@ export class IntegrationLog implements vscode.Disposable {
   /** Fires with the exchanges just added, or undefined when the list changed otherwise. */
   readonly onDidChange = this.emitter.event;
   private readonly config: vscode.Disposable;
+  private readonly revealEmitter = new vscode.EventEmitter<Exchange>();
+  /** Fires with an entry the view should scroll to and select (the newest of a run the person just started). */
+  readonly onDidRequestReveal = this.revealEmitter.event;
 
   /**
    * @param dir directory of the log files, e.g. `<globalStorage>/integration-log`.
@@ -111,6 +114,35 @@ export class IntegrationLog implements vscode.Disposable {
     this.emitter.fire(undefined);
   }
 
+  /** Asks the view to scroll to `x` and select it ({@link onDidRequestReveal}). */
+  reveal(x: Exchange): void {
+    this.revealEmitter.fire(x);
+  }
+
+  /**
+   * Resolves with the entries matching `test` once there are `count` of them (they arrive from the sandbox's process
+   * after the requests were answered), or with those there are after `timeoutMs`.
+   */
+  whenLogged(test: (x: Exchange) => boolean, count: number, timeoutMs: number): Promise<Exchange[]> {
+    const found = () => this.list('all').filter(test);
+    return new Promise((resolve) => {
+      const check = () => {
+        const xs = found();
+        if (xs.length < count) return false;
+        finish(xs);
+        return true;
+      };
+      const finish = (xs: Exchange[]) => {
+        clearTimeout(timer);
+        sub.dispose();
+        resolve(xs);
+      };
+      const timer = setTimeout(() => finish(found()), timeoutMs);
+      const sub = this.onDidChange(() => void check());
+      check();
+    });
+  }
+
   /** Removes every entry, in memory and on disk. */
   clear(): void {
     this.store.clear();
@@ -125,5 +157,6 @@ export class IntegrationLog implements vscode.Disposable {
   dispose(): void {
     this.config.dispose();
     this.emitter.dispose();
+    this.revealEmitter.dispose();
   }
 }

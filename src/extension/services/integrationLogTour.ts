@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { spawn } from 'node:child_process';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,6 +18,10 @@ export const TOUR_TERMINAL_NAME = 'Tire Protection: deliberate mistakes';
  * it the Local environment's key, which stays in secret storage: it makes a throwaway P-256 key pair for a tour
  * partner (`tour-<random>`), registers its public key with the Local sandbox, and writes the private key to a
  * temporary file readable only by the user, deleted when the terminal closes or the extension stops.
+ *
+ * The terminal is a pseudoterminal fed by the script's process: a terminal whose shell is the script closes the
+ * moment the script ends (a second or so), so a person saw nothing happen; this one stays open with the script's
+ * output and a last line saying where the explanations are, until the person closes it.
  */
 export class MistakesTour implements vscode.Disposable {
   private readonly dirs = new Map<vscode.Terminal, string>();
@@ -31,11 +36,12 @@ export class MistakesTour implements vscode.Disposable {
   }
 
   /**
-   * Starts the Local sandbox if needed, registers a tour partner and runs the script in a new terminal (with the
-   * editor's own Node: `process.execPath`, ELECTRON_RUN_AS_NODE=1). Resolves with the terminal and the tour's Partner
-   * ID. Rejects when the sandbox cannot start.
+   * Starts the Local sandbox if needed, registers a tour partner and runs the script (with the editor's own Node:
+   * `process.execPath`, ELECTRON_RUN_AS_NODE=1) in a new terminal, shown. Resolves with the terminal, the tour's
+   * Partner ID and `done`, which resolves with the script's exit code once it ended. Rejects when the sandbox cannot
+   * start.
    */
-  async run(): Promise<{ terminal: vscode.Terminal; partnerId: string }> {
+  async run(): Promise<{ terminal: vscode.Terminal; partnerId: string; done: Promise<number> }> {
     const info = await this.sandbox.ensureStarted();
     const partnerId = `tour-${randomBytes(3).toString('hex')}`;
     const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
@@ -43,16 +49,37 @@ export class MistakesTour implements vscode.Disposable {
     const dir = mkdtempSync(join(tmpdir(), 'tpp-tour-'));
     const keyFile = join(dir, 'tour-key.pem');
     writeFileSync(keyFile, privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
-    const terminal = vscode.window.createTerminal({
-      name: TOUR_TERMINAL_NAME,
-      shellPath: process.execPath,
-      shellArgs: [this.script],
-      env: { ELECTRON_RUN_AS_NODE: '1', TPP_BASE_URL: info.v3BaseUrl, TPP_PARTNER_ID: partnerId, TPP_PRIVATE_KEY_FILE: keyFile },
-      isTransient: true,
-    });
+    const env = { ...process.env, ELECTRON_RUN_AS_NODE: '1', TPP_BASE_URL: info.v3BaseUrl, TPP_PARTNER_ID: partnerId, TPP_PRIVATE_KEY_FILE: keyFile };
+    const write = new vscode.EventEmitter<string>();
+    let resolveDone: (code: number) => void = () => undefined;
+    const done = new Promise<number>((r) => (resolveDone = r));
+    let child: ReturnType<typeof spawn> | undefined;
+    const pty: vscode.Pseudoterminal = {
+      onDidWrite: write.event,
+      open: () => {
+        write.fire(`Sending three broken requests to the Local sandbox as partner ${partnerId}, as your own application would…\r\n\r\n`);
+        child = spawn(process.execPath, [this.script], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+        const out = (b: Buffer) => write.fire(b.toString('utf8').replace(/\r?\n/g, '\r\n'));
+        child.stdout?.on('data', out);
+        child.stderr?.on('data', out);
+        child.on('error', (err) => {
+          write.fire(`Could not run the tour script: ${err.message}\r\n`);
+          resolveDone(-1);
+        });
+        child.on('close', (code) => {
+          write.fire(`\r\nDone (exit code ${code ?? 'none'}). The Integration Log view explains each request. Close this terminal when you are done.\r\n`);
+          resolveDone(code ?? -1);
+        });
+      },
+      close: () => {
+        child?.kill();
+        write.dispose();
+      },
+    };
+    const terminal = vscode.window.createTerminal({ name: TOUR_TERMINAL_NAME, pty, isTransient: true });
     this.dirs.set(terminal, dir);
     terminal.show(true);
-    return { terminal, partnerId };
+    return { terminal, partnerId, done };
   }
 
   private cleanUp(terminal: vscode.Terminal): void {

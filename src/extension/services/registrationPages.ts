@@ -20,6 +20,13 @@ export const STATE_CONTEXT: Readonly<Record<RegistrationState, string>> = {
   'Not cancelled': 'open',
 };
 
+/** States whose rows offer Cancel Registration (package.json menus: `viewItem =~ /^registration\.(active|noTiresLeft|open)$/`). */
+export const CANCELLABLE: readonly RegistrationState[] = ['Active', 'No tires left', 'Not cancelled'];
+/** States whose rows offer File Claim (package.json menus: `viewItem =~ /^registration\.(active|open)$/`). */
+export const CLAIMABLE: readonly RegistrationState[] = ['Active', 'Not cancelled'];
+/** States of motor-club rows offering Cancel Motor-Club Registration (`viewItem == motorClub.active`). */
+export const MOTOR_CLUB_CANCELLABLE: readonly RegistrationState[] = ['Active'];
+
 /** The metadata object (spec: Registration metadata). Fields may be missing in a server's answer. */
 export interface RegistrationMetadataView {
   readonly enrollDate?: string;

@@ -211,6 +211,12 @@ export class RegistrationsModel implements vscode.Disposable {
     return p;
   }
 
+  /** Resolves once the registrations of `env` being read (again, after a claim or a cancellation) are read. */
+  async settled(env: EnvironmentId): Promise<void> {
+    const pending = [...this.details].filter(([k]) => k.startsWith(`${env}:`) && !this.known.has(k)).map(([, p]) => p.catch(() => undefined));
+    await Promise.all(pending);
+  }
+
   /**
    * The state of a row: from its metadata when the details were read (a claim or cancellation since the list was
    * read is included), else what the listed record says.

@@ -136,5 +136,9 @@ export function registerIntegrationLogView(model: IntegrationLog): { provider: I
   const sub = model.onDidChange((added) => {
     if (!added) describe();
   });
-  return { provider, view, disposables: [provider, view, sub] };
+  // The newest rows of a run the person started (the tour) land at the top, maybe above where the view is scrolled.
+  const reveal = model.onDidRequestReveal((x) => {
+    Promise.resolve(view.reveal(x, { select: true, focus: false })).catch(() => undefined);
+  });
+  return { provider, view, disposables: [provider, view, sub, reveal] };
 }
