@@ -39,6 +39,11 @@ export interface SandboxOptions {
   readonly now?: () => number;
   /** Keep a request log with a diagnosis of each failure (./requestLog.ts); off when absent. */
   readonly requestLog?: RequestLogOptions;
+  /**
+   * Tests only: answer every authenticated request with this status, one the spec lists for no endpoint (the
+   * contract-drift check of `tpp proxy`, docs/proxy.md). Never set by the CLI or the editor.
+   */
+  readonly driftStatusForTests?: number;
 }
 
 /** A running sandbox. */
