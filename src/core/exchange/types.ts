@@ -37,8 +37,11 @@ export interface Exchange {
   readonly id: string;
   /** Environment id (`local`, `sandbox`, `production`). */
   readonly env: string;
-  /** Where it was seen: sent by the extension or `tpp send`, or logged by the Local sandbox from any client. */
-  readonly source: 'client' | 'sandbox-log';
+  /**
+   * Where it was seen: sent by the extension or `tpp send`, logged by the Local sandbox from any client, or logged by
+   * `tpp proxy` in front of Sandbox or Production (docs/proxy.md).
+   */
+  readonly source: 'client' | 'sandbox-log' | 'proxy-log';
   /** ISO 8601 time the request started. */
   readonly time: string;
   /** What was done, e.g. "Send tire-protection-registration.json"; absent for logged requests. */

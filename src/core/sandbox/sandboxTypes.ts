@@ -44,6 +44,11 @@ export interface SandboxOptions {
   readonly admin?: AdminOptions;
   /** Version the control API's health answers (default `dev`). */
   readonly version?: string;
+  /**
+   * Tests only: answer every authenticated request with this status, one the spec lists for no endpoint (the
+   * contract-drift check of `tpp proxy`, docs/proxy.md). Never set by the CLI or the editor.
+   */
+  readonly driftStatusForTests?: number;
 }
 
 /** A running sandbox. */

@@ -164,6 +164,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
       }
       state.partner = await partnerOf(subject);
     }
+    if (opts.driftStatusForTests) return reply.code(opts.driftStatusForTests).send(errorBody(opts.driftStatusForTests, 'An answer the spec does not describe (driftStatusForTests)'));
     if (limiter) {
       const wait = limiter.take(subject, now());
       if (wait > 0) {

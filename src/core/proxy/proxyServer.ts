@@ -1,0 +1,193 @@
+import type { KeyObject } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Dispatcher } from 'undici';
+import { matchEndpoints } from '../contract';
+import { decodeJwt } from '../jwt/inspect';
+import { importPartnerKey } from '../sandbox/auth';
+import { REQUEST_BODY_CAP, RESPONSE_BODY_CAP, RequestLog, type RawRequest, type RequestLogOptions } from '../sandbox/requestLog';
+import { bodyText, forward, KEEP_BYTES, type Forwarded } from './forward';
+import { diagnoseProxied, type ProxyEntryKind } from './proxyDiagnosis';
+import { OrderedLog, ProxyLogEntry } from './proxyLog';
+import { checkBindHost, parseTarget, ProxyConfigError, routeOf, V3_PREFIX, type Route, type Targets } from './targets';
+
+/**
+ * `tpp proxy`: a loopback-only reverse proxy in front of the administrator's Sandbox or Production (docs/proxy.md).
+ * The application calls the proxy; each request is forwarded unchanged and streamed, its answer comes back
+ * unchanged and streamed, and the exchange goes into a request log with the Local sandbox's diagnosis (401: the
+ * JWT checklist against the registered key and the REAL base address; 400: the payload diagnostics) and a check of
+ * the answer against the contract. Nothing is ever resent, and nothing is stored beyond the masked log.
+ */
+
+/** Largest request body forwarded, in bytes (the Local sandbox's limit: docs/sandbox.md). */
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+/** How long the upstream may take to start its answer, and to send each part of it. */
+export const DEFAULT_UPSTREAM_TIMEOUT_MS = 30_000;
+
+/** Options of {@link startProxy}. */
+export interface ProxyOptions {
+  /** The version 3 base address to forward to (`https://…/api/v3`; `http://` only on loopback). */
+  readonly target: string;
+  /** The version 2 base address ({legacy_base_url}); without it version 2 requests answer 404. */
+  readonly v2Target?: string;
+  /** Environment label of the entries (default `sandbox`). */
+  readonly environment?: string;
+  /** Registered public keys: Partner ID and SPKI PEM (the 401 checklist verifies the signature with them). */
+  readonly partners?: readonly { readonly id: string; readonly spkiPem: string }[];
+  /** Loopback interface (default 127.0.0.1). */
+  readonly host?: string;
+  /** Port (default 0: a free one). */
+  readonly port?: number;
+  readonly maxBodyBytes?: number;
+  readonly upstreamTimeoutMs?: number;
+  readonly requestLog?: RequestLogOptions;
+  /** Clock in milliseconds since epoch (tests). */
+  readonly now?: () => number;
+  /** undici dispatcher to the upstream (tests, a corporate proxy); default undici's global keep-alive agent. */
+  readonly dispatcher?: Dispatcher;
+}
+
+/** A running proxy. */
+export interface ProxyHandle {
+  /** e.g. http://127.0.0.1:8787: the version 2 base address the application calls. */
+  readonly origin: string;
+  /** origin + /api/v3: the version 3 base address the application calls (TPP_BASE_URL). */
+  readonly v3BaseUrl: string;
+  readonly environment: string;
+  readonly targets: Targets;
+  /** Every exchange, in the order the answers ended. */
+  readonly log: RequestLog;
+  /** Stops listening and closes every connection. Safe to call twice. */
+  close(): Promise<void>;
+}
+
+/** The proxy's own answer (JSON, like the spec's error bodies), marked with x-tpp-proxy. */
+function answerOwn(res: ServerResponse, status: number, message: string): Record<string, string> {
+  const headers = { 'content-type': 'application/json', 'x-tpp-proxy': 'error', connection: 'close' };
+  if (!res.headersSent) res.writeHead(status, headers).end(JSON.stringify({ error: status === 413 ? 'payload_too_large' : status === 404 ? 'not_found' : 'bad_gateway', message }));
+  return headers;
+}
+
+/** What the application is told when the upstream failed before answering (a 502 body), or the entry's problem. */
+function failureText(route: Route, f: NonNullable<Forwarded['failure']>, timeoutMs: number, bytes: number): string {
+  const where = new URL(route.url).origin;
+  if (f.midBody) return `tpp proxy: ${where} closed the connection after ${bytes} bytes of its answer (${f.code}); the application got a cut answer and its connection was closed.`;
+  if (/TIMEOUT/i.test(f.code)) return `tpp proxy: ${where} did not answer within ${timeoutMs / 1000} s (${f.code}); nothing was resent.`;
+  return `tpp proxy: ${where} did not answer (${f.code}); nothing was resent. Check the --target address and your network.`;
+}
+
+/** The `iss` a token claims, when readable (never the token). */
+function claimedIss(authorization: string | undefined): string | undefined {
+  const t = /^Bearer\s+(\S+)/i.exec(authorization ?? '')?.[1];
+  const iss = t ? decodeJwt(t).claims?.iss : undefined;
+  return typeof iss === 'string' ? iss.slice(0, 200) : undefined;
+}
+
+/**
+ * Starts the proxy. Resolves once it listens.
+ * @throws ProxyConfigError for a non-loopback host, a target that is not https:// (except loopback), a bad partner
+ *   key, or a port that is taken (the message names the port and the choices)
+ */
+export async function startProxy(opts: ProxyOptions): Promise<ProxyHandle> {
+  const host = checkBindHost(opts.host ?? '127.0.0.1');
+  const targets: Targets = { v3: parseTarget('--target', opts.target), ...(opts.v2Target ? { v2: parseTarget('--v2-target', opts.v2Target) } : {}) };
+  const keys = new Map<string, KeyObject>();
+  for (const p of opts.partners ?? []) {
+    try {
+      keys.set(p.id, (await importPartnerKey(p.spkiPem)).key);
+    } catch (err) {
+      throw new ProxyConfigError(`The public key of partner ${p.id}: ${(err as Error).message}`);
+    }
+  }
+  const environment = opts.environment ?? 'sandbox';
+  const now = opts.now ?? Date.now;
+  const maxBody = opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const timeoutMs = opts.upstreamTimeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS;
+  const log = new RequestLog(opts.requestLog);
+  const ordered = new OrderedLog(log);
+  let port = 0;
+
+  const record = async (req: IncomingMessage, route: Route | undefined, f: Forwarded, started: number, ownProblem?: string): Promise<void> => {
+    const ticket = ordered.take();
+    const end = now();
+    const ms = performance.now() - started;
+    const reqText = f.requestBody?.toString('utf8');
+    const resText = bodyText(f.responseBody, f.responseHeaders['content-encoding'], f.responseBytes);
+    const authorization = req.headers.authorization;
+    const raw: RawRequest = {
+      method: req.method ?? 'GET',
+      url: route?.url ?? `http://${host}:${port}${req.url ?? ''}`,
+      path: req.url ?? '',
+      headers: req.headers,
+      // Only what an entry shows is held until its exchange is built (requestLog.ts caps); the diagnosis reads all.
+      ...(reqText !== undefined ? { body: reqText.slice(0, REQUEST_BODY_CAP) } : {}),
+      status: f.status,
+      responseHeaders: f.responseHeaders,
+      ...(resText !== undefined ? { responseBody: resText.slice(0, RESPONSE_BODY_CAP + 1) } : {}),
+      ms,
+      partner: claimedIss(authorization),
+    };
+    let kind: ProxyEntryKind = 'proxy-error';
+    let diagnosis: ProxyLogEntry['diagnosis'] = [];
+    let problem = ownProblem;
+    if (f.failure && f.failure.code !== 'BODY_TOO_LARGE' && route) problem = failureText(route, f.failure, timeoutMs, f.responseBytes);
+    if (route && !(f.failure && !f.failure.midBody)) {
+      const matches = matchEndpoints(raw.method, route.relPath).filter((m) => m.def.base === route.base);
+      ({ kind, diagnosis } = await diagnoseProxied({ status: f.status, method: raw.method, route, group: matches.map((m) => m.def), params: matches[0]?.params ?? {}, authorization, body: reqText, responseBody: resText, nowSeconds: Math.floor(end / 1000), keys, proxyPort: port }));
+      if (f.responseBytes > KEEP_BYTES) diagnosis = [...diagnosis, { rule: 'size', message: `The answer was ${(f.responseBytes / 1048576).toFixed(1)} MB: the proxy forwarded all of it, but checks only answers up to ${KEEP_BYTES / 1048576} MB against the contract (the toolkit's own client reads at most 16 MB).` }];
+      if (f.failure?.midBody) kind = 'proxy-error';
+    }
+    if (problem) diagnosis = [{ rule: 'upstream', message: problem }, ...diagnosis];
+    ordered.put(ticket, new ProxyLogEntry(raw, diagnosis, end, { environment, kind, problem, responseBytes: f.responseBytes }));
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const started = performance.now();
+    const route = routeOf(targets, req.url ?? '/');
+    if (typeof route === 'string') {
+      req.resume();
+      const headers = answerOwn(res, 404, route);
+      return record(req, undefined, { status: 404, responseHeaders: headers, responseBytes: 0 }, started, route);
+    }
+    const declared = Number(req.headers['content-length'] ?? 0);
+    if (declared > maxBody) {
+      const why = `tpp proxy: the request body of ${declared} bytes is over the proxy's limit of ${maxBody} bytes; it was not forwarded.`;
+      const headers = answerOwn(res, 413, why);
+      req.resume();
+      return record(req, route, { status: 413, responseHeaders: headers, responseBytes: 0 }, started, why);
+    }
+    const f = await forward(req, res, { url: route.url, maxBodyBytes: maxBody, timeoutMs, dispatcher: opts.dispatcher });
+    if (f.failure && !f.failure.midBody && !f.clientGone) {
+      const why = f.failure.code === 'BODY_TOO_LARGE' ? `tpp proxy: the request body is over the proxy's limit of ${maxBody} bytes; the upstream got a cut request, and its answer was dropped.` : failureText(route, f.failure, timeoutMs, 0);
+      const headers = answerOwn(res, f.status, why);
+      return record(req, route, { ...f, responseHeaders: headers }, started, why);
+    }
+    return record(req, route, f, started);
+  };
+
+  const server = createServer({ keepAliveTimeout: 5_000 }, (req, res) => {
+    handle(req, res).catch((err: unknown) => answerOwn(res, 502, `tpp proxy: internal error: ${(err as Error).message}`));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EADDRINUSE') reject(new ProxyConfigError(`Port ${opts.port} on ${host} is taken by another program (another proxy?): choose another --port, or --port 0 for any free port.`));
+      else reject(new ProxyConfigError(`Cannot listen on ${host}:${opts.port ?? 0}: ${err.message}`));
+    });
+    server.listen(opts.port ?? 0, host, () => resolve());
+  });
+  port = (server.address() as AddressInfo).port;
+  const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  let closed: Promise<void> | undefined;
+  return {
+    origin,
+    v3BaseUrl: `${origin}${V3_PREFIX}`,
+    environment,
+    targets,
+    log,
+    close: () =>
+      (closed ??= new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      })),
+  };
+}
