@@ -91,6 +91,7 @@ describe('OpenAPI export with Spectral, Prism and openapi-typescript', function 
       // Tire-protection registrations, claims, cancellations.
       const reg = example(d, '/tire-protection/registrations', 'post', 'tire-protection-registration');
       const id = ((await expect(created, v3('create tire-protection registration', 'POST', '/tire-protection/registrations', reg))).body as { id: string }).id;
+      await expect(409, v3('create again, duplicate invoice', 'POST', '/tire-protection/registrations', reg));
       await expect(200, v3('read', 'GET', `/tire-protection/registrations/${encodeURIComponent(id)}`));
       await expect(200, v3('metadata', 'GET', `/tire-protection/registrations/${encodeURIComponent(id)}/metadata`));
       await expect(200, v3('list by invoice', 'GET', `/tire-protection/registrations?invoiceNumber=${encodeURIComponent(String(reg.invoiceNumber))}`));
@@ -110,6 +111,7 @@ describe('OpenAPI export with Spectral, Prism and openapi-typescript', function 
       // Registrations, earlier revision.
       const old = example(d, '/registrations', 'post', 'registration');
       const oldId = ((await expect(created, v3('create (earlier revision)', 'POST', '/registrations', old))).body as { id: string }).id;
+      await expect(409, v3('create again (earlier revision)', 'POST', '/registrations', old));
       await expect(200, v3('read (earlier revision)', 'GET', `/registrations/${encodeURIComponent(oldId)}`));
       await expect(200, v3('list (earlier revision)', 'GET', '/registrations?pageSize=2&page=1'));
       await expect(404, v3('read unknown (earlier revision)', 'GET', '/registrations/unknown-registration'));
@@ -131,6 +133,7 @@ describe('OpenAPI export with Spectral, Prism and openapi-typescript', function 
       // Motor club.
       const mc = example(d, '/motor-club/registrations', 'post', 'motor-club-registration');
       const mcId = ((await expect(created, v3('create motor-club registration', 'POST', '/motor-club/registrations', mc))).body as { id: string }).id;
+      await expect(409, v3('create motor-club again', 'POST', '/motor-club/registrations', mc));
       await expect(200, v3('read motor-club', 'GET', `/motor-club/registrations/${encodeURIComponent(mcId)}`));
       await expect(200, v3('list motor-club', 'GET', '/motor-club/registrations'));
       await expect(404, v3('read unknown motor-club', 'GET', '/motor-club/registrations/unknown-registration'));

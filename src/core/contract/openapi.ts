@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { ENDPOINTS } from './endpoints';
 import { ErrorBody, ErrorIssue, UnauthorizedBody } from './errors';
-import { ExampleBodies, Json, buildOperation, openApiPath } from './openapiOperation';
-import { toJsonSchema } from './toJsonSchema';
+import { ExampleBodies, Json, buildOperation, exportSchema, openApiPath, withoutEditorKeywords } from './openapiOperation';
 import { BaseKind, EndpointDef } from './types';
 import * as v2 from './v2';
 import * as v3 from './v3';
@@ -117,7 +116,7 @@ export function buildOpenApiDocument(version = '0.0.0', options: OpenApiOptions 
   const schemas: Record<string, Json> = {};
   const ref = (schema: z.ZodType): Json => {
     const name = names.get(schema);
-    if (!name) return toJsonSchema(schema, 'draft-2020-12');
+    if (!name) return exportSchema(schema);
     if (!schemas[name]) {
       // The v2 POST body (one of four array properties) refers to the four bodies; other unions of named
       // schemas likewise refer to their branches instead of inlining them.
@@ -129,8 +128,8 @@ export function buildOpenApiDocument(version = '0.0.0', options: OpenApiOptions 
             : [];
       schemas[name] =
         branches.length > 0 && branches.every((o) => names.has(o))
-          ? { ...(z.globalRegistry.get(schema) ?? {}), oneOf: branches.map(ref) }
-          : toJsonSchema(schema, 'draft-2020-12');
+          ? withoutEditorKeywords({ ...(z.globalRegistry.get(schema) ?? {}), oneOf: branches.map(ref) })
+          : exportSchema(schema);
     }
     return { $ref: `#/components/schemas/${name}` };
   };
@@ -150,7 +149,10 @@ export function buildOpenApiDocument(version = '0.0.0', options: OpenApiOptions 
     // Paths of different bases never collide in this interface; in the document of all three, a path item of
     // another base than version 3 carries its server.
     const item = (paths[openApiPath(first.path)] ??= which === 'all' && first.base !== 'v3' ? { servers: [SERVERS[first.base]] } : {});
-    item[first.method.toLowerCase()] = buildOperation(defs, ref, options.examples ?? {});
+    const op = buildOperation(defs, ref, options.examples ?? {});
+    // The lookup takes a dedicated token, not the partner JWT (spec: Vehicle eligibility lookup).
+    if (first.base === 'eligibility' && which === 'all') op.security = [{ eligibilityToken: [] }];
+    item[first.method.toLowerCase()] = op;
     used.add(first.product);
   }
 
@@ -175,21 +177,35 @@ export function buildOpenApiDocument(version = '0.0.0', options: OpenApiOptions 
     },
     externalDocs: { description: 'Tire Protection Partner Toolkit: README (the tpp command line, the Local sandbox).', url: TOOLKIT_README_URL },
     servers: [SERVERS[which === 'all' ? 'v3' : which]],
-    security: [{ bearerAuth: [] }],
+    security: [which === 'eligibility' ? { eligibilityToken: [] } : { bearerAuth: [] }],
     tags,
     paths,
     components: {
       schemas,
-      securitySchemes: {
-        bearerAuth: {
-          type: 'http',
-          scheme: 'bearer',
-          bearerFormat: 'JWT',
-          description: 'ECDSA-signed JWT (ES256/ES384/ES512) with iat, iss (Partner ID), aud (base address) and exp.',
-        },
-      },
+      securitySchemes: securitySchemes(which),
     },
   };
+}
+
+/** The partner JWT (versions 3 and 2) and the eligibility lookup's dedicated token, as far as `which` uses them. */
+function securitySchemes(which: OpenApiInterface): Json {
+  const out: Json = {};
+  if (which !== 'eligibility') {
+    out.bearerAuth = {
+      type: 'http',
+      scheme: 'bearer',
+      bearerFormat: 'JWT',
+      description: 'ECDSA-signed JWT (ES256/ES384/ES512) with iat, iss (Partner ID), aud (base address) and exp.',
+    };
+  }
+  if (which === 'eligibility' || which === 'all') {
+    out.eligibilityToken = {
+      type: 'http',
+      scheme: 'bearer',
+      description: 'The dedicated token the provider issues for the eligibility lookup; tokens made with the Partner ID and key pair do not work on it.',
+    };
+  }
+  return out;
 }
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];

@@ -16,6 +16,31 @@ export function openApiPath(path: string): string {
   return path.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, '{$1}');
 }
 
+/** Keywords of VS Code's JSON language service: meaningful to the editor, unknown to OpenAPI tools (Redocly: `struct`). */
+const EDITOR_KEYWORDS = ['deprecationMessage', 'patternErrorMessage', 'errorMessage', 'markdownDescription', 'enumDescriptions', 'markdownEnumDescriptions'];
+/** Keywords whose value maps names (of properties, definitions) to schemas, not a schema itself. */
+const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
+
+/** Removes editor-only keywords from a JSON Schema, in place (never a property that happens to bear such a name). */
+function dropEditorKeywords(node: unknown, isMap = false): void {
+  if (Array.isArray(node)) return node.forEach((n) => dropEditorKeywords(n));
+  if (node === null || typeof node !== 'object') return;
+  const o = node as Json;
+  if (!isMap) for (const k of EDITOR_KEYWORDS) delete o[k];
+  for (const [k, v] of Object.entries(o)) dropEditorKeywords(v, !isMap && SCHEMA_MAPS.has(k));
+}
+
+/** `schema` (changed in place) without editor-only keywords. */
+export function withoutEditorKeywords(schema: Json): Json {
+  dropEditorKeywords(schema);
+  return schema;
+}
+
+/** The export's JSON Schema (2020-12) of a contract schema: {@link toJsonSchema} without editor-only keywords. */
+export function exportSchema(schema: z.ZodType): Json {
+  return withoutEditorKeywords(toJsonSchema(schema, 'draft-2020-12'));
+}
+
 /** A request body as sent, per payload kind (variables already resolved), shown as the operation's examples. */
 export type ExampleBodies = Partial<Record<PayloadKind, unknown>>;
 
@@ -35,7 +60,7 @@ function parameters(defs: readonly EndpointDef[]): Json[] {
     for (const [name, q] of Object.entries(def.query)) {
       if (seen.has(name)) continue;
       seen.add(name);
-      const schema = toJsonSchema(q.schema, 'draft-2020-12');
+      const schema = exportSchema(q.schema);
       if (q.default !== undefined) schema.default = q.default;
       const aliases = q.aliases?.length ? ` Also accepted as: ${q.aliases.join(', ')}.` : '';
       out.push({ name, in: 'query', required: defs.every((d) => d.query[name]?.required === true), description: q.description + aliases, schema });
@@ -44,6 +69,13 @@ function parameters(defs: readonly EndpointDef[]): Json[] {
   return out;
 }
 
+/** Answers that may say how long to wait (spec: Errors, 429 "wait and retry", 503 "Retry later"; docs/contract.md). */
+const RETRY_AFTER_STATUSES: ReadonlySet<number> = new Set([429, 503]);
+const RETRY_AFTER: Json = {
+  description: 'How long to wait before retrying: seconds, or an HTTP date (RFC 9110). The Local sandbox sends seconds on every 429 and on a storage 503.',
+  schema: { type: 'string' },
+};
+
 function responses(defs: readonly EndpointDef[], ref: (schema: z.ZodType) => Json): Record<string, Json> {
   const out: Record<string, Json> = {};
   for (const def of defs) {
@@ -51,7 +83,9 @@ function responses(defs: readonly EndpointDef[], ref: (schema: z.ZodType) => Jso
       if (out[status]) continue;
       const row = STATUS_TABLE[Number(status)] ?? SANDBOX_STATUS_TABLE[Number(status)];
       const description = row ? `${row.name}: ${row.meaning}` : status;
-      out[status] = schema === null ? { description } : { description, content: { 'application/json': { schema: ref(schema) } } };
+      const answer: Json = schema === null ? { description } : { description, content: { 'application/json': { schema: ref(schema) } } };
+      if (RETRY_AFTER_STATUSES.has(Number(status))) answer.headers = { 'Retry-After': { ...RETRY_AFTER } };
+      out[status] = answer;
     }
   }
   return out;

@@ -30,11 +30,36 @@ function homogeneousTuple(ctx: { zodSchema: unknown; jsonSchema: JsonSchemaObjec
 }
 
 /**
+ * A nullable array is written `type: [array, "null"]` with the array's keywords, not `anyOf: [array, null]`: the same
+ * values, but json-schema-faker (behind `prism mock -d`) crashes on the `anyOf` form.
+ */
+function nullableArray(ctx: { zodSchema: unknown; jsonSchema: JsonSchemaObject }): void {
+  const def = (ctx.zodSchema as { _zod?: { def?: { type?: string } } })._zod?.def;
+  const js = ctx.jsonSchema;
+  if (def?.type !== 'nullable' || !Array.isArray(js.anyOf) || js.anyOf.length !== 2) return;
+  const [a, b] = js.anyOf as JsonSchemaObject[];
+  const isNull = (x: JsonSchemaObject | undefined) => x !== undefined && x.type === 'null' && Object.keys(x).length === 1;
+  const array = isNull(b) ? a : isNull(a) ? b : undefined;
+  if (!array || array.type !== 'array' || array.$ref !== undefined) return;
+  delete js.anyOf;
+  for (const [k, v] of Object.entries(array)) if (!(k in js)) js[k] = v;
+  js.type = ['array', 'null'];
+}
+
+/**
  * JSON Schema of `schema` as sent on the wire (`io: 'input'`; a union such as money accepts what the contract
  * converts), with types zod cannot express as `{}`, in the dialect `target`. Without `$schema`.
  */
 export function toJsonSchema(schema: z.ZodType, target: 'draft-7' | 'draft-2020-12'): JsonSchemaObject {
-  const out = z.toJSONSchema(schema, { target, io: 'input', unrepresentable: 'any', override: homogeneousTuple }) as JsonSchemaObject;
+  const out = z.toJSONSchema(schema, {
+    target,
+    io: 'input',
+    unrepresentable: 'any',
+    override: (ctx) => {
+      homogeneousTuple(ctx);
+      nullableArray(ctx);
+    },
+  }) as JsonSchemaObject;
   delete out.$schema;
   return out;
 }

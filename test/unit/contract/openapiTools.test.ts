@@ -134,3 +134,45 @@ describe('cli: tpp openapi --interface', () => {
     assert.doesNotMatch(c.err(), /\n\s+at /);
   });
 });
+
+describe('contract: OpenAPI export as strict as the sandbox', () => {
+  const all = docOf('all');
+  const opAt = (d: Doc, path: string, method: string) => d.paths[path]?.[method] as unknown as { responses: Record<string, { headers?: Record<string, unknown> }>; security?: unknown };
+
+  it('declares 409 (duplicate invoice) on the three registration creates', () => {
+    for (const path of ['/registrations', '/tire-protection/registrations', '/motor-club/registrations']) {
+      assert.ok(opAt(all, path, 'post').responses['409'], path);
+    }
+  });
+
+  it('declares Retry-After on every 429 and 503', () => {
+    for (const [p, m] of operations(all)) {
+      for (const status of ['429', '503']) assert.ok(opAt(all, p, m).responses[status]?.headers?.['Retry-After'], `${m} ${p} ${status}`);
+    }
+  });
+
+  it('writes no editor-only keyword, keeps deprecated: true', () => {
+    const text = JSON.stringify(all);
+    for (const k of ['deprecationMessage', 'patternErrorMessage', 'errorMessage', 'markdownDescription']) assert.ok(!text.includes(`"${k}"`), k);
+    assert.ok([...nodes(all.components.schemas)].some(([, n]) => n.deprecated === true), 'a schema stays deprecated');
+  });
+
+  it('writes nullable arrays as type [array, "null"], never anyOf [array, null]', () => {
+    let typed = 0;
+    for (const [path, node] of nodes(all)) {
+      const branches = node.anyOf as { type?: unknown }[] | undefined;
+      if (Array.isArray(branches)) assert.ok(!(branches.some((b) => b.type === 'array') && branches.some((b) => b.type === 'null')), path.join('.'));
+      if (Array.isArray(node.type) && node.type.includes('array') && node.type.includes('null')) typed++;
+    }
+    assert.ok(typed > 0);
+  });
+
+  it('gives the eligibility lookup its own security scheme (a dedicated token, not the partner JWT)', () => {
+    const path = '/vehicle-lookup/{program}/rsa/eligible';
+    assert.deepEqual(opAt(all, path, 'get').security, [{ eligibilityToken: [] }]);
+    const elig = docOf('eligibility') as unknown as { security: unknown; components: { securitySchemes: Record<string, unknown> } };
+    assert.deepEqual(elig.security, [{ eligibilityToken: [] }]);
+    assert.deepEqual(Object.keys(elig.components.securitySchemes), ['eligibilityToken']);
+    assert.equal(opAt(all, '/verify-token', 'get').security, undefined, 'partner calls keep the document\'s bearerAuth');
+  });
+});

@@ -43,5 +43,10 @@ export const invoiceNumberFilter = param(nonEmpty, { description: 'Filter by inv
 export const unauthorized = () => ({ 401: schemas.errors().UnauthorizedBody }) as const;
 /** The tolerant body of every other error (spec: Errors). */
 export const errorBody = () => schemas.errors().ErrorBody;
+/**
+ * 409 of a registration create whose invoice number (with the store number) is already stored: the spec names no
+ * status for a duplicate invoice; the decision is recorded in docs/contract.md ("Choices where the spec says not shown").
+ */
+export const duplicateInvoice = () => ({ 409: errorBody() }) as const;
 /** A create's answer: 200 or 201 with `schema`. */
 export const created = <S extends z.ZodType>(schema: S) => ({ 200: schema, 201: schema });

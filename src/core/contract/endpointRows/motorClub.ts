@@ -1,6 +1,6 @@
 import { schemas } from '../lazy';
 import type { EndpointId } from '../types';
-import { TableRow, created, errorBody, invoiceNumberRequired, page, pageSize, unauthorized } from './common';
+import { TableRow, created, errorBody, invoiceNumberRequired, page, pageSize, unauthorized, duplicateInvoice } from './common';
 
 /** Rows of the endpoint table (spec: Endpoints) for motor-club registrations. Bodies and answers are built on first read. */
 export const motorClubRows = {
@@ -10,7 +10,7 @@ export const motorClubRows = {
     path: '/motor-club/registrations',
     query: {},
     get body() { return schemas.motorClub().MotorClubRegistration; },
-    get responses() { return { ...created(schemas.responses().CreatedId), 400: errorBody(), ...unauthorized() }; },
+    get responses() { return { ...created(schemas.responses().CreatedId), 400: errorBody(), ...unauthorized(), ...duplicateInvoice() }; },
     apiVersion: 3,
     product: 'motor-club',
     summary: 'Create a motor-club registration.',

@@ -1,6 +1,6 @@
 import { schemas } from '../lazy';
 import type { EndpointId } from '../types';
-import { TableRow, created, errorBody, invoiceNumberFilter, invoiceNumberRequired, page, pageSize, storeNumber, unauthorized } from './common';
+import { TableRow, created, errorBody, invoiceNumberFilter, invoiceNumberRequired, page, pageSize, storeNumber, unauthorized, duplicateInvoice } from './common';
 
 /**
  * Rows of the endpoint table (spec: Endpoints) for registrations: the earlier revision (paths without product
@@ -14,7 +14,7 @@ export const registrationRows = {
     path: '/registrations',
     query: {},
     get body() { return schemas.registration().Registration; },
-    get responses() { return { ...created(schemas.responses().CreatedId), 400: errorBody(), ...unauthorized() }; },
+    get responses() { return { ...created(schemas.responses().CreatedId), 400: errorBody(), ...unauthorized(), ...duplicateInvoice() }; },
     apiVersion: 3,
     product: 'registrations',
     summary: 'Create a registration (earlier revision).',
@@ -74,7 +74,7 @@ export const registrationRows = {
     path: '/tire-protection/registrations',
     query: {},
     get body() { return schemas.tireProtection().TireProtectionRegistration; },
-    get responses() { return { ...created(schemas.responses().CreatedId), 400: errorBody(), ...unauthorized() }; },
+    get responses() { return { ...created(schemas.responses().CreatedId), 400: errorBody(), ...unauthorized(), ...duplicateInvoice() }; },
     apiVersion: 3,
     product: 'tire-protection',
     summary: 'Create a tire-protection registration.',
