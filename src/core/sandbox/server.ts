@@ -19,6 +19,7 @@ import type { SandboxHandle, SandboxOptions } from './sandboxTypes';
 export { BASE_PREFIX } from './routes';
 export { MAX_RESPONSE_BYTES, logSafe } from './replies';
 export { zodIssues } from './routes';
+export { writePgliteTemplate } from './db/pglite';
 export type { PartnerSpec, SandboxHandle, SandboxOptions } from './sandboxTypes';
 
 /**
