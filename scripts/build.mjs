@@ -3,6 +3,7 @@
 // production: minified, no source maps; otherwise: source maps, not minified.
 import * as esbuild from 'esbuild';
 import { copyFileSync, readdirSync, statSync, rmSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { basename, dirname, join, resolve } from 'node:path';
 import { buildExtensionWithLazyCore } from './lazy-core.mjs';
@@ -49,6 +50,15 @@ const common = {
 function copyPgliteAssets() {
   const dir = join(createRequire(import.meta.url).resolve('@electric-sql/pglite'), '..');
   for (const f of ['pglite.wasm', 'pglite.data', 'initdb.wasm']) copyFileSync(join(dir, f), join('dist', f));
+}
+
+/**
+ * New sandbox clusters are made from a template (src/core/sandbox/db/template.ts), not by initdb in the serving
+ * process: made here once, by the sandbox bundle just built, as dist/pglite-template-<key>.tar.gz.
+ */
+function makePgliteTemplate() {
+  const script = "require('./dist/sandbox.js').writePgliteTemplate('dist').then((f) => process.stdout.write(f))";
+  return execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' });
 }
 
 /**
@@ -142,8 +152,9 @@ if (watch) {
   const [, , commandBuild] = await Promise.all([buildExtensionWithLazyCore(extensionBuild, common), ...builds.map((b) => esbuild.build(b))]);
   checkCommandBundles(commandBuild.metafile);
   copyPgliteAssets();
+  const template = makePgliteTemplate();
   copyTourScript();
   const kb = (f) => `${(statSync(join('dist', f)).size / 1024).toFixed(1)} KB`;
-  console.log(`esbuild${production ? ' (production)' : ''}: dist/extension.js ${kb('extension.js')} (loaded at activation; budget 150 KB in production), dist/core.js ${kb('core.js')} (loaded on first use; budget 600 KB in production), dist/undici.js ${kb('undici.js')} (loaded on the first request), dist/sandbox.js ${kb('sandbox.js')}, dist/sandbox-child.js ${kb('sandbox-child.js')}, dist/webview/response.js ${kb('webview/response.js')} (the response view's page)`);
+  console.log(`esbuild${production ? ' (production)' : ''}: dist/extension.js ${kb('extension.js')} (loaded at activation; budget 150 KB in production), dist/core.js ${kb('core.js')} (loaded on first use; budget 600 KB in production), dist/undici.js ${kb('undici.js')} (loaded on the first request), dist/sandbox.js ${kb('sandbox.js')}, dist/sandbox-child.js ${kb('sandbox-child.js')}, dist/webview/response.js ${kb('webview/response.js')} (the response view's page), ${template} ${kb(basename(template))} (new sandbox clusters)`);
   console.log(`  tpp: dist/cli.js ${kb('cli.js')}, then one of ${CLI_COMMANDS.map((c) => `cli-${c}.js ${kb(`cli-${c}.js`)}`).join(', ')}`);
 }

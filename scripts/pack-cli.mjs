@@ -26,6 +26,11 @@ for (const entry of readdirSync('dist', { withFileTypes: true })) {
   if (EDITOR_ONLY.has(entry.name) || entry.name.endsWith('.map') || !entry.isFile()) continue;
   copyFileSync(join('dist', entry.name), join(stage, 'dist', entry.name));
 }
+// `tpp sandbox` makes new clusters from this template (src/core/sandbox/db/template.ts), not by initdb.
+if (!readdirSync(join(stage, 'dist')).some((f) => /^pglite-template-[0-9a-f]+\.tar\.gz$/.test(f))) {
+  console.error('pack-cli: dist/pglite-template-<key>.tar.gz is missing: run node scripts/build.mjs');
+  process.exit(1);
+}
 copyFileSync('LICENSE', join(stage, 'LICENSE'));
 writeFileSync(
   join(stage, 'README.md'),

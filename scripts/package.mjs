@@ -2,15 +2,15 @@
 // bundled, so --no-dependencies). Lists the .vsix contents and, with --check, fails if anything other
 // than dist/*.js, PGlite's files in dist/, media/, package.json, README, CHANGELOG and LICENSE is inside, or
 // if the packaged sandbox cannot open its embedded database (PGlite loads its WebAssembly at run time: proven from
-// the .vsix itself, not from the source tree).
+// the .vsix itself, not from the source tree), or makes it without the template of new clusters it ships.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
 const check = process.argv.includes('--check');
 const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
-const run = (cmd, args) => execFileSync(cmd, args, { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
+const run = (cmd, args, env) => execFileSync(cmd, args, { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8', env: { ...process.env, ...env } });
 
 run('node', ['scripts/build.mjs', '--production']);
 // Size budgets of issue 14 (bytes are deterministic, unlike timings): what activation loads, and the lazily loaded core.
@@ -31,11 +31,13 @@ const entries = run('python3', ['-c', 'import sys,zipfile;[print(i.filename, i.f
   });
 console.log(`${out}: ${entries.length} entries`);
 for (const e of entries) console.log(`  ${e.name.padEnd(48)} ${(e.size / 1024).toFixed(1).padStart(8)} KB`);
-const allowed = /^(\[Content_Types\]\.xml|extension\.vsixmanifest|extension\/(dist\/(webview\/)?[\w-]+\.js|dist\/(pglite\.wasm|pglite\.data|initdb\.wasm)|media\/.+|package\.json|readme\.md|changelog\.md|LICENSE(\.txt)?))$/i;
+const allowed = /^(\[Content_Types\]\.xml|extension\.vsixmanifest|extension\/(dist\/(webview\/)?[\w-]+\.js|dist\/(pglite\.wasm|pglite\.data|initdb\.wasm|pglite-template-[0-9a-f]+\.tar\.gz)|media\/.+|package\.json|readme\.md|changelog\.md|LICENSE(\.txt)?))$/i;
 const unexpected = entries.filter((e) => !allowed.test(e.name));
 // The Local sandbox runs as its own process from these files: a .vsix without them breaks Local.
 const missing = ['extension/dist/extension.js', 'extension/dist/sandbox.js', 'extension/dist/sandbox-child.js', 'extension/dist/webview/response.js'].filter((f) => !entries.some((e) => e.name === f));
 if (missing.length) unexpected.push(...missing.map((name) => ({ name: `(missing) ${name}` })));
+// New sandbox clusters are made from this template (src/core/sandbox/db/template.ts); without it, initdb in the process.
+if (!entries.some((e) => /^extension\/dist\/pglite-template-[0-9a-f]+\.tar\.gz$/.test(e.name))) unexpected.push({ name: '(missing) extension/dist/pglite-template-<key>.tar.gz' });
 const total = entries.reduce((n, e) => n + e.size, 0);
 console.log(`unpacked size ${(total / 1024 / 1024).toFixed(1)} MB; .vsix ${(statSync(out).size / 1024 / 1024).toFixed(1)} MB`);
 if (check) {
@@ -43,8 +45,11 @@ if (check) {
   run('python3', ['-c', 'import sys,zipfile;zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])', out, dir]);
   const probe = `require(${JSON.stringify(join(dir, 'extension/dist/sandbox.js'))}).startSandbox({ dataDir: ${JSON.stringify(join(dir, 'data'))} })
     .then((s) => s.close()).then(() => console.log('package: the packaged sandbox opened its embedded database'))`;
+  // An empty per-machine cache: a sandbox that found no template of its own would make one there.
+  const cache = join(dir, 'cache');
   try {
-    console.log(run('node', ['-e', probe]).trim());
+    console.log(run('node', ['-e', probe], { XDG_CACHE_HOME: cache }).trim());
+    if (existsSync(cache)) unexpected.push({ name: '(not used) extension/dist/pglite-template-<key>.tar.gz: the packaged sandbox ran initdb' });
   } finally {
     rmSync(dir, { recursive: true, force: true });
     rmSync(dirname(out), { recursive: true, force: true }); // the temporary directory made for the .vsix

@@ -3,8 +3,10 @@
 // on the same kind of database (PGlite under a data directory, or a PostgreSQL server with --database). Answers the
 // sandbox's paths: /api/v3/verify-token, /api/v3/tire-protection/registrations[/{id}] (GET list and by id, POST).
 // Prints one JSON line {origin, pid, stored, seedSeconds} on stdout when ready; SIGTERM stops it.
+// With --memory, the in-memory floor: the documents in a Map (id -> their JSON text, sent as it is), answering
+// verify-token and read by id only — what a read costs when nothing but the token check is left.
 //   node --import tsx scripts/bench-sandbox/floor.ts --partner ID --pem FILE --seed FILE.ndjson
-//        (--data-dir DIR | --database URL)
+//        (--data-dir DIR | --database URL | --memory)
 import { createPublicKey, randomBytes, verify } from 'node:crypto';
 import { createReadStream, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -50,7 +52,7 @@ interface Db {
 }
 
 const { values } = parseArgs({
-  options: { partner: { type: 'string' }, pem: { type: 'string' }, seed: { type: 'string' }, 'data-dir': { type: 'string' }, database: { type: 'string' } },
+  options: { partner: { type: 'string' }, pem: { type: 'string' }, seed: { type: 'string' }, 'data-dir': { type: 'string' }, database: { type: 'string' }, memory: { type: 'boolean', default: false } },
 });
 const partner = values.partner as string;
 const publicKey = createPublicKey(readFileSync(values.pem as string, 'utf8'));
@@ -89,12 +91,21 @@ function send(res: ServerResponse, status: number, body?: unknown): void {
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) }).end(text);
 }
 
-async function handle(db: Db, req: IncomingMessage, res: ServerResponse): Promise<void> {
+/** The in-memory floor's documents: id -> the document's JSON text as seeded. */
+const documents = new Map<string, string>();
+
+async function handle(db: Db | undefined, req: IncomingMessage, res: ServerResponse): Promise<void> {
   if (!authorized(req)) return send(res, 401, { message: 'Unauthorized' });
   const url = new URL(req.url ?? '/', aud);
   const path = url.pathname;
   if (path === '/api/v3/verify-token') return send(res, 200, { partner_id: partner, name: partner.toLowerCase() });
   const one = /^\/api\/v3\/tire-protection\/registrations\/([^/]+)$/.exec(path);
+  if (!db) {
+    const text = one && req.method === 'GET' ? documents.get(decodeURIComponent(one[1] as string)) : undefined;
+    if (text === undefined) return send(res, 404, { message: 'Not found' });
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) }).end(text);
+    return;
+  }
   if (one && req.method === 'GET') {
     const { rows } = await db.query<{ doc: unknown }>(FLOOR_SQL.byId, [partner, decodeURIComponent(one[1] as string)]);
     return rows[0] ? send(res, 200, rows[0].doc) : send(res, 404, { message: 'Not found' });
@@ -143,10 +154,18 @@ async function seed(db: Db): Promise<number> {
   return stored;
 }
 
+/** Loads the seed file into {@link documents}; returns how many. */
+async function seedMemory(): Promise<number> {
+  for await (const line of createInterface({ input: createReadStream(values.seed as string) })) {
+    if (line) documents.set((JSON.parse(line) as { _id: string })._id, line);
+  }
+  return documents.size;
+}
+
 async function main(): Promise<void> {
   const t0 = performance.now();
-  const db = await open();
-  const stored = await seed(db);
+  const db = values.memory ? undefined : await open();
+  const stored = db ? await seed(db) : await seedMemory();
   const seedSeconds = (performance.now() - t0) / 1000;
   const server = createServer((req, res) => {
     handle(db, req, res).catch((err: unknown) => send(res, 500, { message: (err as Error).message }));

@@ -25,6 +25,7 @@ import { sandboxAddresses } from './addresses';
 export { BASE_PREFIX } from './routes';
 export { MAX_RESPONSE_BYTES, logSafe } from './replies';
 export { zodIssues } from './routes';
+export { writePgliteTemplate } from './db/pglite';
 export type { PartnerSpec, SandboxHandle, SandboxOptions } from './sandboxTypes';
 
 /**

@@ -1,10 +1,11 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { PGlite as PGliteType, Transaction } from '@electric-sql/pglite';
 import { DataDirInUseError, Queryable, QueryResult, SandboxDataError, SandboxDb, asStorageError } from './database';
 import { LATEST_VERSION, migrate } from './migrations';
 import { lockDataDir } from './lock';
 import { inTransaction } from './transaction';
+import { cacheTemplateOf, dropTemplate, readTemplate, templateFileName, writeTemplateOf } from './template';
 
 /**
  * The embedded back end: PGlite (PostgreSQL compiled to WebAssembly) in memory or under `<dataDir>/pgdata`.
@@ -13,7 +14,8 @@ import { inTransaction } from './transaction';
  * PGlite reads `pglite.wasm`, `initdb.wasm` and `pglite.data` at run time. They are looked up next to the running
  * bundle (`dist/`, where scripts/build.mjs copies them) and else in the installed package, and handed to PGlite
  * explicitly, so bundling never breaks its own path resolution. The compiled WebAssembly modules are kept for the
- * process, so a second instance (tests, a restart after a storage fault) skips compilation.
+ * process, so a second instance (tests, a restart after a storage fault) skips compilation. A new cluster (in memory
+ * or a new data directory) is made from the migrated template of ./template.ts, not by initdb.
  */
 
 /** Node's WebAssembly global (the project's type libraries do not declare it). */
@@ -25,7 +27,6 @@ interface Assets {
   readonly bundle: Buffer;
 }
 let assets: Promise<Assets> | undefined;
-let memoryTemplate: Promise<Blob | File> | undefined;
 
 function assetDir(): string {
   if (existsSync(join(__dirname, 'pglite.wasm'))) return __dirname;
@@ -98,7 +99,6 @@ export function pgDataDir(dataDir: string): string {
  * of an unknown schema version (nothing is changed in it).
  */
 export async function openPglite(dataDir?: string): Promise<SandboxDb> {
-  const { PGlite } = await import('@electric-sql/pglite');
   let release: (() => Promise<void>) | undefined;
   let existed = false;
   if (dataDir) {
@@ -113,19 +113,16 @@ export async function openPglite(dataDir?: string): Promise<SandboxDb> {
     }
   }
   const where = dataDir ?? 'memory';
-  const template = dataDir ? undefined : await memoryTemplate?.catch(() => undefined);
+  let template = existed ? undefined : await readTemplate(assetDir());
   let pg: PGliteType;
   try {
-    const a = await loadAssets();
-    pg = await PGlite.create({
-      dataDir: dataDir ? pgDataDir(dataDir) : undefined,
-      loadDataDir: template,
-      pgliteWasmModule: a.pglite,
-      initdbWasmModule: a.initdb,
-      fsBundle: new Blob([a.bundle]),
-      // 32 MB of shared buffers instead of 128: the operating system caches the data files anyway, and the process
-      // stays near 250 MB with a million registrations.
-      startParams: [...PGlite.defaultStartParams, '-c', 'shared_buffers=32MB'],
+    pg = await createPglite(dataDir, template).catch((err: unknown) => {
+      if (!template) throw err;
+      // A template PGlite cannot load (a damaged cache file): forget it, and make this new cluster with initdb.
+      dropTemplate(assetDir());
+      template = undefined;
+      if (dataDir) rmSync(pgDataDir(dataDir), { recursive: true, force: true });
+      return createPglite(dataDir, undefined);
     });
   } catch (err) {
     await release?.();
@@ -140,14 +137,44 @@ export async function openPglite(dataDir?: string): Promise<SandboxDb> {
   try {
     await migrate(db, where);
     if (dataDir) writeFileSync(join(dataDir, VERSION_FILE), `${LATEST_VERSION}\n`);
-    // The first in-memory database of the process, migrated and still empty, becomes the template of the next
-    // ones: they load it instead of running initdb and the migrations again (tests start many sandboxes).
-    if (!dataDir && !template) memoryTemplate ??= pg.dumpDataDir('none');
+    // Made by initdb (no template shipped nor cached, e.g. when running from source): kept for the next processes.
+    if (!existed && !template) await cacheTemplateOf(pg, assetDir());
   } catch (err) {
     await db.close();
     throw err;
   }
   return db;
+}
+
+/** A PGlite instance on `dataDir`'s cluster (in memory without it), made from `template` when given. */
+async function createPglite(dataDir: string | undefined, template: Uint8Array | undefined): Promise<PGliteType> {
+  const { PGlite } = await import('@electric-sql/pglite');
+  const a = await loadAssets();
+  return PGlite.create({
+    dataDir: dataDir ? pgDataDir(dataDir) : undefined,
+    loadDataDir: template ? new Blob([template]) : undefined,
+    pgliteWasmModule: a.pglite,
+    initdbWasmModule: a.initdb,
+    fsBundle: new Blob([a.bundle]),
+    // 32 MB of shared buffers instead of 128: the operating system caches the data files anyway, and the
+    // WebAssembly memory stays at its initial 128 MB instead of growing past it.
+    startParams: [...PGlite.defaultStartParams, '-c', 'shared_buffers=32MB'],
+  });
+}
+
+/**
+ * Makes the template of new clusters (./template.ts) in `dir`, from a cluster made by initdb and migrated; used by
+ * scripts/build.mjs. Returns the file written. Throws when PGlite or the write fails.
+ */
+export async function writePgliteTemplate(dir: string): Promise<string> {
+  const pg = await createPglite(undefined, undefined);
+  const db = new PgliteDb(pg, 'memory', undefined);
+  try {
+    await migrate(db, 'memory');
+    return await writeTemplateOf(pg, dir, templateFileName(assetDir()));
+  } finally {
+    await db.close();
+  }
 }
 
 class PgliteDb implements SandboxDb {

@@ -1,0 +1,115 @@
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import type { PGlite } from '@electric-sql/pglite';
+import { LATEST_VERSION, MIGRATIONS } from './migrations';
+
+/**
+ * The template every new embedded cluster is made from (docs/sandbox.md, Storage): a gzip tarball of a PGlite data
+ * directory just initialised and migrated to {@link LATEST_VERSION}, loaded with PGlite's `loadDataDir` (in memory,
+ * or unpacked into a new data directory) instead of running initdb. WebAssembly memory never shrinks, so the process
+ * that ran initdb keeps its peak (about 700 MB) for as long as it lives; one that loads the template stays near
+ * the size of an existing cluster.
+ *
+ * scripts/build.mjs makes it once, next to PGlite's assets in dist/ ({@link writePgliteTemplate}). When running from
+ * source there is none there: the first process to need one makes it with initdb and keeps it in the per-machine
+ * cache ({@link templateCacheDir}) for every later process. The file is named by {@link templateKey}, so a template
+ * of other migrations or another PGlite build is never loaded.
+ */
+
+/** The name of the template for the migrations of this build and the PGlite assets in `assetDir`. */
+export function templateFileName(assetDir: string): string {
+  return `pglite-template-${templateKey(assetDir)}.tar.gz`;
+}
+
+/**
+ * 12 hex digits naming what a template depends on: the schema (every migration's SQL) and the PGlite build (the
+ * sizes of its `pglite.wasm` and `pglite.data` in `assetDir`, which differ between releases).
+ */
+export function templateKey(assetDir: string): string {
+  const h = createHash('sha256');
+  h.update(String(LATEST_VERSION));
+  for (const m of MIGRATIONS) h.update(`\0${m.version}\0${m.sql}`);
+  for (const f of ['pglite.wasm', 'pglite.data']) h.update(`\0${statSync(join(assetDir, f)).size}`);
+  return h.digest('hex').slice(0, 12);
+}
+
+/**
+ * The per-machine cache of templates: `$XDG_CACHE_HOME/tpp`, else the platform's cache directory
+ * (`~/Library/Caches/tpp`, `%LOCALAPPDATA%\tpp`, `~/.cache/tpp`).
+ */
+export function templateCacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.XDG_CACHE_HOME) return join(env.XDG_CACHE_HOME, 'tpp');
+  if (process.platform === 'darwin') return join(homedir(), 'Library', 'Caches', 'tpp');
+  if (process.platform === 'win32' && env.LOCALAPPDATA) return join(env.LOCALAPPDATA, 'tpp');
+  return join(homedir(), '.cache', 'tpp');
+}
+
+let found: { key: string; bytes: Promise<Uint8Array | undefined> } | undefined;
+
+/**
+ * The template's bytes: from `assetDir` (the shipped one), else from the per-machine cache; undefined when neither
+ * has it. Read once per process. Never throws.
+ */
+export function readTemplate(assetDir: string): Promise<Uint8Array | undefined> {
+  let name: string;
+  try {
+    name = templateFileName(assetDir);
+  } catch {
+    return Promise.resolve(undefined);
+  }
+  const places = [assetDir, templateCacheDir()];
+  const key = [...places, name].join('\0');
+  if (found?.key === key) return found.bytes;
+  const bytes = (async () => {
+    for (const dir of places) {
+      const file = join(dir, name);
+      try {
+        if (existsSync(file)) return new Uint8Array(readFileSync(file));
+      } catch {
+        // unreadable: try the next place, else initdb
+      }
+    }
+    return undefined;
+  })();
+  found = { key, bytes };
+  return bytes;
+}
+
+/** Forgets a template that PGlite could not load (a damaged cache file), and removes it from the cache. */
+export function dropTemplate(assetDir: string): void {
+  found = undefined;
+  try {
+    rmSync(join(templateCacheDir(), templateFileName(assetDir)), { force: true });
+  } catch {
+    // the next process tries again
+  }
+}
+
+/**
+ * Writes the template of `pg` (a cluster just initialised and migrated, nothing else in it) as `dir/<name>`, through
+ * a temporary file renamed into place so that a reader never sees half of it. Throws on a write error.
+ */
+export async function writeTemplateOf(pg: PGlite, dir: string, name: string): Promise<string> {
+  // A checkpoint first, so that a cluster made from the template starts without replaying the migrations' WAL.
+  await pg.exec('CHECKPOINT');
+  const blob = await pg.dumpDataDir('gzip');
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, name);
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, new Uint8Array(await blob.arrayBuffer()));
+  renameSync(tmp, file);
+  return file;
+}
+
+/** Keeps the template of `pg` in the per-machine cache for the next processes; a failure only costs them initdb. */
+export async function cacheTemplateOf(pg: PGlite, assetDir: string): Promise<void> {
+  try {
+    const name = templateFileName(assetDir);
+    await writeTemplateOf(pg, templateCacheDir(), name);
+    found = undefined;
+  } catch {
+    // an unwritable cache: every process runs initdb, as without a template
+  }
+}

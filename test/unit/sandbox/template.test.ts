@@ -1,0 +1,81 @@
+import { strict as assert } from 'node:assert';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { openPglite } from '../../../src/core/sandbox/db/pglite';
+import { LATEST_VERSION } from '../../../src/core/sandbox/db/migrations';
+import { templateCacheDir, templateFileName, templateKey } from '../../../src/core/sandbox/db/template';
+
+/**
+ * New embedded clusters are made from a migrated template instead of initdb (docs/sandbox.md, Storage). From source
+ * there is no shipped template: the per-machine cache ($XDG_CACHE_HOME/tpp here, a temporary directory) holds it.
+ */
+
+const pgliteDir = dirname(require.resolve('@electric-sql/pglite'));
+
+describe('Local sandbox: template of new clusters', () => {
+  let cache: string;
+  let saved: string | undefined;
+  beforeEach(() => {
+    cache = mkdtempSync(join(tmpdir(), 'tpp-template-'));
+    saved = process.env.XDG_CACHE_HOME;
+    process.env.XDG_CACHE_HOME = cache;
+  });
+  afterEach(() => {
+    if (saved === undefined) delete process.env.XDG_CACHE_HOME;
+    else process.env.XDG_CACHE_HOME = saved;
+    rmSync(cache, { recursive: true, force: true });
+  });
+
+  it('is named by the migrations and the PGlite build, and cached in $XDG_CACHE_HOME/tpp', () => {
+    assert.match(templateKey(pgliteDir), /^[0-9a-f]{12}$/);
+    assert.equal(templateFileName(pgliteDir), `pglite-template-${templateKey(pgliteDir)}.tar.gz`);
+    assert.equal(templateCacheDir(), join(cache, 'tpp'));
+  });
+
+  it('a first start without a template makes one; a damaged template is dropped and the start still succeeds', async function () {
+    this.timeout(120_000); // initdb twice, as on a first start without a template
+    const file = join(templateCacheDir(), templateFileName(pgliteDir));
+    const first = await openPglite();
+    await first.close();
+    assert.ok(existsSync(file), 'the migrated cluster was kept as the template of the next ones');
+    assert.equal(readFileSync(file).subarray(0, 2).toString('hex'), '1f8b', 'a gzip tarball');
+
+    writeFileSync(file, 'not a tarball');
+    const dir = mkdtempSync(join(tmpdir(), 'tpp-template-dir-'));
+    try {
+      const db = await openPglite(join(dir, 'data'));
+      try {
+        const { rows } = await db.query<{ v: number }>('SELECT max(version) AS v FROM tpp.schema_version', []);
+        assert.equal(Number(rows[0]?.v), LATEST_VERSION);
+        assert.deepEqual((await db.query('SELECT 1 FROM tpp.registrations', [])).rows, []);
+      } finally {
+        await db.close();
+      }
+      assert.notEqual(readFileSync(file, 'utf8'), 'not a tarball', 'the damaged template was replaced');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a new data directory made from the template holds the migrated schema and keeps what is written', async function () {
+    this.timeout(60_000); // initdb once, to make the template
+    mkdirSync(templateCacheDir(), { recursive: true });
+    await (await openPglite()).close(); // makes the template
+    const dir = mkdtempSync(join(tmpdir(), 'tpp-template-dir-'));
+    try {
+      let db = await openPglite(dir);
+      await db.query("INSERT INTO tpp.meta (key, value) VALUES ('k', 'v')", []);
+      await db.close();
+      db = await openPglite(dir);
+      try {
+        assert.deepEqual((await db.query<{ value: string }>('SELECT value FROM tpp.meta', [])).rows, [{ value: 'v' }]);
+      } finally {
+        await db.close();
+      }
+      assert.equal(readFileSync(join(dir, 'schema-version'), 'utf8').trim(), String(LATEST_VERSION));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
