@@ -61,7 +61,8 @@ describe('Local sandbox: control API', function () {
     const s = await ctl(c, 'POST', 'seed', { count: 50 });
     assert.equal(s.status, 201);
     assert.ok(s.json.sample.registrations >= 50, JSON.stringify(s.json));
-    await ctl(c, 'POST', 'reset');
+    assert.equal((await ctl(c, 'POST', 'reset')).status, 200, 'small tables with foreign keys between them (parts, shops, claims) are emptied children first');
+    assert.equal((await c.call('GET', '/motor-club/registrations')).json.totalRecordCount, 0);
     const f = await ctl(c, 'POST', 'seed', [{ $schema: 'x', ...tpRegistration('F-1') }, tpRegistration('F-2')]);
     assert.equal(f.status, 201, f.text);
     assert.deepEqual(f.json.registrations.map((x: { invoiceNumber: string }) => x.invoiceNumber), ['F-1', 'F-2']);
