@@ -37,7 +37,8 @@ Options:
                              path of the payload field, with the fix (default text: the stderr lines only)
   --admin-token <t>          the control API (/__tpp/: health, reset, seed, requests, faults, clock, partners)
                              answers on a loopback --host by default; elsewhere only with this token, which every
-                             control call but health then carries as Authorization: Bearer <t>
+                             control call but health then carries as Authorization: Bearer <t> (or set
+                             TPP_ADMIN_TOKEN, which ps does not show)
   --no-admin                 turn the control API off
   -h, --help                 this help
 
@@ -133,8 +134,10 @@ export async function runSandboxCommand(args: string[], io: CliIo, stop?: AbortS
   if (values['data-dir'] && values.database) throw new UsageError('give --data-dir or --database, not both');
   if (values.log !== 'text' && values.log !== 'json') throw new UsageError(`--log must be text or json, not '${values.log}'`);
   const jsonLog = values.log === 'json';
+  // The token may come from the environment, so that it is not visible in the process list.
+  const adminToken = values['admin-token'] ?? (process.env.TPP_ADMIN_TOKEN || undefined);
   if (values['no-admin'] && values['admin-token'] !== undefined) throw new UsageError('give --admin-token or --no-admin, not both');
-  if (values['admin-token'] !== undefined && !/^\S{16,}$/.test(values['admin-token'])) throw new UsageError('--admin-token must be at least 16 characters without spaces');
+  if (adminToken !== undefined && !/^\S{16,}$/.test(adminToken)) throw new UsageError('the admin token (--admin-token or TPP_ADMIN_TOKEN) must be at least 16 characters without spaces');
   const seeding = values.seed || !!seedCount;
 
   // Loaded lazily: fastify is only initialised when the sandbox actually runs.
@@ -153,7 +156,7 @@ export async function runSandboxCommand(args: string[], io: CliIo, stop?: AbortS
       termMonths,
       log: (line) => io.stderr.write(`${new Date().toISOString()} ${line}\n`),
       requestLog: jsonLog ? {} : undefined,
-      admin: { enabled: !values['no-admin'], token: values['admin-token'], starting: seeding },
+      admin: { enabled: !values['no-admin'], token: adminToken, starting: seeding },
       version: typeof __TPP_VERSION__ === 'string' ? __TPP_VERSION__ : 'dev',
     });
   } catch (err) {
@@ -184,7 +187,7 @@ export async function runSandboxCommand(args: string[], io: CliIo, stop?: AbortS
   }
   const where = values.database ? `data in the PostgreSQL server ${redactUrl(values.database)}` : values['data-dir'] ? `data in ${values['data-dir']}` : 'in memory';
   io.stderr.write(`Local sandbox: v3 ${sb.v3BaseUrl}, v2 ${sb.v2BaseUrl}/v2/partners/<name>, eligibility ${sb.eligibilityBaseUrl}; ${where}\n`);
-  const admin = { enabled: !values['no-admin'], token: values['admin-token'] };
+  const admin = { enabled: !values['no-admin'], token: adminToken };
   io.stderr.write(`Control API: ${controlEnabled(values.host ?? '127.0.0.1', admin) ? `${sb.origin}/__tpp/ (${admin.token ? 'admin token required' : 'loopback only'})` : 'off'}\n`);
   for (const p of partners) io.stderr.write(`Partner ${p.id}: v2 path /v2/partners/${p.name ?? p.id}, v3 aud ${sb.v3BaseUrl}, v2 aud ${sb.v2BaseUrl}\n`);
   for (const line of seeded) io.stderr.write(`${line}\n`);

@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { createServer } from 'node:net';
+import { runSandboxCommand } from '../../../src/cli/commands/sandbox';
 import { MAX_CLOCK_OFFSET_MS } from '../../../src/core/sandbox/control/clock';
 import { MAX_SCHEDULED_HITS } from '../../../src/core/sandbox/control/faults';
 import { controlOpenApi } from '../../../src/core/sandbox/control/openapi';
@@ -61,7 +62,8 @@ describe('Local sandbox: control API', function () {
     const s = await ctl(c, 'POST', 'seed', { count: 50 });
     assert.equal(s.status, 201);
     assert.ok(s.json.sample.registrations >= 50, JSON.stringify(s.json));
-    await ctl(c, 'POST', 'reset');
+    assert.equal((await ctl(c, 'POST', 'reset')).status, 200, 'small tables with foreign keys between them (parts, shops, claims) are emptied children first');
+    assert.equal((await c.call('GET', '/motor-club/registrations')).json.totalRecordCount, 0);
     const f = await ctl(c, 'POST', 'seed', [{ $schema: 'x', ...tpRegistration('F-1') }, tpRegistration('F-2')]);
     assert.equal(f.status, 201, f.text);
     assert.deepEqual(f.json.registrations.map((x: { invoiceNumber: string }) => x.invoiceNumber), ['F-1', 'F-2']);
@@ -254,6 +256,12 @@ describe('Local sandbox: control API', function () {
     const paths = doc.paths as Record<string, Record<string, { tags: string[] }>>;
     for (const [method, name] of CONTROL_ENDPOINTS) assert.deepEqual(paths[`/__tpp/${name}`]?.[method.toLowerCase()]?.tags, ['Sandbox control'], `${method} ${name}`);
     assert.equal(Object.values(paths).reduce((n, ops) => n + Object.keys(ops).length, 0), CONTROL_ENDPOINTS.length);
+  });
+
+  it('tpp sandbox refuses a short admin token and --no-admin with a token (usage errors)', async () => {
+    const io = { stdout: { write: () => true }, stderr: { write: () => true } } as unknown as Parameters<typeof runSandboxCommand>[1];
+    await assert.rejects(runSandboxCommand(['--admin-token', 'short'], io), /at least 16 characters/);
+    await assert.rejects(runSandboxCommand(['--no-admin', '--admin-token', 'a-long-admin-token-123'], io), /not both/);
   });
 
   it('is off on a non-loopback bind without a token', async function () {

@@ -1,0 +1,132 @@
+// Benchmark of the sandbox's control API (docs/testing-your-application.md), against the issue's targets, each figure
+// with its floor (the physical limit on this machine) and the ratio to it:
+//   - health ready after process start on a new data directory (target 2 s), floor: a bare node:http server in a new
+//     process answering its first request; peer: the same sandbox in memory;
+//   - POST /__tpp/reset with N records stored (target 100 ms at 100,000), floor: the same reset of an empty store;
+//   - GET /__tpp/requests with a filter over 10,000 journal entries (target 50 ms), floor: GET /__tpp/health.
+// Every server runs in its own process (dist/cli.js, as `tpp sandbox`); this process only sends.
+//   npm run bench:control
+//   options: --records N (default 100000)  --journal N (default 10000)  --runs N (default 5)
+import { spawn, type ChildProcess } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { mint, privateKeyOf } from './bench-sandbox/token';
+
+const { values } = parseArgs({ options: { records: { type: 'string', default: '100000' }, journal: { type: 'string', default: '10000' }, runs: { type: 'string', default: '5' } } });
+const RECORDS = Number(values.records);
+const JOURNAL = Number(values.journal);
+const RUNS = Number(values.runs);
+const CLI = join(__dirname, '../dist/cli.js');
+const dir = mkdtempSync(join(tmpdir(), 'tpp-bench-control-'));
+const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+const pubFile = join(dir, 'bench.pub.pem');
+writeFileSync(pubFile, publicKey.export({ type: 'spki', format: 'pem' }));
+const key = privateKeyOf(privateKey.export({ type: 'pkcs8', format: 'pem' }).toString());
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
+const ms = (n: number) => `${n.toFixed(1)} ms`;
+const line = (what: string, value: number, target: number, floor: number, floorName: string) =>
+  console.log(`${what.padEnd(58)} ${ms(value).padStart(10)}  target ${ms(target).padStart(9)} ${value <= target ? 'met' : 'MISSED'}  ${(value / floor).toFixed(1)}x ${floorName} (${ms(floor)})`);
+
+interface Proc {
+  child: ChildProcess;
+  origin: string;
+  stop(): Promise<void>;
+}
+
+/** Spawns `args`, resolves once the first stdout line (an address) is printed. */
+function spawnServer(args: string[], toOrigin: (first: string) => string): Promise<Proc> {
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'ignore'] });
+  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout!.setEncoding('utf8').on('data', (s: string) => {
+      out += s;
+      if (out.includes('\n')) resolve({ child, origin: toOrigin(out.split('\n')[0]!.trim()), stop: async () => void (child.kill('SIGTERM'), await exited) });
+    });
+    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited ${code}`)));
+  });
+}
+
+const sandbox = (extra: string[]) => spawnServer([CLI, 'sandbox', '--port', '0', '--partner', `BENCH=${pubFile}`, ...extra], (base) => base.replace(/\/api\/v3$/, ''));
+
+/** Milliseconds from spawn to the first answer of `path` with status ready (polled every 2 ms). */
+async function timeToReady(args: string[], toOrigin: (first: string) => string, path: string): Promise<number> {
+  const t0 = performance.now();
+  const p = await spawnServer(args, toOrigin);
+  for (;;) {
+    const r = await fetch(p.origin + path).catch(() => undefined);
+    if (r?.ok && (await r.text()).includes('ready')) break;
+    await new Promise((res) => setTimeout(res, 2));
+  }
+  const t = performance.now() - t0;
+  await p.stop();
+  return t;
+}
+
+async function timed(method: string, url: string): Promise<{ t: number; body: Record<string, unknown> }> {
+  const t0 = performance.now();
+  const r = await fetch(url, { method });
+  const body = (await r.json()) as Record<string, unknown>;
+  if (!r.ok) throw new Error(`${method} ${url}: ${r.status} ${JSON.stringify(body)}`);
+  return { t: performance.now() - t0, body };
+}
+
+async function main(): Promise<void> {
+  console.log(`Control API benchmark (runs ${RUNS}, ${RECORDS} records, ${JOURNAL} journal entries; node ${process.version})`);
+  // 1. Health ready after start.
+  const floorScript = "require('node:http').createServer((q,s)=>s.end('ready')).listen(0,'127.0.0.1',function(){console.log('http://127.0.0.1:'+this.address().port)})";
+  const floor: number[] = [];
+  const memory: number[] = [];
+  const dataDir: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    floor.push(await timeToReady(['-e', floorScript], (o) => o, '/'));
+    memory.push(await timeToReady([CLI, 'sandbox', '--port', '0', '--partner', `BENCH=${pubFile}`], (b) => b.replace(/\/api\/v3$/, ''), '/__tpp/health'));
+    dataDir.push(await timeToReady([CLI, 'sandbox', '--port', '0', '--partner', `BENCH=${pubFile}`, '--data-dir', join(dir, `data-${i}`)], (b) => b.replace(/\/api\/v3$/, ''), '/__tpp/health'));
+  }
+  line('health ready after start, new data directory (median)', median(dataDir), 2000, median(floor), 'bare node:http process');
+  line('health ready after start, in memory (median)', median(memory), 2000, median(floor), 'bare node:http process');
+
+  // 2. Reset with RECORDS records stored (PGlite under a data directory).
+  const s = await sandbox(['--data-dir', join(dir, 'reset')]);
+  const empty: number[] = [];
+  for (let i = 0; i < RUNS; i++) empty.push((await timed('POST', `${s.origin}/__tpp/reset`)).t);
+  const t0 = performance.now();
+  const seed = await fetch(`${s.origin}/__tpp/seed`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ count: RECORDS }) });
+  const summary = (await seed.json()) as { sample: { registrations: number; claims: number } };
+  console.log(`  (seeded ${summary.sample.registrations} registrations and ${summary.sample.claims} claims in ${((performance.now() - t0) / 1000).toFixed(1)} s)`);
+  const full = await timed('POST', `${s.origin}/__tpp/reset`);
+  line(`reset with ${RECORDS} records stored (round trip)`, full.t, 100, median(empty), 'reset of an empty store');
+
+  // 3. GET requests with a filter over JOURNAL entries: 1% refused creates among verify-token reads.
+  const aud = `${s.origin}/api/v3`;
+  const send = async (i: number) => {
+    if (i % 100 === 0) await fetch(`${aud}/tire-protection/registrations`, { method: 'POST', headers: { authorization: 'Bearer x', 'content-type': 'application/json' }, body: '{}' });
+    else await fetch(`${aud}/verify-token`, { headers: { authorization: `Bearer ${mint(key, 'BENCH', aud)}` } });
+  };
+  for (let i = 0; i < JOURNAL; i += 16) await Promise.all(Array.from({ length: Math.min(16, JOURNAL - i) }, (_, k) => send(i + k)));
+  const health: number[] = [];
+  const filtered: number[] = [];
+  const page: number[] = [];
+  let matched = 0;
+  for (let i = 0; i < RUNS * 4; i++) {
+    health.push((await timed('GET', `${s.origin}/__tpp/health`)).t);
+    const f = await timed('GET', `${s.origin}/__tpp/requests?method=POST&status=4xx&path=/api/v3/tire-protection/*`);
+    filtered.push(f.t);
+    matched = f.body.total as number;
+    page.push((await timed('GET', `${s.origin}/__tpp/requests?path=/api/v3/**&limit=100`)).t);
+  }
+  line(`GET requests, filter matching ${matched} of ${JOURNAL} (median)`, median(filtered), 50, median(health), 'GET health');
+  line(`GET requests, first 100 of ${JOURNAL} (median)`, median(page), 50, median(health), 'GET health');
+  await s.stop();
+}
+
+main()
+  .catch((err) => {
+    console.error(err);
+    process.exitCode = 1;
+  })
+  .finally(() => rmSync(dir, { recursive: true, force: true }));
