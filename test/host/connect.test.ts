@@ -30,6 +30,7 @@ describe('Connect Your Application (tpp.connectApplication)', function () {
   });
   after(async () => {
     for (const f of written) fs.rmSync(f, { recursive: true, force: true });
+    await (await activateExtension()).environments.keys.delete('sandbox'); // the suites after this one start without a Sandbox key
     await config('tpp.sandbox').update('baseUrl', undefined, vscode.ConfigurationTarget.Global);
     await config('tpp.sandbox').update('partnerId', undefined, vscode.ConfigurationTarget.Global);
   });
@@ -93,5 +94,19 @@ describe('Connect Your Application (tpp.connectApplication)', function () {
     assert.equal(r2?.keyFile, own);
     assert.equal((await api.environments.keys.summary('sandbox'))?.signing.fingerprint, fingerprintOfFile(own), 'the application’s key was imported: editor and application sign alike');
     assert.match(fs.readFileSync(file, 'utf8'), new RegExp(`^TPP_PRIVATE_KEY_FILE=${own.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 'm'));
+  });
+
+  it('Rotate Key… can keep a file of the new key for the application; the registered key signs until the rotation is confirmed', async () => {
+    const api = await activateExtension();
+    const before = (await api.environments.keys.summary('sandbox'))?.signing.fingerprint;
+    assert.ok(before, 'Sandbox has a key from the test before');
+    const next = inWorkspace('tpp-sandbox-next.pem');
+    const r = await cmd<{ keyFile?: string; fingerprint: string }>('tpp.rotateKey', 'sandbox', { curve: 'P-256', keyFile: vscode.Uri.file(next) });
+    assert.equal(r?.keyFile, next);
+    if (process.platform !== 'win32') assert.equal(fs.statSync(next).mode & 0o777, 0o600);
+    const s = await api.environments.keys.summary('sandbox');
+    assert.equal(fingerprintOfFile(next), s?.pending?.fingerprint, 'the file holds the new key');
+    assert.equal(s?.signing.fingerprint, before, 'requests stay signed with the registered key until Confirm Key Rotation');
+    await cmd('tpp.cancelKeyRotation', 'sandbox', { confirmed: true });
   });
 });
