@@ -100,7 +100,7 @@ describe('environment settings and tree', () => {
     const inspected = vscode.workspace.getConfiguration('tpp.production').inspect('baseUrl');
     assert.equal(inspected?.workspaceValue, undefined);
     const props = (vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON as { contributes: { configuration: { properties: Record<string, { scope?: string }> } } }).contributes.configuration.properties;
-    for (const key of ['tpp.sandbox.baseUrl', 'tpp.production.baseUrl', 'tpp.sandbox.partnerId', 'tpp.production.partnerId'])
+    for (const key of ['tpp.sandbox.baseUrl', 'tpp.production.baseUrl', 'tpp.sandbox.partnerId', 'tpp.production.partnerId', 'tpp.local.port'])
       assert.equal(props[key]?.scope, 'application', key);
   });
 });

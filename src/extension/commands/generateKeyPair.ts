@@ -3,6 +3,7 @@ import { ENVIRONMENTS } from '../../core/environments';
 import { isCurve } from '../../core/jwt/algorithms';
 import { generateKeyMaterial } from '../../core/jwt/keys';
 import { describeKey, KeyCommandOptions, labelOf, offerPublicKeyActions, pickCurve } from './keyHelpers';
+import { askKeyFile, keepKeyFile, type KeyFileOptions } from './keyFile';
 import { pickEnvironment } from './pickEnvironment';
 import { CommandDef, UserCancelled } from './registry';
 
@@ -10,13 +11,16 @@ import { CommandDef, UserCancelled } from './registry';
  * `tpp.generateKeyPair` (spec: Authentication, item 2): creates an ECDSA key pair for an environment (the
  * argument's, else the active one) on P-256 (default), P-384 or P-521 with jose and stores the private key
  * only in SecretStorage. When the environment already has a key, offers rotation (keeps the previous key until
- * the administrator registered the new one) or replacement. Returns `{env, curve, fingerprint}` (nothing secret).
+ * the administrator registered the new one) or replacement. Asked interactively (or with `keyFile` in the options), it
+ * also writes the new private key to a file for the user's application (PKCS#8 PEM, mode 0600) before storing it, so
+ * that the application and the editor sign with the key the administrator registers. Returns
+ * `{env, curve, fingerprint, keyFile?}` (nothing secret).
  */
 export const generateKeyPair: CommandDef = {
   id: 'tpp.generateKeyPair',
   async run(services, arg, opts) {
     const { environments, log } = services;
-    const options = (opts ?? {}) as KeyCommandOptions;
+    const options = (opts ?? {}) as KeyCommandOptions & KeyFileOptions;
     const env = await pickEnvironment(environments, arg ?? environments.active.get(), 'Generate Key Pair');
     const existing = await environments.keys.summary(env);
     if (existing) {
@@ -34,15 +38,18 @@ export const generateKeyPair: CommandDef = {
       if (choice === 'Rotate Key…') return vscode.commands.executeCommand('tpp.rotateKey', env, options);
       if (choice !== 'Replace') throw new UserCancelled();
     }
+    const interactive = !(options.curve && isCurve(options.curve));
     const curve = options.curve && isCurve(options.curve) ? options.curve : await pickCurve(`Generate Key Pair for ${labelOf(env)}`);
+    const fileOption = options.keyFile ?? (interactive ? await askKeyFile(env) : undefined);
     const key = await generateKeyMaterial(curve);
+    const keyFile = await keepKeyFile(env, key, { ...options, keyFile: fileOption });
     await environments.keys.set(env, key);
     log.info(`Generated key pair for ${labelOf(env)}: ${describeKey(key)}`);
     offerPublicKeyActions(
       services,
       env,
-      `Generated a ${curve} key pair for ${labelOf(env)} (${key.alg}). The private key is kept only in VS Code's secret storage.${ENVIRONMENTS[env].remote ? ' Send the public key to the administrator.' : ''}`,
+      `Generated a ${curve} key pair for ${labelOf(env)} (${key.alg}). ${keyFile ? `The private key is in VS Code's secret storage and, for your application, in ${vscode.workspace.asRelativePath(keyFile)} (mode 0600).` : "The private key is kept only in VS Code's secret storage."}${ENVIRONMENTS[env].remote ? ' Send the public key to the administrator.' : ''}`,
     );
-    return { env, curve, fingerprint: key.fingerprint };
+    return { env, curve, fingerprint: key.fingerprint, ...(keyFile ? { keyFile } : {}) };
   },
 };

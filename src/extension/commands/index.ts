@@ -48,6 +48,7 @@ import { filterIntegrationLog } from './filterIntegrationLog';
 import { runMistakesTour } from './runMistakesTour';
 import { setLocalPort } from './setLocalPort';
 import { copyAddress } from './copyAddress';
+import { connectApplication } from './connectApplication';
 
 /** Every command of the extension; each id is also contributed in package.json. */
 export const COMMANDS: readonly CommandDef[] = [selectEnvironment, useEnvironment, refreshEnvironments, generateKeyPair, setPartnerId,
@@ -58,7 +59,7 @@ export const COMMANDS: readonly CommandDef[] = [selectEnvironment, useEnvironmen
   recordTransaction, lookUpShop, checkEligibility, copyId, openRecord, refreshRecord, loadMoreRegistrations, refreshRegistrations,
   filterRegistrations, clearRegistrationFilter, resendRequest, copyAsCode, copyAsCurl, clearHistory,
   // Environment setup
-  configureEnvironment, checkPrerequisites, setLocalPort, copyAddress,
+  configureEnvironment, checkPrerequisites, setLocalPort, copyAddress, connectApplication,
   // Response view and history (issue 12)
   showExchange, openExchangeAsPayload,
   // Integration Log (issue 13)

@@ -160,7 +160,7 @@ export class LocalSandbox implements vscode.Disposable {
 /** One line for the Local row and the status bar: undefined while nothing is wrong. */
 export function describeSandboxProblem(status: SandboxStatus): string | undefined {
   if (status.state === 'crashed' && status.portInUse) {
-    return `Local port ${status.portInUse} is in use by another program, so the Local sandbox did not start (it never moves to another port by itself). Choose another port, or any free port: Tire Protection: Set Local Port….`;
+    return `Local port ${status.portInUse} is in use by another program (perhaps the Local sandbox of another VS Code window), so the Local sandbox did not start: it never moves to another port by itself. Choose another port, or any free port: Tire Protection: Set Local Port….`;
   }
   return status.state === 'crashed' ? `Local sandbox crashed: ${status.reason ?? 'no reason logged'}. It starts again on the next use of Local.` : undefined;
 }
