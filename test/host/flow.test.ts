@@ -51,16 +51,32 @@ describe('main flow on the Local sandbox (commands)', function () {
     assert.match(verified.partnerId ?? '', /^local-/);
   });
 
-  it('refuses to send a payload file with error diagnostics, and sends nothing', async () => {
+  it('refuses to send a payload file with error diagnostics, sends nothing, and logs one info line naming the file and its problems (no error, no stack)', async () => {
     const before = api.history.list('local').length;
+    const logged: string[] = [];
+    const levels = ['info', 'warn', 'error'] as const;
+    const originals = levels.map((l) => api.log[l]);
+    for (const l of levels) {
+      const original = api.log[l].bind(api.log);
+      api.log[l] = (message: string, err?: unknown) => {
+        logged.push(`${l}: ${message}${err instanceof Error ? ` ${err.stack ?? ''}` : ''}`);
+        original(message, err);
+      };
+    }
     const bad = await writeJson('flow-bad.tire-protection-registration.json', { $schema: 'tpp://schemas/tire-protection-registration.json', invoiceNumber: 42, tires: 'four' });
     const doc = await vscode.workspace.openTextDocument(bad);
     await vscode.window.showTextDocument(doc);
     const errors = await until(() => vscode.languages.getDiagnostics(bad).filter((d) => d.source === 'tpp' && d.severity === vscode.DiagnosticSeverity.Error).length);
     assert.ok(errors > 0, 'the payload checker reports errors');
     const result = await cmd('tpp.sendPayload', bad, 'local');
-    assert.equal(result, undefined, 'the command stops with an error message');
+    levels.forEach((l, i) => (api.log[l] = originals[i]!));
+    assert.equal(result, undefined, 'the command stops with a message');
     assert.equal(api.history.list('local').length, before, 'no request was sent');
+    assert.equal(logged.length, 1, logged.join('\n'));
+    assert.match(logged[0]!, /^info: Not sent: flow-bad\.tire-protection-registration\.json has \d+ errors?/);
+    assert.equal(logged[0]!.split('\n').length - 1, errors, 'one line per problem');
+    assert.match(logged[0]!, /\n {2}line \d+: /);
+    assert.doesNotMatch(logged[0]!, /\bat \w+ \(|PayloadRefused/, 'no stack');
   });
 
   it('sends the example registration file and lists it in the tree data as Active with 4 tires available', async () => {
