@@ -51,16 +51,32 @@ describe('main flow on the Local sandbox (commands)', function () {
     assert.match(verified.partnerId ?? '', /^local-/);
   });
 
-  it('refuses to send a payload file with error diagnostics, and sends nothing', async () => {
+  it('refuses to send a payload file with error diagnostics, sends nothing, and logs one info line naming the file and its problems (no error, no stack)', async () => {
     const before = api.history.list('local').length;
+    const logged: string[] = [];
+    const levels = ['info', 'warn', 'error'] as const;
+    const originals = levels.map((l) => api.log[l]);
+    for (const l of levels) {
+      const original = api.log[l].bind(api.log);
+      api.log[l] = (message: string, err?: unknown) => {
+        logged.push(`${l}: ${message}${err instanceof Error ? ` ${err.stack ?? ''}` : ''}`);
+        original(message, err);
+      };
+    }
     const bad = await writeJson('flow-bad.tire-protection-registration.json', { $schema: 'tpp://schemas/tire-protection-registration.json', invoiceNumber: 42, tires: 'four' });
     const doc = await vscode.workspace.openTextDocument(bad);
     await vscode.window.showTextDocument(doc);
     const errors = await until(() => vscode.languages.getDiagnostics(bad).filter((d) => d.source === 'tpp' && d.severity === vscode.DiagnosticSeverity.Error).length);
     assert.ok(errors > 0, 'the payload checker reports errors');
     const result = await cmd('tpp.sendPayload', bad, 'local');
-    assert.equal(result, undefined, 'the command stops with an error message');
+    levels.forEach((l, i) => (api.log[l] = originals[i]!));
+    assert.equal(result, undefined, 'the command stops with a message');
     assert.equal(api.history.list('local').length, before, 'no request was sent');
+    assert.equal(logged.length, 1, logged.join('\n'));
+    assert.match(logged[0]!, /^info: Not sent: flow-bad\.tire-protection-registration\.json has \d+ errors?/);
+    assert.equal(logged[0]!.split('\n').length - 1, errors, 'one line per problem');
+    assert.match(logged[0]!, /\n {2}line \d+: /);
+    assert.doesNotMatch(logged[0]!, /\bat \w+ \(|PayloadRefused/, 'no stack');
   });
 
   it('sends the example registration file and lists it in the tree data as Active with 4 tires available', async () => {
@@ -103,12 +119,7 @@ describe('main flow on the Local sandbox (commands)', function () {
     assert.equal(claimDoc.uri.scheme, 'tpp-draft', 'a draft in memory, not an untitled document');
     assert.match(claimDoc.uri.path, new RegExp(`^/\\d+/Claim on ${invoice}\\.json$`), 'titled by invoice number');
     assert.equal(payload.$registrationId, registrationId);
-    assert.equal(payload.tires.length, 4, 'prefilled with the registration’s tires');
-    // Claim one tire.
-    const edit = new vscode.WorkspaceEdit();
-    const one = { ...payload, tires: payload.tires.slice(0, 1) };
-    edit.replace(claimDoc.uri, new vscode.Range(0, 0, claimDoc.lineCount, 0), JSON.stringify(one, null, 2) + '\n');
-    assert.ok(await vscode.workspace.applyEdit(edit));
+    assert.equal(payload.tires.length, 1, 'prefilled with one of the registration’s tires, sent as it is');
     claimFile = await writeJson('flow-claim.tire-protection-claim.json', JSON.parse(claimDoc.getText()));
     const outcome = await cmd<RequestOutcome>('tpp.sendPayload', claimDoc.uri, 'local');
     assert.equal(outcome.ok, true, outcome.message);

@@ -106,7 +106,7 @@ describe('response view and request history (Local)', function () {
     assert.equal(report.title, 'Response', 'its onerror never ran (it would set the title)');
   });
 
-  it('a 409 lists the registration it conflicts with, and its button opens that record', async () => {
+  it('a 409 lists the registration it conflicts with, and its button opens that record in a tab titled by its invoice number', async () => {
     const id = String((created.body as { id: string }).id);
     const dup = await cmd<RequestOutcome>('tpp.sendPayload', payload, 'local');
     assert.equal(dup.status, 409, dup.message);
@@ -117,6 +117,7 @@ describe('response view and request history (Local)', function () {
     const uri = await api.responses.onMessage({ type: 'openRecord', index: conflict });
     const doc = await vscode.workspace.openTextDocument(vscode.Uri.parse(String(uri)));
     assert.equal((JSON.parse(doc.getText()) as { registration: { _id: string } }).registration._id, id);
+    assert.equal(vscode.window.tabGroups.activeTabGroup.activeTab?.label, `INV-RV-${stamp} · registration`);
   });
 
   it('a 400 lists each field problem with a link that opens the payload file at that field', async () => {

@@ -188,12 +188,17 @@ describe('tree states, menus, filters and drafts (Local sandbox)', function () {
     assert.deepEqual(await choices(CANCELLABLE), [`${invoice} Not cancelled`]);
     const done = await cmd<{ status?: number }>('tpp.cancelRegistration', { kind: 'registration', env: 'local', id, invoiceNumber: invoice }, { cancelledOn: new Date().toISOString() });
     assert.equal(done.status, 204);
+    assert.equal((done as { message?: string }).message, `Cancelled registration ${invoice} on Local.`, 'named by its invoice number, not its id');
     // At once, as a person opening the palette right after the cancellation would.
     assert.deepEqual(await choices(), [`${invoice} Cancelled`]);
     assert.deepEqual(await choices(CANCELLABLE), [], 'Cancel Registration… no longer offers it');
     assert.deepEqual(await choices(CLAIMABLE), [], 'File Claim… does not offer a cancelled registration');
     const shown = (await folderRows(api, 'local', 'tire-protection')).map((n) => n.toTreeItem());
     assert.deepEqual(shown.map((i) => [i.label, i.contextValue]), [[invoice, 'registration.cancelled']], 'the tree says the same');
+    // Given only its id (a link, a script), the message still names it by the invoice number the tree read.
+    const again = await cmd<{ status?: number; message?: string }>('tpp.cancelRegistration', { id }, { cancelledOn: new Date().toISOString() });
+    assert.equal(again.status, 409);
+    assert.ok(again.message?.includes(`refused "Cancel registration ${invoice}"`), again.message);
   });
 
   it('Load Sample Data redraws the Local registration folders (not the whole tree) and they show the new rows', async () => {

@@ -36,9 +36,18 @@ export interface RouteAnswers {
   readonly uniqueId?: string;
 }
 
-/** A payload that cannot be sent, with the reason (the message starts "Not sent: <name> …"). */
+/**
+ * A payload that cannot be sent, with the reason (the message starts "Not sent: <name> …"): an ordinary outcome of
+ * checking a file, not a failure of the toolkit. `problems` lists each problem found (`line 3: …`), when known.
+ */
 export class PayloadRefused extends Error {
   override readonly name = 'PayloadRefused';
+  constructor(
+    message: string,
+    readonly problems: readonly string[] = [],
+  ) {
+    super(message);
+  }
 }
 
 /** A usable meta value (non-empty, not a template placeholder) as text. */

@@ -23,7 +23,7 @@ export interface DiagnosisItem {
   /** JSON path segments of the payload field, when `rule` names one (for links back to the payload file). */
   readonly path?: readonly (string | number)[];
   /** A record the request conflicts with or refers to (409: the existing registration). */
-  readonly record?: { readonly kind: 'tire-protection' | 'motor-club' | 'registration'; readonly id: string; readonly label?: string };
+  readonly record?: { readonly kind: 'tire-protection' | 'motor-club' | 'registration'; readonly id: string; readonly label?: string; readonly invoiceNumber?: string };
   /** Outcome of a checklist rule (401: the JWT checklist lists passed and skipped rules too); absent = a problem. */
   readonly status?: 'pass' | 'fail' | 'skip';
 }

@@ -2,7 +2,7 @@ import { ENVIRONMENTS } from '../../core/environments';
 import { runRequest } from '../send/runRequest';
 import { MOTOR_CLUB_CANCELLABLE } from '../services/registrationPages';
 import { cancellationDate, CancelOptions } from './cancelRegistration';
-import { envOfArg, pickRegistration, registrationRefOf } from './mainHelpers';
+import { envOfArg, pickRegistration, registrationName, registrationRefOf } from './mainHelpers';
 import { CommandDef } from './registry';
 
 /** `tpp.cancelMotorClubRegistration` (PATCH with cancelledOn, by `_id` or invoice number). */
@@ -13,7 +13,7 @@ export const cancelMotorClubRegistration: CommandDef = {
     const title = `Cancel motor-club registration (${ENVIRONMENTS[env].label})`;
     const ref = registrationRefOf(arg) ?? (await pickRegistration(services, env, 'motor-club', title, true, MOTOR_CLUB_CANCELLABLE));
     const cancelledOn = await cancellationDate((options as CancelOptions | undefined)?.cancelledOn, title);
-    const what = ref.id ? `motor-club registration ${ref.id}` : `motor-club invoice ${ref.invoiceNumber}`;
+    const what = `motor-club registration ${registrationName(services, env, 'motor-club', ref)}`;
     return ref.id
       ? runRequest(services, env, 'cancelMotorClubRegistration', { params: { id: ref.id }, body: { cancelledOn } }, { title: `Cancel ${what}` })
       : runRequest(services, env, 'cancelMotorClubRegistrationByInvoice', { query: { invoiceNumber: ref.invoiceNumber }, body: { cancelledOn } }, { title: `Cancel ${what}` });

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { ENVIRONMENTS } from '../../core/environments';
 import { runRequest } from '../send/runRequest';
 import { CANCELLABLE } from '../services/registrationPages';
-import { envOfArg, nowIso, pickRegistration, registrationRefOf, RegistrationRef } from './mainHelpers';
+import { envOfArg, nowIso, pickRegistration, registrationName, registrationRefOf, RegistrationRef } from './mainHelpers';
 import { CommandDef, UserCancelled } from './registry';
 
 /** Options (second argument) that skip the prompts: tests and callers that already asked. */
@@ -37,7 +37,7 @@ export const cancelRegistration: CommandDef = {
     const title = `Cancel registration (${ENVIRONMENTS[env].label})`;
     const ref: RegistrationRef = registrationRefOf(arg) ?? (await pickRegistration(services, env, 'tire-protection', title, true, CANCELLABLE));
     const cancelledOn = await cancellationDate((options as CancelOptions | undefined)?.cancelledOn, title);
-    const what = ref.id ? `registration ${ref.id}` : `invoice ${ref.invoiceNumber}${ref.storeNumber ? ` / store ${ref.storeNumber}` : ''}`;
+    const what = `registration ${registrationName(services, env, 'tire-protection', ref)}`;
     return ref.id
       ? runRequest(services, env, 'cancelTireProtectionRegistration', { params: { id: ref.id }, body: { cancelledOn } }, { title: `Cancel ${what}`, success: () => `Cancelled ${what} on ${ENVIRONMENTS[env].label}.` })
       : runRequest(

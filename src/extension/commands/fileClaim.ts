@@ -7,8 +7,8 @@ import { CommandDef } from './registry';
 
 /**
  * `tpp.fileClaim`: opens a new tire-protection claim payload for a registration (a node, `{id}`, or picked),
- * prefilled with the registration id as `$registrationId` and its tires as the claim's original (and replacement)
- * tires. The registration and its metadata are read first: a cancelled or expired registration, or one with no
+ * prefilled with the registration id as `$registrationId` and its first tire as the claim's original (and
+ * replacement) tire, with that tire's price as the authorized amount. The registration and its metadata are read first: a cancelled or expired registration, or one with no
  * tires left, gets a message instead (spec: Business rules; States and transitions). The payload is a draft in memory
  * (`tpp-draft:`, titled "Claim on <invoice number>"): it is closed and dropped once the claim is stored, and closing
  * it never asks to save. Send it with the CodeLens or "Send Payload". Resolves to the document, or `undefined`.
@@ -32,8 +32,11 @@ export const fileClaim: CommandDef = {
     }
     const regTires = Array.isArray(reg.tires) ? (reg.tires as Record<string, unknown>[]) : [];
     const spec = (t: Record<string, unknown>) => ({ make: t.make ?? '', model: t.model ?? '', size: t.size ?? '' });
-    const tires = regTires.length ? regTires.map((t) => ({ original: spec(t), replacement: spec(t) })) : undefined;
-    const amount = regTires.reduce((sum, t) => sum + (typeof t.retailPrice === 'number' ? t.retailPrice : 0), 0);
+    // One tire, as a shop claims one damaged tire (examples/README.md): claiming every tire at once left the
+    // registration with no tires left at the first send.
+    const first = regTires.slice(0, 1);
+    const tires = first.length ? first.map((t) => ({ original: spec(t), replacement: spec(t) })) : undefined;
+    const amount = first.reduce((sum, t) => sum + (typeof t.retailPrice === 'number' ? t.retailPrice : 0), 0);
     const { $schema: _drop, ...template } = PAYLOAD_KINDS['tire-protection-claim'].template;
     const values = {
       $schema: schemaUri('tire-protection-claim'),

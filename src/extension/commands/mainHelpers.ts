@@ -86,6 +86,18 @@ export async function pickRegistration(services: Services, env: EnvironmentId, p
   return { invoiceNumber: invoiceNumber.trim(), ...(storeNumber?.trim() ? { storeNumber: storeNumber.trim() } : {}) };
 }
 
+/**
+ * How a message names a registration: by the invoice number a person knows it by (from `ref`, or the rows the tree
+ * read), `INV-1042 / store 7` when cancelled by invoice and store, the id only when no invoice number is known.
+ */
+export function registrationName(services: Services, env: EnvironmentId, product: RegistrationProduct, ref: RegistrationRef): string {
+  const pages = ref.invoiceNumber || !ref.id ? undefined : services.registrations.loadedPages(env, product);
+  const row = pages && mergePages(pages).find((s) => s.key === ref.id);
+  const invoice = ref.invoiceNumber || (row ? rowText(row.row, 'invoiceNumber') : '');
+  if (!invoice) return ref.id ?? '';
+  return ref.id || !ref.storeNumber ? invoice : `${invoice} / store ${ref.storeNumber}`;
+}
+
 /** Opens a new untitled payload of `kind`: its template, with `values` merged over it. Resolves to the document. */
 export async function openPayload(kind: PayloadKind, values: Record<string, unknown> = {}): Promise<vscode.TextDocument> {
   const { $schema: _drop, ...template } = PAYLOAD_KINDS[kind].template;

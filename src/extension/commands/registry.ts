@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { isAbortError } from '../../core/client/errors';
+import { PayloadRefused } from '../../core/client/route';
 import type { Services } from '../container';
 import { UserCancelled } from '../services/userCancelled';
 
@@ -12,13 +13,25 @@ export interface CommandDef {
 }
 
 
+/**
+ * A send refused because of the file (errors in the Problems panel, broken JSON): an ordinary outcome, logged as one
+ * info line naming the file and each problem, without a stack, and shown with a way to the problems.
+ */
+function refused(services: Services, err: PayloadRefused): undefined {
+  services.log.info([err.message, ...err.problems.map((p) => `  ${p}`)].join('\n'));
+  void vscode.window.showWarningMessage(err.message, 'Show Problems').then((choice) => {
+    if (choice) void vscode.commands.executeCommand('workbench.actions.view.problems');
+  });
+  return undefined;
+}
+
 function isCancellation(err: unknown): boolean {
   return err instanceof UserCancelled || err instanceof vscode.CancellationError || isAbortError(err);
 }
 
 /**
  * Registers every command with one wrapper: an error is logged (masked) and shown as an error
- * message with a "Show Log" button; a cancellation is silent. Returns the registrations to dispose.
+ * message with a "Show Log" button; a refused payload is an info line and a warning; a cancellation is silent. Returns the registrations to dispose.
  */
 export function registerCommands(services: Services, defs: readonly CommandDef[]): vscode.Disposable[] {
   return defs.map((def) =>
@@ -27,6 +40,7 @@ export function registerCommands(services: Services, defs: readonly CommandDef[]
         return await def.run(services, ...args);
       } catch (err) {
         if (isCancellation(err)) return undefined;
+        if (err instanceof PayloadRefused) return refused(services, err);
         services.log.error(`Command ${def.id} failed`, err);
         const message = err instanceof Error ? err.message : String(err);
         void vscode.window.showErrorMessage(message, 'Show Log').then((choice) => {

@@ -116,12 +116,12 @@ async function conflicts(services: DiagnoseServices, env: EnvironmentId, x: Exch
     return rows.map((r) => ({
       rule: 'conflict',
       message: `A registration with invoice ${invoice}${store ? ` and store ${store}` : ''} already exists (${String(r._id)}).`,
-      record: { kind: 'tire-protection', id: String(r._id), label: `Invoice ${invoice}${store ? ` · store ${store}` : ''}` },
+      record: { kind: 'tire-protection', id: String(r._id), label: `Invoice ${invoice}${store ? ` · store ${store}` : ''}`, invoiceNumber: invoice },
     }));
   }
   if (endpointId === 'createMotorClubRegistration' && invoice) {
     const rows = await list('listMotorClubRegistrations', { invoiceNumber: invoice });
-    return rows.map((r) => ({ rule: 'conflict', message: `A motor-club registration with invoice ${invoice} already exists (${String(r._id)}).`, record: { kind: 'motor-club', id: String(r._id), label: `Invoice ${invoice}` } }));
+    return rows.map((r) => ({ rule: 'conflict', message: `A motor-club registration with invoice ${invoice} already exists (${String(r._id)}).`, record: { kind: 'motor-club', id: String(r._id), label: `Invoice ${invoice}`, invoiceNumber: invoice } }));
   }
   if (params.id) {
     const kind = x.request.url.includes('/motor-club/') ? 'motor-club' : 'tire-protection';

@@ -172,7 +172,8 @@ export class ResponsePanel implements vscode.Disposable {
       case 'openRecord': {
         const rec = cur?.model.diagnosis[m.index]?.record;
         if (!rec || !cur) return undefined;
-        return vscode.commands.executeCommand('tpp.openRecord', { kind: rec.kind === 'motor-club' ? 'motorClub' : 'registration', env: cur.exchange.env, id: rec.id });
+        // Titled by the invoice number a person knows the record by, not by its id.
+        return vscode.commands.executeCommand('tpp.openRecord', { kind: rec.kind === 'motor-club' ? 'motorClub' : 'registration', env: cur.exchange.env, id: rec.id, invoiceNumber: rec.invoiceNumber });
       }
       case 'openAsPayload':
         return cur ? vscode.commands.executeCommand('tpp.openExchangeAsPayload', cur.exchange) : undefined;

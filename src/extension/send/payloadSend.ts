@@ -21,7 +21,8 @@ export function readPayload(doc: vscode.TextDocument): { value: unknown; name: s
   const errors = payloadErrors(doc.uri);
   if (errors.length) {
     const first = errors[0] as vscode.Diagnostic;
-    throw new PayloadRefused(`Not sent: ${name} has ${errors.length} error${errors.length === 1 ? '' : 's'} (first, line ${first.range.start.line + 1}: ${first.message}). Fix them first.`);
+    const problems = errors.map((d) => `line ${d.range.start.line + 1}: ${d.message}`);
+    throw new PayloadRefused(`Not sent: ${name} has ${errors.length} error${errors.length === 1 ? '' : 's'} (first, line ${first.range.start.line + 1}: ${first.message}). Fix them first.`, problems);
   }
   const parsed = parseStrictJson(doc.getText());
   if (!parsed.ok) {

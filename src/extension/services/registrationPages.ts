@@ -24,7 +24,7 @@ export const STATE_CONTEXT: Readonly<Record<RegistrationState, string>> = {
 export const CANCELLABLE: readonly RegistrationState[] = ['Active', 'No tires left', 'Not cancelled'];
 /** States whose rows offer File Claim (package.json menus: `viewItem =~ /^registration\.(active|open)$/`). */
 export const CLAIMABLE: readonly RegistrationState[] = ['Active', 'Not cancelled'];
-/** States of motor-club rows offering Cancel Motor-Club Registration (`viewItem == motorClub.active`). */
+/** States of motor-club rows offering Motor-Club: Cancel Registration (`viewItem == motorClub.active`). */
 export const MOTOR_CLUB_CANCELLABLE: readonly RegistrationState[] = ['Active'];
 
 /** The metadata object (spec: Registration metadata). Fields may be missing in a server's answer. */
