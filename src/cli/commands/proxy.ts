@@ -71,16 +71,26 @@ export async function runProxyCommand(args: string[], io: CliIo, stop?: AbortSig
   }
   io.stdout.write(`${proxy.v3BaseUrl}\n`);
   const json = values.log === 'json';
+  // Lines of one turn of the event loop are written together: one write per stream, not one per exchange.
+  let text = '';
+  let lines = '';
+  const flush = () => {
+    if (text) io.stderr.write(text);
+    if (lines) io.stdout.write(lines);
+    text = lines = '';
+  };
   proxy.log.subscribe((e) => {
     const entry = e as ProxyLogEntry;
-    io.stderr.write(`${textLine(entry)}\n`);
-    if (json) io.stdout.write(`${JSON.stringify(entry.line())}\n`);
+    if (!text && !lines) setImmediate(flush);
+    text += `${textLine(entry)}\n`;
+    if (json) lines += `${JSON.stringify(entry.line())}\n`;
   });
   const label = values.env === 'production' ? 'PRODUCTION (live data: every request your application sends through the proxy is real)' : 'Sandbox';
   io.stderr.write(`tpp proxy for ${label}: v3 ${proxy.v3BaseUrl} -> ${proxy.targets.v3}${proxy.targets.v2 ? `; v2 ${proxy.origin} -> ${proxy.targets.v2}` : ''}\n`);
   io.stderr.write(`Your application: TPP_BASE_URL=${proxy.v3BaseUrl}${proxy.targets.v2 ? ` TPP_V2_BASE_URL=${proxy.origin}` : ''} TPP_AUDIENCE=${proxy.targets.v3} (the token's aud stays the real address)\n`);
   if (partners.length === 0) io.stderr.write('No --partner given: a 401 is explained without checking the signature.\n');
   const why = await waitForStop(stop);
+  flush();
   io.stderr.write(`Stopping (${why})\n`);
   await proxy.close();
   return 0;
