@@ -100,6 +100,8 @@ const builds = [
   { ...common, entryPoints: { sandbox: 'src/core/sandbox/server.ts' }, outdir: 'dist' },
   // The Local sandbox's own process (forked by the editor): a small entry that requires dist/sandbox.js on start.
   { ...common, entryPoints: { 'sandbox-child': 'src/core/sandbox/child.ts' }, outdir: 'dist' },
+  // tpp proxy's own process in the editor (Watch My Application, docs/proxy.md): the proxy server bundled in.
+  { ...common, entryPoints: { 'proxy-child': 'src/core/proxy/child.ts' }, outdir: 'dist' },
   // The response view's page (a webview): a browser bundle with @vscode-elements/elements in it, nothing from a CDN.
   { bundle: true, platform: 'browser', format: 'iife', target: 'es2022', sourcemap: !production, minify: production, legalComments: 'none', logLevel: 'warning',
     entryPoints: { response: 'src/webview/response/main.ts' }, outdir: 'dist/webview', tsconfig: 'src/webview/tsconfig.json' },
