@@ -75,7 +75,7 @@ function copyTourScript() {
  * its database or the HTTP client. `tpp sandbox` loads the server from dist/sandbox.js, the bundle the editor uses.
  * In dist/cli.js a command's bundle is loaded with V8's code cache (src/cli/compileCache.ts, requireBundle).
  */
-const CLI_COMMANDS = ['code', 'connect', 'environments', 'keygen', 'jwt', 'openapi', 'sandbox', 'send', 'validate'];
+const CLI_COMMANDS = ['code', 'connect', 'environments', 'keygen', 'jwt', 'openapi', 'proxy', 'sandbox', 'send', 'validate'];
 // Loaded with V8's code cache (src/cli/compileCache.ts): the commands whose start-up counts (CI runs them on every
 // file). Such a bundle must not use a dynamic import() (checked below); the others are loaded with a plain require.
 const CODE_CACHED = ['environments', 'jwt', 'keygen', 'validate'];
@@ -110,6 +110,8 @@ const builds = [
   { ...common, entryPoints: { sandbox: 'src/core/sandbox/server.ts' }, outdir: 'dist' },
   // The Local sandbox's own process (forked by the editor): a small entry that requires dist/sandbox.js on start.
   { ...common, entryPoints: { 'sandbox-child': 'src/core/sandbox/child.ts' }, outdir: 'dist' },
+  // tpp proxy's own process in the editor (Watch My Application, docs/proxy.md): the proxy server bundled in.
+  { ...common, entryPoints: { 'proxy-child': 'src/core/proxy/child.ts' }, outdir: 'dist' },
   // The response view's page (a webview): a browser bundle with @vscode-elements/elements in it, nothing from a CDN.
   { bundle: true, platform: 'browser', format: 'iife', target: 'es2022', sourcemap: !production, minify: production, legalComments: 'none', logLevel: 'warning',
     entryPoints: { response: 'src/webview/response/main.ts' }, outdir: 'dist/webview', tsconfig: 'src/webview/tsconfig.json' },

@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { controlEnabled } from '../../core/sandbox/control/security';
 import { redactUrl } from '../../core/sandbox/db/database';
 import { CliCommand, CliIo, UsageError } from '../io';
+import { number, partnersOf, waitForStop } from '../options';
 
 const USAGE =
   'tpp sandbox [--port <n>] [--host 127.0.0.1] [--data-dir <dir> | --database <postgres://user@host:port/db>] [--partner <id>[:<company_name>]=<spki.pem>]... [--seed | --seed-count <n>] [--eligibility-token <token>] [--rate-limit <per-second>] [--fault-rate <0..1> [--fault-mode before|after-commit]] [--slow-rate <0..1>] [--slow-ms <ms>] [--term-months <n>] [--log text|json] [--admin-token <t> | --no-admin]';
@@ -43,53 +43,6 @@ Options:
   -h, --help                 this help
 
 Limits and fault behaviour: docs/sandbox.md; the control API: docs/testing-your-application.md.`;
-
-function number(name: string, value: string | undefined, min: number, max: number, integer: boolean): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (value.trim() === '' || !Number.isFinite(n) || n < min || n > max || (integer && !Number.isInteger(n))) {
-    throw new UsageError(`--${name} must be ${integer ? 'an integer' : 'a number'} from ${min} to ${max}, not '${value}'`);
-  }
-  return n;
-}
-
-/** Parses `--partner id=path` values into Partner ID and PEM text. Throws UsageError on a bad value or unreadable file. */
-function partnersOf(values: readonly string[]): { id: string; name?: string; spkiPem: string }[] {
-  return values.map((v) => {
-    const eq = v.indexOf('=');
-    if (eq <= 0 || eq === v.length - 1) throw new UsageError(`--partner expects <id>[:<company_name>]=<spki.pem>, not '${v}'`);
-    const who = v.slice(0, eq);
-    const colon = who.indexOf(':');
-    const id = colon < 0 ? who : who.slice(0, colon);
-    const name = colon < 0 ? undefined : who.slice(colon + 1);
-    if (!id || name === '') throw new UsageError(`--partner expects <id>[:<company_name>]=<spki.pem>, not '${v}'`);
-    const file = v.slice(eq + 1);
-    let pem: string;
-    try {
-      pem = readFileSync(file, 'utf8');
-    } catch (err) {
-      throw new UsageError(`cannot read the public key of partner ${id} from ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
-    }
-    if (/PRIVATE KEY/.test(pem)) throw new UsageError(`${file} holds a private key; give the partner's public key (SPKI PEM)`);
-    return { id, name, spkiPem: pem };
-  });
-}
-
-/** Resolves when SIGINT or SIGTERM arrives (or `signal` aborts). */
-function waitForStop(signal?: AbortSignal): Promise<string> {
-  return new Promise((resolve) => {
-    const done = (why: string) => {
-      process.off('SIGINT', onInt);
-      process.off('SIGTERM', onTerm);
-      resolve(why);
-    };
-    const onInt = () => done('SIGINT');
-    const onTerm = () => done('SIGTERM');
-    process.once('SIGINT', onInt);
-    process.once('SIGTERM', onTerm);
-    signal?.addEventListener('abort', () => done('abort'), { once: true });
-  });
-}
 
 /**
  * Runs the Local sandbox in the foreground. The first line on stdout is the v3 base address; one line per

@@ -99,11 +99,9 @@ export function buildPath(
  */
 export function matchEndpoints(method: string, path: string): { def: EndpointDef; params: Record<string, string> }[] {
   const out: { def: EndpointDef; params: Record<string, string> }[] = [];
-  for (const def of Object.values(ENDPOINTS)) {
-    if (def.method !== method.toUpperCase()) continue;
-    const re = new RegExp(
-      '^' + def.path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, '(?<$1>[^/]+)') + '/?$',
-    );
+  const upper = method.toUpperCase();
+  for (const { def, re } of (matchers ??= pathMatchers())) {
+    if (def.method !== upper) continue;
     const m = re.exec(path);
     if (!m) continue;
     const params: Record<string, string> = {};
@@ -111,4 +109,13 @@ export function matchEndpoints(method: string, path: string): { def: EndpointDef
     out.push({ def, params });
   }
   return out;
+}
+
+/** Each endpoint with the regular expression of its path template, compiled once (the proxy matches every request). */
+let matchers: { def: EndpointDef; re: RegExp }[] | undefined;
+function pathMatchers(): { def: EndpointDef; re: RegExp }[] {
+  return Object.values(ENDPOINTS).map((def) => ({
+    def,
+    re: new RegExp('^' + def.path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, '(?<$1>[^/]+)') + '/?$'),
+  }));
 }

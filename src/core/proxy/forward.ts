@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { pipeline, Transform } from 'node:stream';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
@@ -83,7 +84,9 @@ export function forward(req: IncomingMessage, res: ServerResponse, opts: Forward
     const reqKept: Buffer[] = [];
     const reqCount = { n: 0 };
     const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
-    const ac = new AbortController();
+    // undici takes an EventEmitter as its abort signal: cheaper than an AbortController on every request.
+    const abort = new EventEmitter();
+    let aborted = false;
     let done = false;
     const finish = (f: Omit<Forwarded, 'requestBody'>) => {
       if (done) return;
@@ -91,7 +94,9 @@ export function forward(req: IncomingMessage, res: ServerResponse, opts: Forward
       resolve({ ...f, ...(reqKept.length ? { requestBody: Buffer.concat(reqKept) } : {}) });
     };
     res.once('close', () => {
-      if (!res.writableFinished) ac.abort();
+      if (res.writableFinished) return;
+      aborted = true;
+      abort.emit('abort');
     });
     let body: Transform | undefined;
     if (hasBody) {
@@ -103,7 +108,7 @@ export function forward(req: IncomingMessage, res: ServerResponse, opts: Forward
         method: req.method as Dispatcher.HttpMethod,
         headers: endToEnd(req.headers),
         body,
-        signal: ac.signal,
+        signal: abort,
         headersTimeout: opts.timeoutMs,
         bodyTimeout: opts.timeoutMs,
         dispatcher: opts.dispatcher,
@@ -116,7 +121,7 @@ export function forward(req: IncomingMessage, res: ServerResponse, opts: Forward
           res.writeHead(up.statusCode, headers);
           pipeline(up.body, tap(undefined, kept, count), res, (err) => {
             const responseBody = Buffer.concat(kept);
-            const clientGone = ac.signal.aborted;
+            const clientGone = aborted;
             finish({ status: up.statusCode, responseHeaders: headers, responseBody, responseBytes: count.n, ...(err && !clientGone ? { failure: { code: codeOf(err), midBody: true } } : {}), ...(clientGone ? { clientGone } : {}) });
           });
         },
@@ -125,7 +130,7 @@ export function forward(req: IncomingMessage, res: ServerResponse, opts: Forward
           if (err instanceof BodyTooLarge || (err as { cause?: unknown }).cause instanceof BodyTooLarge) {
             return finish({ status: 413, responseHeaders: {}, responseBytes: 0, failure: { code: 'BODY_TOO_LARGE', midBody: false } });
           }
-          finish({ status: 502, responseHeaders: {}, responseBytes: 0, ...(ac.signal.aborted ? { clientGone: true } : {}), failure: { code: codeOf(err), midBody: false } });
+          finish({ status: 502, responseHeaders: {}, responseBytes: 0, ...(aborted ? { clientGone: true } : {}), failure: { code: codeOf(err), midBody: false } });
         },
       );
   });

@@ -1,0 +1,120 @@
+// Benchmark of `tpp proxy` (issue 21, targets): the same upstream (the Local sandbox from dist/sandbox.js, its own
+// process) called directly, through `tpp proxy` (dist/cli.js proxy --log json, its own process, every exchange
+// logged and checked against the contract), and through a bare node:http pass-through proxy (the physical limit of
+// a proxy in Node). This process only generates load over loopback: verify-token with a fresh ES256 token minted
+// with node:crypto per request (no cache), keep-alive connections. Then 401s (iat in milliseconds) one at a time
+// through `tpp proxy`, timing from the end of each answer to its explained JSON line on the proxy's stdout.
+//   npm run bench:proxy [-- --seconds 5 --concurrency 8 --explained 50]
+import { spawn, type ChildProcess } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { parseArgs } from 'node:util';
+import { cpuMsOf, measure, pool, startServer, stopServer, type Figure } from './bench-sandbox/load';
+import { mint } from './bench-sandbox/token';
+
+const { values } = parseArgs({ options: { seconds: { type: 'string', default: '5' }, concurrency: { type: 'string', default: '8' }, explained: { type: 'string', default: '50' } } });
+const SECONDS = Number(values.seconds);
+const CONCURRENCY = Number(values.concurrency);
+const EXPLAINED = Number(values.explained);
+const PARTNER = 'BENCH';
+const dir = mkdtempSync(join(tmpdir(), 'tpp-bench-proxy-'));
+const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+const pubFile = join(dir, 'bench.pub.pem');
+const keyFile = join(dir, 'bench.key.pem');
+writeFileSync(pubFile, publicKey.export({ type: 'spki', format: 'pem' }));
+writeFileSync(keyFile, privateKey.export({ type: 'pkcs8', format: 'pem' }));
+
+/** A proxy process whose first stdout line is its address; later lines are handed to `onLine` with their arrival time. */
+async function spawnProxy(name: string, cmd: string[], onLine?: (line: string, at: number) => void): Promise<{ child: ChildProcess; base: string }> {
+  const child = spawn(process.execPath, cmd, { stdio: ['ignore', 'pipe', openSync(join(dir, `${name}.stderr.log`), 'w')] });
+  const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
+  const base = await new Promise<string>((resolve, reject) => {
+    lines.once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`${name} exited (${code}) before printing its address; see ${dir}`)));
+  });
+  child.removeAllListeners('exit');
+  if (onLine) lines.on('line', (l) => onLine(l, performance.now()));
+  return { child, base };
+}
+
+const stop = async (c: ChildProcess) => {
+  if (c.exitCode !== null) return;
+  const exited = new Promise((r) => c.once('exit', r));
+  c.kill('SIGTERM');
+  await exited;
+};
+
+const fmt = (n: number, d = 0) => (Number.isFinite(n) ? n.toFixed(d) : 'n/a');
+const pct = (a: number[], p: number) => [...a].sort((x, y) => x - y)[Math.min(a.length - 1, Math.floor((p / 100) * a.length))] ?? NaN;
+
+async function main(): Promise<void> {
+  const upstream = await startServer('sandbox', join(__dirname, 'bench-sandbox', 'serve-sandbox.ts'), ['--partner', PARTNER, '--pem', pubFile, '--key', keyFile, '--quiet'], dir, 120_000);
+  const aud = `${upstream.origin}/api/v3`;
+  const explainedAt = new Map<string, number>();
+  const tpp = await spawnProxy('tpp-proxy', [join(__dirname, '..', 'dist', 'cli.js'), 'proxy', '--target', aud, '--partner', `${PARTNER}=${pubFile}`, '--log', 'json'], (line, at) => {
+    const m = /"path":"([^"]*\?n=\d+)"/.exec(line);
+    if (m?.[1]) explainedAt.set(m[1], at);
+  });
+  const bare = await spawnProxy('bare-proxy', ['--import', 'tsx', join(__dirname, 'bench-proxy', 'serve-bare.ts'), '--target', upstream.origin]);
+  const targets: { name: string; origin: string; pid?: number }[] = [
+    { name: 'direct (upstream)', origin: upstream.origin },
+    { name: 'tpp proxy', origin: tpp.base.replace(/\/api\/v3$/, ''), pid: tpp.child.pid },
+    { name: 'bare node:http proxy', origin: bare.base, pid: bare.child.pid },
+  ];
+  const figures = new Map<string, Figure & { proxyCpuMs?: number }>();
+  try {
+    for (const t of targets) {
+      const p = pool(t.origin, CONCURRENCY);
+      const make = () => ({ method: 'GET' as const, path: '/api/v3/verify-token', headers: { authorization: `Bearer ${mint(privateKey, PARTNER, aud)}` } });
+      await measure(p, { count: 300, seconds: 1, concurrency: CONCURRENCY, expect: 200 }, make); // warm-up
+      const cpu0 = cpuMsOf(t.pid);
+      const f = await measure(p, { count: 10_000_000, seconds: SECONDS, concurrency: CONCURRENCY, expect: 200 }, make);
+      const cpu1 = cpuMsOf(t.pid);
+      figures.set(t.name, { ...f, ...(cpu0 !== undefined && cpu1 !== undefined ? { proxyCpuMs: (cpu1 - cpu0) / f.count } : {}) });
+      await p.close();
+    }
+    // 401 -> explained log line: one bad token at a time, so that each line's latency is its own.
+    await new Promise((r) => setTimeout(r, 500));
+    const p = pool(targets[1]?.origin as string, 1);
+    const waits: number[] = [];
+    for (let i = 0; i < EXPLAINED; i++) {
+      const path = `/api/v3/verify-token?n=${i}`;
+      const now = Math.floor(Date.now() / 1000);
+      const bad = mint(privateKey, PARTNER, aud).split('.');
+      const claims = Buffer.from(JSON.stringify({ iss: PARTNER, aud, iat: now * 1000, exp: now + 300 })).toString('base64url');
+      const res = await p.request({ method: 'GET', path, headers: { authorization: `Bearer ${bad[0]}.${claims}.${bad[2]}` } });
+      await res.body.text();
+      const answered = performance.now();
+      const deadline = answered + 5000;
+      while (!explainedAt.has(path) && performance.now() < deadline) await new Promise((r) => setImmediate(r));
+      waits.push(Math.max(0, (explainedAt.get(path) ?? Infinity) - answered));
+    }
+    await p.close();
+
+    const direct = figures.get('direct (upstream)') as Figure;
+    const viaTpp = figures.get('tpp proxy') as Figure & { proxyCpuMs?: number };
+    const viaBare = figures.get('bare node:http proxy') as Figure & { proxyCpuMs?: number };
+    console.log(`\ntpp proxy benchmark: GET verify-token, a fresh ES256 token per request, ${CONCURRENCY} keep-alive connections, ${SECONDS} s per target, same upstream (Local sandbox) in the same run\n`);
+    console.log('target                   req/s   p50 ms   p99 ms   proxy CPU ms/req   req/s vs direct   added p50 ms');
+    for (const [name, f] of figures) {
+      const cpu = (f as { proxyCpuMs?: number }).proxyCpuMs;
+      console.log(`${name.padEnd(22)} ${fmt(f.rps).padStart(7)} ${fmt(f.p50, 2).padStart(8)} ${fmt(f.p99, 2).padStart(8)} ${(cpu === undefined ? '-' : fmt(cpu, 3)).padStart(18)} ${fmt(f.rps / direct.rps, 2).padStart(17)} ${fmt(f.p50 - direct.p50, 2).padStart(14)}`);
+    }
+    console.log(`\ntpp proxy vs direct: throughput ${fmt(viaTpp.rps / direct.rps, 2)}x (target >= 0.8), added p50 ${fmt(viaTpp.p50 - direct.p50, 2)} ms (target <= 2 ms)`);
+    console.log(`tpp proxy vs the physical limit (bare node:http proxy): throughput ${fmt(viaTpp.rps / viaBare.rps, 2)}x, p50 ${fmt(viaTpp.p50 - viaBare.p50, 2)} ms more, CPU per request ${viaTpp.proxyCpuMs !== undefined && viaBare.proxyCpuMs ? `${fmt(viaTpp.proxyCpuMs / viaBare.proxyCpuMs, 2)}x` : 'n/a'}`);
+    console.log(`401 -> explained log line (--log json on the proxy's stdout), ${waits.length} one at a time: p50 ${fmt(pct(waits, 50), 1)} ms, p99 ${fmt(pct(waits, 99), 1)} ms, max ${fmt(Math.max(...waits), 1)} ms (target <= 300 ms)`);
+  } finally {
+    await stop(tpp.child);
+    await stop(bare.child);
+    await stopServer(upstream);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,105 @@
+import { parseArgs } from 'node:util';
+import type { ProxyLogEntry } from '../../core/proxy/proxyLog';
+import { startProxy } from '../../core/proxy/proxyServer';
+import { ProxyConfigError } from '../../core/proxy/targets';
+import { CliCommand, CliIo, UsageError } from '../io';
+import { number, partnersOf, waitForStop } from '../options';
+
+const USAGE = 'tpp proxy --target <v3 base> [--v2-target <v2 base>] [--partner <id>=<spki.pem>]... [--env sandbox|production] [--port <n>] [--host 127.0.0.1] [--log text|json]';
+
+const HELP = `Runs a loopback-only proxy in front of the administrator's Sandbox or Production, so that your own
+application's failures there are explained like on the Local sandbox. Point the application's TPP_BASE_URL at the
+proxy (the first line on stdout) and keep TPP_AUDIENCE at the real base address: the token's aud must still be the
+real address. Each request and answer is forwarded unchanged and streamed; nothing is ever resent. One line per
+exchange goes to stderr: a 401 with the JWT checklist of the token sent (against --partner's public key and the real
+base address as aud), a 400 with the payload diagnostics of the body sent, an answer the spec does not describe as
+contract drift. Tokens are masked everywhere.
+
+Options:
+  --target <url>            the real version 3 base address, ending in /api/v3 (https://; http:// only on loopback)
+  --v2-target <url>         the real version 2 base address ({legacy_base_url}); version 2 calls go to the proxy's
+                            origin + /v2/partners/<name>
+  --partner <id>=<spki.pem> the public key registered for that Partner ID, to check signatures. Repeatable.
+  --env sandbox|production  the environment label of every log line (default sandbox)
+  --port <n>                port to listen on (default 0: a free port)
+  --host <addr>             loopback interface (default 127.0.0.1; ::1 and localhost also accepted, nothing else)
+  --log text|json           json: after the base-address line, one JSON object per exchange on stdout:
+                            {"time","environment","kind","method","path","status","ms","partner","diagnosis":[…]},
+                            kind request, contract-drift or proxy-error (default text: the stderr lines only)
+  -h, --help                this help
+
+Details: docs/proxy.md.`;
+
+/** One stderr line of an exchange: time, environment, method, path, status, and the first finding. */
+function textLine(e: ProxyLogEntry): string {
+  const first = e.diagnosis[0];
+  const env = e.environment === 'production' ? 'PRODUCTION' : e.environment;
+  return `${e.time} [${env}] ${e.method} ${e.path} ${e.status} ${e.ms}ms${e.kind === 'contract-drift' ? ' CONTRACT DRIFT' : ''}${first ? ` (${first.rule}) ${first.message}` : ''}${e.diagnosis.length > 1 ? ` (+${e.diagnosis.length - 1} more)` : ''}`;
+}
+
+/**
+ * Runs the proxy in the foreground. The first line on stdout is the proxy's version 3 base address; SIGINT/SIGTERM
+ * stop it (exit 0). Exit 2 on a usage error or when it cannot start (a target that is not https://, a port that is
+ * taken, a bad key), with the reason on stderr.
+ */
+export async function runProxyCommand(args: string[], io: CliIo, stop?: AbortSignal): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    strict: true,
+    options: {
+      target: { type: 'string' },
+      'v2-target': { type: 'string' },
+      partner: { type: 'string', multiple: true, default: [] },
+      env: { type: 'string', default: 'sandbox' },
+      port: { type: 'string' },
+      host: { type: 'string', default: '127.0.0.1' },
+      log: { type: 'string', default: 'text' },
+    },
+  });
+  if (!values.target) throw new UsageError('--target is required: the real version 3 base address, e.g. --target https://sandbox.example.com/api/v3');
+  if (values.env !== 'sandbox' && values.env !== 'production') throw new UsageError(`--env must be sandbox or production, not '${values.env}'`);
+  if (values.log !== 'text' && values.log !== 'json') throw new UsageError(`--log must be text or json, not '${values.log}'`);
+  const port = number('port', values.port, 0, 65535, true) ?? 0;
+  const partners = partnersOf(values.partner ?? []).map(({ id, spkiPem }) => ({ id, spkiPem }));
+  let proxy;
+  try {
+    proxy = await startProxy({ target: values.target, v2Target: values['v2-target'], partners, environment: values.env, port, host: values.host });
+  } catch (err) {
+    if (!(err instanceof ProxyConfigError)) throw err;
+    io.stderr.write(`tpp proxy: cannot start: ${err.message}\n`);
+    return 2;
+  }
+  io.stdout.write(`${proxy.v3BaseUrl}\n`);
+  const json = values.log === 'json';
+  // Lines of one turn of the event loop are written together: one write per stream, not one per exchange.
+  let text = '';
+  let lines = '';
+  const flush = () => {
+    if (text) io.stderr.write(text);
+    if (lines) io.stdout.write(lines);
+    text = lines = '';
+  };
+  proxy.log.subscribe((e) => {
+    const entry = e as ProxyLogEntry;
+    if (!text && !lines) setImmediate(flush);
+    text += `${textLine(entry)}\n`;
+    if (json) lines += `${JSON.stringify(entry.line())}\n`;
+  });
+  const label = values.env === 'production' ? 'PRODUCTION (live data: every request your application sends through the proxy is real)' : 'Sandbox';
+  io.stderr.write(`tpp proxy for ${label}: v3 ${proxy.v3BaseUrl} -> ${proxy.targets.v3}${proxy.targets.v2 ? `; v2 ${proxy.origin} -> ${proxy.targets.v2}` : ''}\n`);
+  io.stderr.write(`Your application: TPP_BASE_URL=${proxy.v3BaseUrl}${proxy.targets.v2 ? ` TPP_V2_BASE_URL=${proxy.origin}` : ''} TPP_AUDIENCE=${proxy.targets.v3} (the token's aud stays the real address)\n`);
+  if (partners.length === 0) io.stderr.write('No --partner given: a 401 is explained without checking the signature.\n');
+  const why = await waitForStop(stop);
+  flush();
+  io.stderr.write(`Stopping (${why})\n`);
+  await proxy.close();
+  return 0;
+}
+
+/** `tpp proxy`: explains the application's exchanges with Sandbox or Production. */
+export const proxyCommand: CliCommand = {
+  name: 'proxy',
+  usage: USAGE,
+  help: HELP,
+  run: (args, io) => runProxyCommand(args, io),
+};
