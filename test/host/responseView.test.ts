@@ -113,6 +113,12 @@ describe('response view and request history (Local)', function () {
     const conflict = dup.shown!.model.diagnosis.findIndex((d) => d.record?.id === id);
     assert.ok(conflict >= 0, JSON.stringify(dup.shown!.model.diagnosis));
     assert.ok(dup.shown!.report!.actions.some((a) => a.startsWith('Open Invoice')), JSON.stringify(dup.shown!.report!.actions));
+    // Said once: the conflict with its button, not the server's message as a second item with a second button.
+    assert.deepEqual(
+      dup.shown!.model.diagnosis.map((d) => d.rule),
+      ['conflict'],
+    );
+    assert.equal(dup.shown!.report!.actions.filter((a) => a.startsWith('Open ') && a !== 'Open as Payload File').length, 1, JSON.stringify(dup.shown!.report!.actions));
     assert.match(dup.shown!.report!.text, /409 Conflict[\s\S]*create: a record with this invoice/);
     const uri = await api.responses.onMessage({ type: 'openRecord', index: conflict });
     const doc = await vscode.workspace.openTextDocument(vscode.Uri.parse(String(uri)));

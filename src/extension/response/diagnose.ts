@@ -30,7 +30,12 @@ export async function diagnoseExchange(services: DiagnoseServices, x: Exchange):
   if (status === undefined) out.push(...noAnswer(x));
   else if (status === 400) out.push(...serverIssues(x), ...payloadProblems(x, endpointId));
   else if (status === 401 && env && x.source === 'client' && !out.some((d) => d.status)) out.push(...(await jwtChecklist(services, env)));
-  else if (status === 409 && env && endpointId) out.push(...serverIssues(x), ...(await conflicts(services, env, x, endpointId)));
+  else if (status === 409 && env && endpointId) {
+    // The conflict once: the record found says what the server's message says, with a button to open it (the
+    // server's own words stay in the response body below).
+    const found = await conflicts(services, env, x, endpointId);
+    out.push(...(found.length ? found : serverIssues(x)));
+  }
   return out;
 }
 

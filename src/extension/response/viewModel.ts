@@ -48,7 +48,8 @@ export function toViewModel(x: Exchange, diagnosis: readonly DiagnosisItem[], op
   const d = new Date(x.time);
   return {
     id: x.id,
-    title: x.title ?? `${x.request.method} ${x.request.url}`,
+    // The method and URL are the line under the title: without a title of its own, the endpoint's summary.
+    title: x.title ?? (endpointId ? ENDPOINTS[endpointId].summary : `${x.request.method} ${x.request.url}`),
     envLabel: env?.label ?? x.env,
     production: env?.guarded ?? false,
     method: x.request.method,

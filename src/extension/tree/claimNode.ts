@@ -26,8 +26,9 @@ export class ClaimNode implements TreeNode {
     const r = this.record;
     const label = typeof r.serviceInvoiceNumber === 'string' && r.serviceInvoiceNumber ? r.serviceInvoiceNumber : `Claim ${this.id || this.index + 1}`;
     const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None);
-    // The place as well as the id: a server repeating a claim id must not repeat a row id (VS Code refuses it).
-    item.id = `${this.env}:claim:${this.registrationId}:${this.index}:${this.id}`;
+    // No item id, as for every leaf under a registration: VS Code may read a registration's children twice at once
+    // (its own expansion and a redraw of the folder, both waiting for the same read), and refuses an id registered
+    // by the other read ("Element with id … is already registered"). A leaf keeps no state an id would preserve.
     const tires = Array.isArray(r.tires) ? r.tires.length : undefined;
     const amount = typeof r.authorizedAmount === 'number' ? `$${r.authorizedAmount.toFixed(2)}` : '';
     item.description = [day(r.serviceInvoiceDate), amount, tires !== undefined ? `${tires} tire${tires === 1 ? '' : 's'}` : ''].filter(Boolean).join(' · ');

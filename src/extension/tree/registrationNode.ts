@@ -75,7 +75,7 @@ export class RegistrationNode implements TreeNode {
     try {
       const reg = (await this.registrations.registrationDetails(this.env, this.id)).registration;
       const claims = Array.isArray(reg.claims) ? reg.claims : [];
-      if (claims.length === 0) return [new NoClaimsNode(`${this.env}:claims:${this.key}:none`)];
+      if (claims.length === 0) return [new NoClaimsNode()];
       return claims.map((c, i) => new ClaimNode(this.env, this.id, (c ?? {}) as Record<string, unknown>, i));
     } catch (err) {
       return [new ErrorNode(describeFailure(err, this.env), { command: 'tpp.refreshRegistrations', title: 'Retry', arguments: [this.env, 'tire-protection'] })];
@@ -83,11 +83,10 @@ export class RegistrationNode implements TreeNode {
   }
 }
 
+/** "No claims": without an item id, like every leaf under a registration (see ClaimNode). */
 class NoClaimsNode implements TreeNode {
-  constructor(private readonly id: string) {}
   toTreeItem(): vscode.TreeItem {
     const item = new vscode.TreeItem('No claims', vscode.TreeItemCollapsibleState.None);
-    item.id = this.id;
     item.iconPath = new vscode.ThemeIcon('info');
     item.contextValue = 'info';
     return item;
