@@ -178,6 +178,37 @@ describe('OpenAPI export with Spectral, Prism and openapi-typescript', function 
     }
   });
 
+  it('Prism validating proxy: a 429 of a rate-limited sandbox, with its Retry-After, matches the document', async () => {
+    const sandbox = await startSandbox([partner], ['--rate-limit', '1']);
+    const proxy = await startPrism(['proxy', files.v3, sandbox.base, '--errors']);
+    try {
+      const tokens = await Promise.all(Array.from({ length: 6 }, () => mint(partner.privateKeyFile, partner.id, sandbox.base)));
+      const answers = await Promise.all(tokens.map((t, i) => send(proxy.url, `verify ${i}`, 'GET', '/verify-token', t)));
+      const limited = answers.filter((a) => a.status === 429);
+      assert.ok(limited.length > 0, `some answer is 429: ${answers.map((a) => a.status).join(', ')}`);
+      for (const a of answers) assert.ok([200, 429].includes(a.status) && !a.violation, `${a.label}: ${a.status} ${a.violation}`);
+      for (const a of limited) assert.match(a.headers.get('retry-after') ?? '', /^\d+$/, `${a.label}: Retry-After`);
+    } finally {
+      await proxy.stop();
+      await sandbox.stop();
+    }
+  });
+
+  it('prism mock -d (generated answers) answers the reads and lists of version 3 every time', async () => {
+    const mock = await startPrism(['mock', '-d', files.v3]);
+    try {
+      const reads = ['/registrations', '/registrations/r1', '/tire-protection/registrations', '/tire-protection/registrations/r1', '/tire-protection/registrations/r1/metadata', '/motor-club/registrations', '/motor-club/registrations/r1'];
+      for (const path of reads) {
+        for (let i = 0; i < 8; i++) {
+          const r = await send(mock.url, `mock -d GET ${path}`, 'GET', path, 'x');
+          assert.ok(r.status === 200 && !r.violation, `${r.label}: ${r.status} ${r.violation} ${JSON.stringify(r.body).slice(0, 300)}`);
+        }
+      }
+    } finally {
+      await mock.stop();
+    }
+  });
+
   it('prism mock answers every operation of each document', async () => {
     for (const which of INTERFACES) {
       const mock = await startPrism(['mock', files[which]]);

@@ -71,6 +71,8 @@ export interface Exchange {
   readonly body: unknown;
   /** Prism's complaint: the `sl-violations` header, or its VIOLATIONS / UNPROCESSABLE error body; '' when none. */
   readonly violation: string;
+  /** The answer's headers (as Prism passed them on). */
+  readonly headers: Headers;
 }
 
 /** Sends `method path` with `token` and `body` to Prism at `url`; answers the status, the parsed body and any violation. */
@@ -88,5 +90,5 @@ export async function send(url: string, label: string, method: string, path: str
   const type = typeof parsed === 'object' && parsed !== null ? String((parsed as { type?: unknown }).type ?? '') : '';
   const header = res.headers.get('sl-violations') ?? '';
   const violation = header || (/stoplight\.io\/prism\/errors/.test(type) ? text : '');
-  return { label, status: res.status, body: parsed, violation };
+  return { label, status: res.status, body: parsed, violation, headers: res.headers };
 }

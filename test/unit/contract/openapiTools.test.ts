@@ -145,6 +145,22 @@ describe('contract: OpenAPI export as strict as the sandbox', () => {
     }
   });
 
+  it('types identifiers as strings, as the spec says (the claim id stays a number)', () => {
+    const props = (name: string) => (all.components.schemas[name] as { properties: Record<string, unknown> }).properties;
+    for (const [name, field] of [['VerifyTokenResponse', 'partner_id'], ['CreatedId', 'id'], ['TireProtectionRegistrationRecord', '_id'], ['RegistrationRecord', '_id'], ['MotorClubRegistrationRecord', '_id']] as const) {
+      assert.equal((props(name)[field] as { type?: unknown }).type, 'string', `${name}.${field}`);
+    }
+    assert.equal((props('CreatedClaimId').id as { anyOf?: unknown; type?: unknown }).type === 'string', false);
+  });
+
+  it('marks required what every read carries: a record\'s _id, every field of the list envelope', () => {
+    const req = (name: string) => (all.components.schemas[name] as { required?: string[] }).required ?? [];
+    for (const name of ['RegistrationRecord', 'TireProtectionRegistrationRecord', 'MotorClubRegistrationRecord']) assert.ok(req(name).includes('_id'), name);
+    for (const name of ['RegistrationList', 'TireProtectionRegistrationList', 'MotorClubRegistrationList']) {
+      assert.deepEqual([...req(name)].sort(), ['page', 'pageSize', 'results', 'totalPages', 'totalRecordCount'], name);
+    }
+  });
+
   it('declares Retry-After on every 429 and 503', () => {
     for (const [p, m] of operations(all)) {
       for (const status of ['429', '503']) assert.ok(opAt(all, p, m).responses[status]?.headers?.['Retry-After'], `${m} ${p} ${status}`);

@@ -6,7 +6,8 @@ import { TireProtectionRegistration } from './tireProtection';
 
 /** Version 3 registrations read back, and the envelopes of their lists (spec: Endpoints; Limits). */
 
-const idField = z.union([z.string(), z.number()]).meta({ description: 'Record identifier (string).' });
+// Spec: "Identifiers of records are strings (except the claim identifier, a number)."
+const idField = z.string().meta({ description: 'Record identifier (string).' });
 const cancelledOnField = z
   .string()
   .nullable()
@@ -14,15 +15,15 @@ const cancelledOnField = z
   .meta({ description: 'Set after cancellation (ISO 8601).' });
 
 /** Earlier-revision registration read back: adds _id and, after cancellation, cancelledOn. */
-export const RegistrationRecord = readOf(Registration, { _id: idField.optional(), cancelledOn: cancelledOnField });
+export const RegistrationRecord = readOf(Registration, { _id: idField, cancelledOn: cancelledOnField });
 
 /**
  * Tire-protection registration read back: adds _id, program_id and cancelledOn; a read by identifier also
  * returns the claims filed against it (their shape: not shown, kept as loose objects).
  */
 export const TireProtectionRegistrationRecord = readOf(TireProtectionRegistration, {
-  _id: idField.optional(),
-  program_id: z.union([z.string(), z.number()]).nullable().optional().meta({ description: 'Program identifier (string).' }),
+  _id: idField,
+  program_id: z.string().nullable().optional().meta({ description: 'Program identifier (string).' }),
   cancelledOn: cancelledOnField,
   claims: z
     .array(z.looseObject({}))
@@ -33,18 +34,18 @@ export const TireProtectionRegistrationRecord = readOf(TireProtectionRegistratio
 
 /** Motor-club registration read back: adds _id (and cancelledOn when cancelled). */
 export const MotorClubRegistrationRecord = readOf(MotorClubRegistration, {
-  _id: idField.optional(),
+  _id: idField,
   cancelledOn: cancelledOnField,
 });
 
-/** List envelope of a registration list, with `results` of the given record schema. */
+/** List envelope of a registration list, with `results` of the given record schema (spec: List envelope: every field). */
 export function listEnvelope<T extends z.ZodType>(record: T) {
   return z.looseObject({
     results: z.array(record).meta({ description: 'Registrations of this page.' }),
-    totalRecordCount: z.number().int().optional(),
-    page: z.number().int().optional(),
-    pageSize: z.number().int().optional(),
-    totalPages: z.number().int().optional(),
+    totalRecordCount: z.number().int(),
+    page: z.number().int(),
+    pageSize: z.number().int(),
+    totalPages: z.number().int(),
   });
 }
 

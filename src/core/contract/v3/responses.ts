@@ -5,7 +5,7 @@ import { readInt } from '../primitives';
 
 /** Response of creates that return an id string (registrations, motor-club registrations). */
 export const CreatedId = z.looseObject({
-  id: z.union([z.string(), z.number()]).meta({ description: 'Identifier of the new record (string).' }),
+  id: z.string().meta({ description: 'Identifier of the new record (string; spec: Endpoints, "object with id (string)").' }),
 });
 
 /** Response of a claim create: the claim identifier, a number (numeric strings tolerated and converted). */
@@ -15,7 +15,7 @@ export const CreatedClaimId = z.looseObject({
 
 /** Response of GET /verify-token. */
 export const VerifyTokenResponse = z.looseObject({
-  partner_id: z.union([z.string(), z.number()]).meta({ description: 'The Partner ID the token was issued for (string).' }),
+  partner_id: z.string().meta({ description: 'The Partner ID the token was issued for (string; spec: Token verification).' }),
   name: z.string().meta({ description: 'Name of the partner.' }),
 });
 
