@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { activateExtension } from '../shared/extension';
-import { hasDriver, screenshot, sidebarDescriptions, texts, until } from '../shared/driver';
+import { driver, hasDriver, screenshot, sidebarDescriptions, texts, until } from '../shared/driver';
 
 /** A fetch that never hangs the suite: the answer's status, or the error's name. */
 async function statusOf(url: string): Promise<number | string> {
@@ -85,6 +85,15 @@ describe('Local sandbox: a Local address that stays (tpp.local.port)', () => {
       const v2 = children.find((c) => c.item.id === 'local:v2url');
       assert.equal(await vscode.commands.executeCommand('tpp.copyAddress', v2?.node), `http://127.0.0.1:${fixed}`);
       assert.equal(await vscode.env.clipboard.readText(), `http://127.0.0.1:${fixed}`, 'Copy Address puts it on the clipboard');
+      if (hasDriver()) {
+        await vscode.commands.executeCommand('workbench.view.extension.tpp');
+        const sel = '.part.sidebar .monaco-list-row[aria-label^="Local"]';
+        const expanded = await until(async () => (await driver<(string | null)[]>('attrs', { selector: sel, name: 'aria-expanded' }))[0] ?? undefined);
+        if (expanded !== 'true') await driver('click', sel);
+        const shown = await until(async () => (await sidebarDescriptions()).some((d) => d === `http://127.0.0.1:${fixed}/api/v1`));
+        assert.ok(shown, 'the rendered Local row lists its addresses');
+        await screenshot('local-addresses');
+      }
 
       await vscode.commands.executeCommand('tpp.setLocalPort', taken);
       const refused = await until(() => sandbox.status.portInUse === taken, 30_000);

@@ -100,7 +100,7 @@ export const connectCommand: CliCommand = {
     const connection: ConnectionValues = { env, v3BaseUrl: v3, v2BaseUrl: v2, partnerId: required('--partner-id', values['partner-id'], SAMPLE_ENV.partnerId), privateKeyFile: keyFile };
     let text: string;
     try {
-      text = dotenvText(connection);
+      text = dotenvText(connection, values.out);
     } catch (err) {
       if (err instanceof ConnectError) throw new UsageError(err.message);
       throw err;

@@ -43,9 +43,11 @@ export function dotenvValue(name: string, value: string): string {
 /**
  * The dotenv text: a header naming the environment, then TPP_BASE_URL, TPP_V2_BASE_URL (when known), TPP_PARTNER_ID,
  * TPP_PRIVATE_KEY_FILE, and TPP_AUDIENCE / TPP_V2_AUDIENCE as comments (set them when the base address is a local
- * proxy in front of the real one). Throws {@link ConnectError} on an empty required value or a line break.
+ * proxy in front of the real one). With `loadAs` (the file's name as the application refers to it), comment lines
+ * say how each language loads it, so that the file explains itself. Throws {@link ConnectError} on an empty
+ * required value or a line break.
  */
-export function dotenvText(v: ConnectionValues): string {
+export function dotenvText(v: ConnectionValues, loadAs?: string): string {
   const label = ENVIRONMENTS[v.env].label;
   const required: [string, string][] = [
     [SAMPLE_ENV.baseUrl, v.v3BaseUrl],
@@ -57,6 +59,7 @@ export function dotenvText(v: ConnectionValues): string {
   return [
     `# Tire Protection partner API: ${label}. Read by the code samples of Copy as Code and \`tpp code\`.`,
     '# No secret in this file: the private key stays in the file TPP_PRIVATE_KEY_FILE names.',
+    ...(loadAs ? ['# Load it before your program reads TPP_BASE_URL:', ...loadLines(loadAs).map((l) => `#   ${l.language}: ${l.line}`)] : []),
     line(SAMPLE_ENV.baseUrl, v.v3BaseUrl),
     ...(v.v2BaseUrl ? [line(SAMPLE_ENV.v2BaseUrl, v.v2BaseUrl)] : []),
     line(SAMPLE_ENV.partnerId, v.partnerId),

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { existsSync, readFileSync } from 'node:fs';
 import { appendFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { ConnectError, defaultDotenvName, dotenvText, gitignoreAddition, gitRootOf, loadLines, outsideWorkspaceProblem, repoRelative, writeNewFile, type ConnectionValues } from '../../core/connect';
+import { ConnectError, defaultDotenvName, dotenvText, gitignoreAddition, gitRootOf, outsideWorkspaceProblem, repoRelative, writeNewFile, type ConnectionValues } from '../../core/connect';
 import { ENVIRONMENTS, type EnvironmentId } from '../../core/environments';
 import { confirmReplace, localValues, remoteValues, type ConnectOptions } from './connectValues';
 import { pickEnvironment } from './pickEnvironment';
@@ -25,8 +25,8 @@ export interface ConnectResult {
  * `tpp.connectApplication` (Connect Your Application…; palette, an environment's context menu, the Integration Log's
  * title bar, the walkthrough): gives the user's own program exactly what the code samples read — TPP_BASE_URL,
  * TPP_V2_BASE_URL, TPP_PARTNER_ID, TPP_PRIVATE_KEY_FILE (src/core/connect) — as a dotenv file inside the workspace
- * (never replacing a file without asking; offered for .gitignore in a git repository) or on the clipboard, then shows
- * one line per language on loading it. Local writes its throwaway key beside it (PKCS#8 PEM, 0600); Sandbox and
+ * (never replacing a file without asking; offered for .gitignore in a git repository) or on the clipboard, with
+ * comment lines saying how each language loads it, and opens the file. Local writes its throwaway key beside it (PKCS#8 PEM, 0600); Sandbox and
  * Production never write the stored key: a new pair is generated into a file, or the application's PEM is used.
  * Throws an Error with a specific message for a path outside the workspace or a missing setting.
  */
@@ -51,7 +51,7 @@ export const connectApplication: CommandDef = {
     const values: ConnectionValues = env === 'local' ? await localValues(services, dir, o) : await remoteValues(services, env, vscode.Uri.file(dir), o);
     let text: string;
     try {
-      text = dotenvText(values);
+      text = dotenvText(values, dotenvFile ? vscode.workspace.asRelativePath(dotenvFile, false) : defaultDotenvName(env));
     } catch (err) {
       throw err instanceof ConnectError ? new Error(err.message) : err;
     }
@@ -59,7 +59,7 @@ export const connectApplication: CommandDef = {
     else await vscode.env.clipboard.writeText(text);
     const gitignored = await offerGitignore([dotenvFile, values.privateKeyFile], o.gitignore);
     services.log.info(`Connect Your Application (${label}): ${dotenvFile ? `wrote ${dotenvFile}` : 'copied the settings to the clipboard'}; key file ${values.privateKeyFile}`);
-    if (o.show !== false) await showHowToLoad(label, dotenvFile, values.privateKeyFile, env !== 'local');
+    if (o.show !== false) await showResult(label, dotenvFile, values.privateKeyFile, env !== 'local');
     return { env, destination, dotenvFile, keyFile: values.privateKeyFile, text, ...(gitignored ? { gitignored } : {}) };
   },
 };
@@ -106,22 +106,17 @@ async function offerGitignore(files: readonly (string | undefined)[], choice: bo
   return undefined;
 }
 
-/** A Markdown page beside the editor: where the settings are, and one line per language on loading them. */
-async function showHowToLoad(label: string, dotenvFile: string | undefined, keyFile: string, remote: boolean): Promise<void> {
-  const file = dotenvFile ? vscode.workspace.asRelativePath(dotenvFile) : 'tpp.env';
-  const lines = [
-    `# Your application on ${label}`,
-    '',
-    dotenvFile ? `The settings are in \`${file}\`; the private key in \`${vscode.workspace.asRelativePath(keyFile)}\` (mode 0600, never commit it).` : `The settings are on the clipboard: save them as \`${file}\` (or add them to your configuration). The private key is in \`${vscode.workspace.asRelativePath(keyFile)}\`.`,
-    '',
-    'Load them before the program reads `TPP_BASE_URL` (the code samples of **Copy as Code** read exactly these):',
-    '',
-    ...loadLines(file).flatMap((l) => [`- **${l.language}**: \`${l.line}\``]),
-    '',
-    'Calling a local proxy instead of the real address? Set `TPP_AUDIENCE` to the real address: the token must name it as `aud`.',
-    ...(remote ? ['', `The ${label} administrator must have registered this key's public half (Copy Public Key) under your Partner ID.`] : []),
-    '',
-  ];
-  const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: lines.join('\n') });
-  await vscode.window.showTextDocument(doc, { preview: true, viewColumn: vscode.ViewColumn.Beside, preserveFocus: true });
+/**
+ * Shows the result: the dotenv file beside the editor (its comment lines say how each language loads it), or a message
+ * for the clipboard; for Sandbox/Production a reminder that the administrator registers the key's public half.
+ */
+async function showResult(label: string, dotenvFile: string | undefined, keyFile: string, remote: boolean): Promise<void> {
+  const key = vscode.workspace.asRelativePath(keyFile);
+  const admin = remote ? ` The ${label} administrator must have registered the public half of ${key} under your Partner ID (Copy Public Key).` : '';
+  if (dotenvFile) {
+    await vscode.window.showTextDocument(vscode.Uri.file(dotenvFile), { preview: true, viewColumn: vscode.ViewColumn.Beside, preserveFocus: true });
+    void vscode.window.showInformationMessage(`Wrote ${vscode.workspace.asRelativePath(dotenvFile)} for your application on ${label} (its comments say how to load it); the private key is in ${key}.${admin}`);
+  } else {
+    void vscode.window.showInformationMessage(`Copied the ${label} settings of your application (comment lines say how to load them); the private key is in ${key}.${admin}`);
+  }
 }

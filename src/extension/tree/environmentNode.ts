@@ -137,8 +137,11 @@ function localRows(env: string, local: LocalView): TreeNode[] {
   return rows;
 }
 
-/** The "Local sandbox" row: its process state, with the reason when it crashed. */
+/** The "Local sandbox" row: its process state, with the reason when it crashed (or the taken port it did not start on). */
 function sandboxRow(env: string, s: SandboxStatus): DetailNode {
+  if (s.portInUse) {
+    return new DetailNode(`${env}:sandbox`, 'Local sandbox', `not started — port ${s.portInUse} is in use by another program; click to choose another port`, 'warning', { command: 'tpp.setLocalPort', title: 'Set Local Port…' });
+  }
   const text: Record<SandboxStatus['state'], string> = {
     stopped: 'not started (starts on first use)',
     starting: 'starting…',

@@ -31,7 +31,8 @@ describe('connect: the dotenv file of an application', () => {
   it('names exactly the variables the samples read, and loads to the same values in bash (and Node)', () => {
     const v = local();
     const file = join(dir, 'tpp-local.env');
-    writeFileSync(file, dotenvText(v));
+    writeFileSync(file, dotenvText(v, 'tpp-local.env'));
+    assert.match(readFileSync(file, 'utf8'), /^# {3}Node\.js 20\.6\+: node --env-file=\.\/tpp-local\.env app\.js$/m, 'the file says how to load it');
     const want = { TPP_BASE_URL: v.v3BaseUrl, TPP_V2_BASE_URL: v.v2BaseUrl, TPP_PARTNER_ID: v.partnerId, TPP_PRIVATE_KEY_FILE: v.privateKeyFile };
     const got = loaded(file);
     assert.deepEqual(got.bash, want, 'a path with a space, $ and quotes survives; TPP_AUDIENCE stays unset (a comment)');
