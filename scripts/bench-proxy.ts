@@ -4,7 +4,7 @@
 // a proxy in Node). This process only generates load over loopback: verify-token with a fresh ES256 token minted
 // with node:crypto per request (no cache), keep-alive connections. Then 401s (iat in milliseconds) one at a time
 // through `tpp proxy`, timing from the end of each answer to its explained JSON line on the proxy's stdout.
-//   npm run bench:proxy [-- --seconds 5 --concurrency 8 --explained 50]
+//   npm run bench:proxy [-- --seconds 6 --rounds 3 --concurrency 8 --explained 50]   (seconds per target, split over the rounds)
 import { spawn, type ChildProcess } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,8 +15,9 @@ import { parseArgs } from 'node:util';
 import { cpuMsOf, measure, pool, startServer, stopServer, type Figure } from './bench-sandbox/load';
 import { mint } from './bench-sandbox/token';
 
-const { values } = parseArgs({ options: { seconds: { type: 'string', default: '5' }, concurrency: { type: 'string', default: '8' }, explained: { type: 'string', default: '50' } } });
+const { values } = parseArgs({ options: { rounds: { type: 'string', default: '3' }, seconds: { type: 'string', default: '6' }, concurrency: { type: 'string', default: '8' }, explained: { type: 'string', default: '50' } } });
 const SECONDS = Number(values.seconds);
+const ROUNDS = Math.max(1, Number(values.rounds));
 const CONCURRENCY = Number(values.concurrency);
 const EXPLAINED = Number(values.explained);
 const PARTNER = 'BENCH';
@@ -66,15 +67,25 @@ async function main(): Promise<void> {
   ];
   const figures = new Map<string, Figure & { proxyCpuMs?: number }>();
   try {
-    for (const t of targets) {
-      const p = pool(t.origin, CONCURRENCY);
-      const make = () => ({ method: 'GET' as const, path: '/api/v3/verify-token', headers: { authorization: `Bearer ${mint(privateKey, PARTNER, aud)}` } });
-      await measure(p, { count: 300, seconds: 1, concurrency: CONCURRENCY, expect: 200 }, make); // warm-up
-      const cpu0 = cpuMsOf(t.pid);
-      const f = await measure(p, { count: 10_000_000, seconds: SECONDS, concurrency: CONCURRENCY, expect: 200 }, make);
-      const cpu1 = cpuMsOf(t.pid);
-      figures.set(t.name, { ...f, ...(cpu0 !== undefined && cpu1 !== undefined ? { proxyCpuMs: (cpu1 - cpu0) / f.count } : {}) });
-      await p.close();
+    // In turn, ROUNDS times: a machine whose other load drifts during the run weighs on every target alike.
+    const make = () => ({ method: 'GET' as const, path: '/api/v3/verify-token', headers: { authorization: `Bearer ${mint(privateKey, PARTNER, aud)}` } });
+    const pools = targets.map((t) => pool(t.origin, CONCURRENCY));
+    for (const p of pools) await measure(p, { count: 300, seconds: 1, concurrency: CONCURRENCY, expect: 200 }, make); // warm-up
+    const rounds = new Map<string, { f: Figure; cpu?: number }[]>(targets.map((t) => [t.name, []]));
+    for (let r = 0; r < ROUNDS; r++) {
+      for (const [i, t] of targets.entries()) {
+        const cpu0 = cpuMsOf(t.pid);
+        const f = await measure(pools[i] as ReturnType<typeof pool>, { count: 10_000_000, seconds: SECONDS / ROUNDS, concurrency: CONCURRENCY, expect: 200 }, make);
+        const cpu1 = cpuMsOf(t.pid);
+        rounds.get(t.name)?.push({ f, ...(cpu0 !== undefined && cpu1 !== undefined ? { cpu: cpu1 - cpu0 } : {}) });
+      }
+    }
+    for (const p of pools) await p.close();
+    for (const [name, rs] of rounds) {
+      const count = rs.reduce((a, r) => a + r.f.count, 0);
+      const cpu = rs.every((r) => r.cpu !== undefined) ? rs.reduce((a, r) => a + (r.cpu ?? 0), 0) / count : undefined;
+      // Throughput over the whole time; latencies: the median of the rounds' figures.
+      figures.set(name, { count, rps: rs.reduce((a, r) => a + r.f.rps, 0) / rs.length, p50: pct(rs.map((r) => r.f.p50), 50), p99: pct(rs.map((r) => r.f.p99), 50), unexpected: rs.reduce((a, r) => a + r.f.unexpected, 0), ...(cpu !== undefined ? { proxyCpuMs: cpu } : {}) });
     }
     // 401 -> explained log line: one bad token at a time, so that each line's latency is its own.
     await new Promise((r) => setTimeout(r, 500));
@@ -97,7 +108,7 @@ async function main(): Promise<void> {
     const direct = figures.get('direct (upstream)') as Figure;
     const viaTpp = figures.get('tpp proxy') as Figure & { proxyCpuMs?: number };
     const viaBare = figures.get('bare node:http proxy') as Figure & { proxyCpuMs?: number };
-    console.log(`\ntpp proxy benchmark: GET verify-token, a fresh ES256 token per request, ${CONCURRENCY} keep-alive connections, ${SECONDS} s per target, same upstream (Local sandbox) in the same run\n`);
+    console.log(`\ntpp proxy benchmark: GET verify-token, a fresh ES256 token per request, ${CONCURRENCY} keep-alive connections, ${SECONDS} s per target in ${ROUNDS} rounds taken in turn, same upstream (Local sandbox) in the same run\n`);
     console.log('target                   req/s   p50 ms   p99 ms   proxy CPU ms/req   req/s vs direct   added p50 ms');
     for (const [name, f] of figures) {
       const cpu = (f as { proxyCpuMs?: number }).proxyCpuMs;

@@ -8,6 +8,7 @@ import { RecordProvider } from './response/recordProvider';
 import { ResponsePanel } from './response/responsePanel';
 import { ActiveEnvironment } from './services/activeEnvironment';
 import { ApiClients } from './services/apiClients';
+import { ApplicationWatch } from './services/applicationWatch';
 import { EnvironmentModel } from './services/environmentModel';
 import { SetupMarks } from './services/environmentSetup';
 import { EnvironmentSettings } from './services/environmentSettings';
@@ -57,6 +58,8 @@ export class Container implements vscode.Disposable {
   readonly integrationLog: IntegrationLog;
   /** The deliberate-mistakes tour (a script in a terminal against the Local sandbox). */
   readonly mistakesTour: MistakesTour;
+  /** Watch My Application: `tpp proxy` in front of Sandbox or Production, its exchanges in the Integration Log. */
+  readonly applicationWatch: ApplicationWatch;
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(context: vscode.ExtensionContext) {
@@ -93,6 +96,7 @@ export class Container implements vscode.Disposable {
     this.integrationLog = own(new IntegrationLog(join(context.globalStorageUri.fsPath, 'integration-log'), context.globalState, this.log));
     own(this.localSandbox.onDidLogExchanges((records) => this.integrationLog.add(records)));
     this.mistakesTour = own(new MistakesTour(this.localSandbox, join(__dirname, 'send-mistakes.js')));
+    this.applicationWatch = own(new ApplicationWatch(this.keys, this.settings, this.integrationLog, this.log));
   }
 
   dispose(): void {

@@ -1,19 +1,18 @@
-import { EventEmitter } from 'node:events';
-import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { pipeline, Transform } from 'node:stream';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
-import type { Dispatcher } from 'undici';
 
 /**
  * Forwarding one request, streamed both ways (docs/proxy.md): the request body goes upstream as it arrives (up to
  * the size cap), the answer comes back as it arrives. Method, path, query, headers (Authorization untouched) and
  * body are sent as received, except the hop-by-hop headers of RFC 9110 section 7.6.1, which belong to each
  * connection, and Host, which names the upstream. The first {@link KEEP_BYTES} of each body are kept for the
- * diagnosis and dropped once the log entry is built.
+ * diagnosis and dropped once the log entry is built. node:http(s) with keep-alive agents carries both sides: the
+ * proxy costs about what a bare node:http pass-through costs (npm run bench:proxy measured undici's request path at
+ * twice that).
  */
 
-// undici is loaded with the first request, as in the client (../client/attempt.ts).
-const undici = (): typeof import('undici') => require('undici') as typeof import('undici');
 
 /** Bytes of each body kept for the diagnosis (the spec's bodies are JSON well under this). */
 export const KEEP_BYTES = 1024 * 1024;
@@ -47,12 +46,24 @@ export interface Forwarded {
   readonly clientGone?: boolean;
 }
 
+/** Keep-alive agents to the upstreams (one pair per proxy). */
+export interface Agents {
+  readonly http: HttpAgent;
+  readonly https: HttpsAgent;
+}
+
+/** Agents that keep connections to the upstream open between requests. */
+export function newAgents(): Agents {
+  return { http: new HttpAgent({ keepAlive: true, maxSockets: 64 }), https: new HttpsAgent({ keepAlive: true, maxSockets: 64 }) };
+}
+
 /** Options of {@link forward}. */
 export interface ForwardOptions {
   readonly url: string;
   readonly maxBodyBytes: number;
+  /** Longest wait for the answer to start, and longest silence in the middle of it, in milliseconds. */
   readonly timeoutMs: number;
-  readonly dispatcher?: Dispatcher;
+  readonly agents: Agents;
 }
 
 /** Keeps the first KEEP_BYTES of what passes, and fails beyond `cap` bytes. */
@@ -67,72 +78,90 @@ function tap(cap: number | undefined, kept: Buffer[], count: { n: number }): Tra
   });
 }
 
-/** The error code undici (or node) gives a failure, e.g. ECONNREFUSED, UND_ERR_HEADERS_TIMEOUT. */
+/** The error code of a failure, e.g. ECONNREFUSED, ENOTFOUND, UPSTREAM_TIMEOUT. */
 function codeOf(err: unknown): string {
-  const e = err as { code?: string; cause?: { code?: string } };
-  return e.cause?.code ?? e.code ?? (err as Error).message ?? String(err);
+  return (err as { code?: string }).code ?? (err as Error).message ?? String(err);
 }
 
 /**
  * Sends `req` to `opts.url` and streams the answer into `res`. Resolves once the answer has ended (or failed);
  * never rejects. When the upstream fails before answering, the application gets no answer here: the caller answers
- * 502 (`failure.midBody` false). When it fails in the middle of the answer, the connection to the application is
- * closed, which is how HTTP says "this answer is cut".
+ * 502 (`failure.midBody` false; 413 for a body over the cap). When it fails in the middle of the answer, the
+ * connection to the application is closed, which is how HTTP says "this answer is cut".
  */
 export function forward(req: IncomingMessage, res: ServerResponse, opts: ForwardOptions): Promise<Forwarded> {
   return new Promise<Forwarded>((resolve) => {
     const reqKept: Buffer[] = [];
     const reqCount = { n: 0 };
-    const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
-    // undici takes an EventEmitter as its abort signal: cheaper than an AbortController on every request.
-    const abort = new EventEmitter();
-    let aborted = false;
+    const url = new URL(opts.url);
+    const https = url.protocol === 'https:';
     let done = false;
+    let clientGone = false;
     const finish = (f: Omit<Forwarded, 'requestBody'>) => {
       if (done) return;
       done = true;
+      clearTimeout(timer);
       resolve({ ...f, ...(reqKept.length ? { requestBody: Buffer.concat(reqKept) } : {}) });
     };
-    res.once('close', () => {
-      if (res.writableFinished) return;
-      aborted = true;
-      abort.emit('abort');
+    const up = (https ? httpsRequest : httpRequest)({
+      protocol: url.protocol,
+      hostname: url.hostname.replace(/^\[|\]$/g, ''),
+      port: url.port,
+      path: `${url.pathname}${url.search}`,
+      method: req.method,
+      headers: { ...endToEnd(req.headers), host: url.host },
+      agent: https ? opts.agents.https : opts.agents.http,
     });
-    let body: Transform | undefined;
-    if (hasBody) {
-      body = tap(opts.maxBodyBytes, reqKept, reqCount);
-      pipeline(req, body, () => undefined);
-    }
-    undici()
-      .request(opts.url, {
-        method: req.method as Dispatcher.HttpMethod,
-        headers: endToEnd(req.headers),
-        body,
-        signal: abort,
-        headersTimeout: opts.timeoutMs,
-        bodyTimeout: opts.timeoutMs,
-        dispatcher: opts.dispatcher,
-      })
-      .then(
-        (up) => {
-          const headers = endToEnd(up.headers as Record<string, string | string[]>);
-          const kept: Buffer[] = [];
-          const count = { n: 0 };
-          res.writeHead(up.statusCode, headers);
-          pipeline(up.body, tap(undefined, kept, count), res, (err) => {
-            const responseBody = Buffer.concat(kept);
-            const clientGone = aborted;
-            finish({ status: up.statusCode, responseHeaders: headers, responseBody, responseBytes: count.n, ...(err && !clientGone ? { failure: { code: codeOf(err), midBody: true } } : {}), ...(clientGone ? { clientGone } : {}) });
-          });
-        },
-        (err: unknown) => {
-          req.resume();
-          if (err instanceof BodyTooLarge || (err as { cause?: unknown }).cause instanceof BodyTooLarge) {
-            return finish({ status: 413, responseHeaders: {}, responseBytes: 0, failure: { code: 'BODY_TOO_LARGE', midBody: false } });
-          }
-          finish({ status: 502, responseHeaders: {}, responseBytes: 0, ...(aborted ? { clientGone: true } : {}), failure: { code: codeOf(err), midBody: false } });
-        },
-      );
+    const fail = (err: unknown) => {
+      if (done) return;
+      up.destroy();
+      req.resume();
+      if (err instanceof BodyTooLarge) return finish({ status: 413, responseHeaders: {}, responseBytes: 0, failure: { code: 'BODY_TOO_LARGE', midBody: false } });
+      finish({ status: 502, responseHeaders: {}, responseBytes: 0, ...(clientGone ? { clientGone } : {}), failure: { code: codeOf(err), midBody: false } });
+    };
+    const timer = setTimeout(() => fail(Object.assign(new Error('no answer'), { code: 'UPSTREAM_TIMEOUT' })), opts.timeoutMs);
+    up.on('error', fail);
+    res.once('close', () => {
+      if (res.writableFinished || done) return;
+      clientGone = true;
+      up.destroy();
+    });
+    up.on('response', (answer) => {
+      clearTimeout(timer);
+      const headers = endToEnd(answer.headers as Record<string, string | string[]>);
+      const kept: Buffer[] = [];
+      const count = { n: 0 };
+      res.writeHead(answer.statusCode ?? 502, headers);
+      answer.setTimeout(opts.timeoutMs, () => answer.destroy(Object.assign(new Error('silent upstream'), { code: 'UPSTREAM_TIMEOUT' })));
+      // pipe() and a second 'data' listener, not pipeline() with a Transform: this is the hot path, and pipeline
+      // costs an AbortController and a stream per answer (npm run bench:proxy's profile).
+      answer.on('data', (chunk: Buffer) => {
+        count.n += chunk.length;
+        if (count.n - chunk.length < KEEP_BYTES) kept.push(chunk);
+      });
+      answer.pipe(res);
+      const end = (failure?: unknown) => {
+        // res's 'close' listener above runs first: an application that went away is known here.
+        finish({ status: answer.statusCode ?? 502, responseHeaders: headers, responseBody: Buffer.concat(kept), responseBytes: count.n, ...(failure && !clientGone ? { failure: { code: codeOf(failure), midBody: true } } : {}), ...(clientGone ? { clientGone: true } : {}) });
+      };
+      res.once('finish', () => end());
+      answer.once('error', (err) => {
+        res.destroy();
+        end(err);
+      });
+      answer.once('aborted', () => {
+        res.destroy();
+        end(Object.assign(new Error('aborted'), { code: 'ECONNRESET' }));
+      });
+      res.once('close', () => {
+        if (res.writableFinished) return;
+        answer.destroy();
+        end(answer.errored ?? Object.assign(new Error('closed'), { code: 'ECONNRESET' }));
+      });
+    });
+    const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+    if (hasBody) pipeline(req, tap(opts.maxBodyBytes, reqKept, reqCount), up, (err) => err && fail(err));
+    else up.end();
   });
 }
 

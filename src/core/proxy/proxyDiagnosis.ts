@@ -36,6 +36,8 @@ export interface ProxiedExchange {
   readonly keys: ReadonlyMap<string, KeyObject>;
   /** The proxy's own port (a token whose aud is a loopback address at this port was signed for the proxy). */
   readonly proxyPort: number;
+  /** How to give the proxy a public key, when none was (default: the `--partner` option of `tpp proxy`). */
+  readonly missingKeyHint?: string;
 }
 
 const quoted = (ids: readonly string[]) => ids.slice(0, 3).map((k) => JSON.stringify(k)).join(', ') + (ids.length > 3 ? ', …' : '');
@@ -81,7 +83,7 @@ async function diagnoseToken(x: ProxiedExchange): Promise<DiagnosisItem[]> {
         rule: 'iss',
         message:
           known.length === 0
-            ? `No public key was given for iss ${iss}, so the signature was not checked: start tpp proxy with --partner ${JSON.parse(iss) as string}=<spki.pem>, the public key registered with the administrator.`
+            ? `No public key was given for iss ${iss}, so the signature was not checked: ${x.missingKeyHint ?? `start tpp proxy with --partner ${JSON.parse(iss) as string}=<spki.pem>, the public key registered with the administrator`}.`
             : `iss ${iss} is not a Partner ID given to this proxy (given: ${quoted(known)}). Set iss to the Partner ID the administrator gave you, or add --partner ${JSON.parse(iss) as string}=<spki.pem>.`,
       };
     }

@@ -1,12 +1,11 @@
 import type { KeyObject } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Dispatcher } from 'undici';
 import { matchEndpoints } from '../contract';
 import { decodeJwt } from '../jwt/inspect';
 import { importPartnerKey } from '../sandbox/auth';
 import { REQUEST_BODY_CAP, RESPONSE_BODY_CAP, RequestLog, type RawRequest, type RequestLogOptions } from '../sandbox/requestLog';
-import { bodyText, forward, KEEP_BYTES, type Forwarded } from './forward';
+import { bodyText, forward, KEEP_BYTES, newAgents, type Forwarded } from './forward';
 import { diagnoseProxied, type ProxyEntryKind } from './proxyDiagnosis';
 import { OrderedLog, ProxyLogEntry } from './proxyLog';
 import { checkBindHost, parseTarget, ProxyConfigError, routeOf, V3_PREFIX, type Route, type Targets } from './targets';
@@ -43,8 +42,8 @@ export interface ProxyOptions {
   readonly requestLog?: RequestLogOptions;
   /** Clock in milliseconds since epoch (tests). */
   readonly now?: () => number;
-  /** undici dispatcher to the upstream (tests, a corporate proxy); default undici's global keep-alive agent. */
-  readonly dispatcher?: Dispatcher;
+  /** How to give the proxy a public key, said in a 401's diagnosis when none was given (default: `--partner`). */
+  readonly missingKeyHint?: string;
 }
 
 /** A running proxy. */
@@ -104,6 +103,7 @@ export async function startProxy(opts: ProxyOptions): Promise<ProxyHandle> {
   const maxBody = opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const timeoutMs = opts.upstreamTimeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS;
   const log = new RequestLog(opts.requestLog);
+  const agents = newAgents();
   const ordered = new OrderedLog(log);
   let port = 0;
 
@@ -133,7 +133,7 @@ export async function startProxy(opts: ProxyOptions): Promise<ProxyHandle> {
     if (f.failure && f.failure.code !== 'BODY_TOO_LARGE' && route) problem = failureText(route, f.failure, timeoutMs, f.responseBytes);
     if (route && !(f.failure && !f.failure.midBody)) {
       const matches = matchEndpoints(raw.method, route.relPath).filter((m) => m.def.base === route.base);
-      ({ kind, diagnosis } = await diagnoseProxied({ status: f.status, method: raw.method, route, group: matches.map((m) => m.def), params: matches[0]?.params ?? {}, authorization, body: reqText, responseBody: resText, nowSeconds: Math.floor(end / 1000), keys, proxyPort: port }));
+      ({ kind, diagnosis } = await diagnoseProxied({ status: f.status, method: raw.method, route, group: matches.map((m) => m.def), params: matches[0]?.params ?? {}, authorization, body: reqText, responseBody: resText, nowSeconds: Math.floor(end / 1000), keys, proxyPort: port, missingKeyHint: opts.missingKeyHint }));
       if (f.responseBytes > KEEP_BYTES) diagnosis = [...diagnosis, { rule: 'size', message: `The answer was ${(f.responseBytes / 1048576).toFixed(1)} MB: the proxy forwarded all of it, but checks only answers up to ${KEEP_BYTES / 1048576} MB against the contract (the toolkit's own client reads at most 16 MB).` }];
       if (f.failure?.midBody) kind = 'proxy-error';
     }
@@ -156,7 +156,7 @@ export async function startProxy(opts: ProxyOptions): Promise<ProxyHandle> {
       req.resume();
       return record(req, route, { status: 413, responseHeaders: headers, responseBytes: 0 }, started, why);
     }
-    const f = await forward(req, res, { url: route.url, maxBodyBytes: maxBody, timeoutMs, dispatcher: opts.dispatcher });
+    const f = await forward(req, res, { url: route.url, maxBodyBytes: maxBody, timeoutMs, agents });
     if (f.failure && !f.failure.midBody && !f.clientGone) {
       const why = f.failure.code === 'BODY_TOO_LARGE' ? `tpp proxy: the request body is over the proxy's limit of ${maxBody} bytes; the upstream got a cut request, and its answer was dropped.` : failureText(route, f.failure, timeoutMs, 0);
       const headers = answerOwn(res, f.status, why);
@@ -188,6 +188,8 @@ export async function startProxy(opts: ProxyOptions): Promise<ProxyHandle> {
       (closed ??= new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
+        agents.http.destroy();
+        agents.https.destroy();
       })),
   };
 }

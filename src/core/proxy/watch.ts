@@ -10,8 +10,8 @@ import type { ProxyOptions } from './proxyServer';
  * to the two processes.
  */
 
-/** Options sent to the child (plain data: no dispatcher, no clock). */
-export type ProxyChildOptions = Omit<ProxyOptions, 'dispatcher' | 'now'>;
+/** Options sent to the child (plain data: no clock). */
+export type ProxyChildOptions = Omit<ProxyOptions, 'now'>;
 
 /** Parent → child. */
 export type ProxyParentMessage = { readonly type: 'start'; readonly options: ProxyChildOptions };

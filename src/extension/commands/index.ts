@@ -38,6 +38,7 @@ import { filterRegistrations } from './filterRegistrations';
 import { clearRegistrationFilter } from './clearRegistrationFilter';
 import { resendRequest } from './resendRequest';
 import { copyAsCode, copyAsCurl } from './copyAsCode';
+import { stopWatchingApplication, watchApplication } from './watchApplication';
 import { clearHistory } from './clearHistory';
 import { configureEnvironment } from './configureEnvironment';
 import { checkPrerequisites } from './checkPrerequisites';
@@ -63,4 +64,4 @@ export const COMMANDS: readonly CommandDef[] = [selectEnvironment, useEnvironmen
   // Response view and history (issue 12)
   showExchange, openExchangeAsPayload,
   // Integration Log (issue 13)
-  clearIntegrationLog, filterIntegrationLog, runMistakesTour];
+  clearIntegrationLog, filterIntegrationLog, runMistakesTour, watchApplication, stopWatchingApplication];

@@ -52,13 +52,22 @@ function iconOf(status: number | undefined): vscode.ThemeIcon {
   return new vscode.ThemeIcon('error', new vscode.ThemeColor('testing.iconFailed'));
 }
 
+/**
+ * The environment column: empty for the Local sandbox's own entries, the environment's label for those of Watch My
+ * Application (docs/proxy.md), in capitals for Production so that live traffic is never mistaken for a test.
+ */
+function envOf(x: Exchange): string | undefined {
+  if (x.source !== 'proxy-log') return undefined;
+  return x.env === 'production' ? 'PRODUCTION' : x.env === 'sandbox' ? 'Sandbox' : x.env;
+}
+
 /** The row of an exchange: `POST /api/v3/…` with `401 · 12 ms · 10:42:13 · partner`. */
 export function exchangeItem(x: Exchange): vscode.TreeItem {
   const status = x.response?.status;
   const diagnosis = x.diagnosis ?? [];
   const item = new vscode.TreeItem(`${x.request.method} ${pathOf(x.request.url)}`, diagnosis.length ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
   item.id = x.id;
-  item.description = [status ?? 'no answer', `${Math.round(x.durationMs)} ms`, clock(x.time), x.partner].filter((p) => p !== undefined && p !== '').join(' · ');
+  item.description = [envOf(x), status ?? 'no answer', `${Math.round(x.durationMs)} ms`, clock(x.time), x.partner].filter((p) => p !== undefined && p !== '').join(' · ');
   item.iconPath = iconOf(status);
   item.contextValue = x.request.body ? ENTRY_WITH_BODY_CONTEXT : ENTRY_CONTEXT;
   const tip = new vscode.MarkdownString();
