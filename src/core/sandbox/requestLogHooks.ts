@@ -57,8 +57,10 @@ export function installRequestLog(app: FastifyInstance, log: RequestLog, ctx: Re
     return payload;
   });
   app.addHook('onResponse', async (request, reply) => {
+    // First, before the log takes any place for this request: the control API is never partner traffic
+    // (control/routes.ts).
+    if (request.url.startsWith('/__tpp')) return;
     const req = request as LoggedRequest;
-    if (req.url.startsWith('/__tpp')) return; // the control API is never partner traffic (control/routes.ts)
     const end = ctx.now();
     const status = reply.statusCode;
     const state = req.tpp;
