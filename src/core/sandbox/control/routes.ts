@@ -61,11 +61,13 @@ function trackInFlight(app: FastifyInstance): () => Promise<void> {
     done.add(req);
     inFlight--;
   };
-  app.addHook('onRequest', async (req) => {
+  app.addHook('onRequest', async (req, reply) => {
     if (req.url.startsWith(CONTROL_PREFIX)) return;
     inFlight++;
-    // An answer that never came (a scheduled close or timeout) has no onResponse: its socket's close ends it.
-    req.raw.once('close', () => setTimeout(() => finish(req), 50).unref());
+    // An answer that never went out whole (a scheduled close or timeout) gets no onResponse: its close ends it.
+    reply.raw.once('close', () => {
+      if (!reply.raw.writableFinished) finish(req);
+    });
   });
   app.addHook('onResponse', async (req) => {
     if (!req.url.startsWith(CONTROL_PREFIX)) finish(req);
