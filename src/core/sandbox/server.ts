@@ -116,7 +116,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
   const control = controlEnabled(opts.host ?? '127.0.0.1', opts.admin) ? new FaultSchedule() : undefined;
   let ready = !opts.admin?.starting;
   // With the control API on, the log is also its journal: at least JOURNAL_LIMIT entries.
-  const requestLog = opts.requestLog || control ? new RequestLog({ limit: Math.max(opts.requestLog?.limit ?? 0, control ? JOURNAL_LIMIT : 1) }) : undefined;
+  const requestLog = opts.requestLog || control ? new RequestLog({ limit: control ? Math.max(opts.requestLog?.limit ?? 0, JOURNAL_LIMIT) : opts.requestLog?.limit }) : undefined;
   if (requestLog) {
     installRequestLog(app, requestLog, {
       now,

@@ -235,6 +235,7 @@ describe('Local sandbox: control API', function () {
     assert.equal(controlEnabled('127.0.0.1', { enabled: false }), false);
     const token = 'a-long-admin-token-123';
     const { sb, clients } = await startWith({ admin: { token } });
+    assert.equal(sb.requestLog?.limit, 10_000, 'the journal keeps 10,000 entries');
     const c = clients[0] as Client;
     await c.call('POST', '/tire-protection/registrations', tpRegistration('S-1'));
     assert.equal((await ctl(c, 'GET', 'health')).status, 200, 'health needs no token');
@@ -245,7 +246,8 @@ describe('Local sandbox: control API', function () {
     assert.equal((await ctl(c, 'POST', 'reset', undefined, { authorization: `Bearer ${token}` })).status, 200);
     assert.equal(await count(c), 0);
     await sb.close();
-    const off = await startWith({ admin: { enabled: false } });
+    const off = await startWith({ admin: { enabled: false }, requestLog: {} });
+    assert.equal(off.sb.requestLog?.limit, 1000, 'without the control API the log keeps its own default');
     const h = await ctl(off.clients[0] as Client, 'GET', 'health');
     assert.equal(h.status, 404);
     assert.equal(h.json.endpoints, undefined, 'an ordinary 404 of the partner interface');
