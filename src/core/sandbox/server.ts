@@ -203,7 +203,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
         const ctx: HandlerContext = { c: context, partner: (req as GatedRequest).tpp?.partner, params: (req.params ?? {}) as Record<string, string>, query, body, endpoint };
         const result = await handlers[endpoint.id as EndpointId](ctx);
         const status = result.status ?? successStatus(endpoint);
-        // --fault-mode after-commit: the write above is committed; only its answer is lost.
+        // A scheduled or injected after-commit fault: the write above is committed; only its answer is lost.
         const after = (req as GatedRequest).tpp?.scheduledAfter;
         if (after && status < 300) return strike(after, req, reply, true);
         if ((req as GatedRequest).tpp?.faultAfterCommit && status < 300) return reply.code(500).send(errorBody(500, 'Injected fault (500) after the request was processed and stored'));
