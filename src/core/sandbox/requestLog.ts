@@ -85,6 +85,8 @@ export class RequestLogEntry {
   readonly partner: string | undefined;
   private built: Exchange | undefined;
   private raw: RawRequest | undefined;
+  /** Bytes of an answer longer than {@link RESPONSE_BODY_CAP}, whose text is kept cut. */
+  private readonly cutAnswerBytes: number | undefined;
 
   constructor(
     raw: RawRequest,
@@ -92,7 +94,14 @@ export class RequestLogEntry {
     readonly diagnosis: readonly DiagnosisItem[],
     nowMs: number,
   ) {
-    this.raw = raw;
+    // Only what the exchange shows is held: the log may keep 10,000 entries (the control API's journal), and a
+    // body may be 1 MiB, an answer 16 MiB.
+    const answer = raw.responseBody;
+    this.cutAnswerBytes = answer !== undefined && answer.length > RESPONSE_BODY_CAP ? Buffer.byteLength(answer) : undefined;
+    this.raw =
+      (raw.body?.length ?? 0) > REQUEST_BODY_CAP || this.cutAnswerBytes !== undefined
+        ? { ...raw, body: raw.body?.slice(0, REQUEST_BODY_CAP), responseBody: answer?.slice(0, RESPONSE_BODY_CAP) }
+        : raw;
     this.id = newId(nowMs);
     this.time = new Date(nowMs - raw.ms).toISOString();
     this.method = raw.method;
@@ -124,7 +133,7 @@ export class RequestLogEntry {
       response: {
         status: raw.status,
         headers: maskHeaders(raw.responseHeaders),
-        ...(resBody !== undefined ? { body: resBody, size: Buffer.byteLength(resText as string), ...(resText && resText.length > RESPONSE_BODY_CAP ? { truncated: true } : {}) } : {}),
+        ...(resBody !== undefined ? { body: resBody, size: this.cutAnswerBytes ?? Buffer.byteLength(resText as string), ...(this.cutAnswerBytes !== undefined ? { truncated: true } : {}) } : {}),
       },
       durationMs: this.ms,
       attempts: 1,

@@ -57,10 +57,12 @@ export function installRequestLog(app: FastifyInstance, log: RequestLog, ctx: Re
     return payload;
   });
   app.addHook('onResponse', async (request, reply) => {
+    // First, before the log takes any place for this request: the control API is never partner traffic
+    // (control/routes.ts).
+    if (request.url.startsWith('/__tpp')) return;
     // The place in the log is taken now, in the order answers went out; a diagnosis below may finish later.
     const publish = log.reserve();
     const req = request as LoggedRequest;
-    if (req.url.startsWith('/__tpp')) return; // the control API is never partner traffic (control/routes.ts)
     const end = ctx.now();
     const status = reply.statusCode;
     const state = req.tpp;

@@ -118,7 +118,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
   const control = controlEnabled(opts.host ?? '127.0.0.1', opts.admin) ? new FaultSchedule() : undefined;
   let ready = !opts.admin?.starting;
   // With the control API on, the log is also its journal: at least JOURNAL_LIMIT entries.
-  const requestLog = opts.requestLog || control ? new RequestLog({ limit: Math.max(opts.requestLog?.limit ?? 0, control ? JOURNAL_LIMIT : 1) }) : undefined;
+  const requestLog = opts.requestLog || control ? new RequestLog({ limit: control ? Math.max(opts.requestLog?.limit ?? 0, JOURNAL_LIMIT) : opts.requestLog?.limit }) : undefined;
   if (requestLog) {
     installRequestLog(app, requestLog, {
       now,
@@ -206,7 +206,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
         const ctx: HandlerContext = { c: context, partner: (req as GatedRequest).tpp?.partner, params: (req.params ?? {}) as Record<string, string>, query, body, endpoint };
         const result = await handlers[endpoint.id as EndpointId](ctx);
         const status = result.status ?? successStatus(endpoint);
-        // --fault-mode after-commit: the write above is committed; only its answer is lost.
+        // A scheduled or injected after-commit fault: the write above is committed; only its answer is lost.
         const after = (req as GatedRequest).tpp?.scheduledAfter;
         if (after && status < 300) return strike(after, req, reply, true);
         if ((req as GatedRequest).tpp?.faultAfterCommit && status < 300) return reply.code(500).send(errorBody(500, 'Injected fault (500) after the request was processed and stored'));

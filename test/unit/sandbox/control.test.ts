@@ -3,6 +3,7 @@ import { createServer } from 'node:net';
 import { runSandboxCommand } from '../../../src/cli/commands/sandbox';
 import { MAX_CLOCK_OFFSET_MS } from '../../../src/core/sandbox/control/clock';
 import { MAX_SCHEDULED_HITS } from '../../../src/core/sandbox/control/faults';
+import { REQUEST_BODY_CAP, RESPONSE_BODY_CAP, RequestLogEntry } from '../../../src/core/sandbox/requestLog';
 import { controlOpenApi } from '../../../src/core/sandbox/control/openapi';
 import { CONTROL_ENDPOINTS } from '../../../src/core/sandbox/control/routes';
 import { controlEnabled } from '../../../src/core/sandbox/control/security';
@@ -234,6 +235,7 @@ describe('Local sandbox: control API', function () {
     assert.equal(controlEnabled('127.0.0.1', { enabled: false }), false);
     const token = 'a-long-admin-token-123';
     const { sb, clients } = await startWith({ admin: { token } });
+    assert.equal(sb.requestLog?.limit, 10_000, 'the journal keeps 10,000 entries');
     const c = clients[0] as Client;
     await c.call('POST', '/tire-protection/registrations', tpRegistration('S-1'));
     assert.equal((await ctl(c, 'GET', 'health')).status, 200, 'health needs no token');
@@ -244,11 +246,28 @@ describe('Local sandbox: control API', function () {
     assert.equal((await ctl(c, 'POST', 'reset', undefined, { authorization: `Bearer ${token}` })).status, 200);
     assert.equal(await count(c), 0);
     await sb.close();
-    const off = await startWith({ admin: { enabled: false } });
+    const off = await startWith({ admin: { enabled: false }, requestLog: {} });
+    assert.equal(off.sb.requestLog?.limit, 1000, 'without the control API the log keeps its own default');
     const h = await ctl(off.clients[0] as Client, 'GET', 'health');
     assert.equal(h.status, 404);
     assert.equal(h.json.endpoints, undefined, 'an ordinary 404 of the partner interface');
     await off.sb.close();
+  });
+
+  it('a journal entry holds only what its exchange shows: 10,000 entries never hold whole 1 MiB bodies', () => {
+    const body = 'é'.repeat(1024 * 1024);
+    const answer = `"${'x'.repeat(3 * 1024 * 1024)}"`;
+    const raw = { method: 'POST', url: 'http://127.0.0.1/api/v3/x', path: '/api/v3/x', headers: {}, body, status: 400, responseHeaders: {}, responseBody: answer, ms: 1 };
+    const entry = new RequestLogEntry(raw, [], Date.now());
+    const held = (entry as unknown as { raw: { body: string; responseBody: string } }).raw;
+    assert.ok(held.body.length <= REQUEST_BODY_CAP && held.responseBody.length <= RESPONSE_BODY_CAP, 'the texts held are cut');
+    const x = entry.exchange();
+    assert.equal(x.request.body?.length, REQUEST_BODY_CAP);
+    assert.equal(x.response?.body?.length, RESPONSE_BODY_CAP);
+    assert.equal(x.response?.truncated, true);
+    assert.equal(x.response?.size, Buffer.byteLength(answer), 'the size is the whole answer');
+    const small = new RequestLogEntry({ ...raw, body: '{}', responseBody: '{"a":1}' }, [], Date.now()).exchange();
+    assert.deepEqual([small.request.body, small.response?.body, small.response?.size, small.response?.truncated], ['{}', '{"a":1}', 7, undefined]);
   });
 
   it('controlOpenApi describes every control endpoint under the tag "Sandbox control"', () => {

@@ -6,6 +6,7 @@ import { createRegistration } from '../ops/registrations';
 import { zodIssues } from '../routes';
 import { loadSampleData, SampleSummary } from '../seed';
 import { bad } from './input';
+import { MAX_FIXTURES } from './limits';
 
 /**
  * Records through the control API (docs/testing-your-application.md, Reset and Seed): `reset` empties the tables in
@@ -16,10 +17,6 @@ import { bad } from './input';
 
 /** Tables a reset never empties: the schema's bookkeeping. */
 const KEPT_TABLES = new Set(['meta', 'schema_version']);
-/** Largest `count` of `POST /__tpp/seed`. */
-export const MAX_SEED_COUNT = 1_000_000;
-/** Largest number of fixtures in one seed. */
-export const MAX_FIXTURES = 10_000;
 
 interface CatalogRow {
   readonly kind: 't' | 's' | 'f';

@@ -1,6 +1,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { errorBody } from '../replies';
 import { bad, intField, objectBody, pathOf, pathPattern, stringField } from './input';
+import { FAULT_KINDS, FaultKind, MAX_SCHEDULED_HITS, MAX_TIMEOUT_MS } from './limits';
+
+export { FAULT_KINDS, MAX_SCHEDULED_HITS, MAX_TIMEOUT_MS } from './limits';
+export type { FaultKind } from './limits';
 
 /**
  * Scheduled faults of the control API (docs/testing-your-application.md, Faults; spec: Errors — 429 with
@@ -9,17 +13,10 @@ import { bad, intField, objectBody, pathOf, pathPattern, stringField } from './i
  * synchronously on the event loop, so N matching requests get the fault however many clients send at once.
  */
 
-/** The faults one entry can answer with: an HTTP status, a timeout (no answer, then the connection closes), or a closed connection. */
-export const FAULT_KINDS = [429, 500, 502, 503, 504, 'timeout', 'close'] as const;
-export type FaultKind = (typeof FAULT_KINDS)[number];
 
 /** When the fault strikes: before the request is processed (nothing stored) or after its write is committed (the duplicate case). */
 export type FaultWhen = 'before' | 'after-commit';
 
-/** Largest number of scheduled hits (the sum of `times` still pending). */
-export const MAX_SCHEDULED_HITS = 10_000;
-/** Longest `timeoutMs`: 10 minutes. */
-export const MAX_TIMEOUT_MS = 600_000;
 
 /** One entry of the schedule, as `GET /__tpp/faults` answers it. */
 export interface ScheduledFault {

@@ -1,5 +1,8 @@
 import type { RequestLog, RequestLogEntry, RequestLogLine } from '../requestLog';
 import { bad, pathOf, pathPattern, queryValue } from './input';
+import { JOURNAL_LIMIT } from './limits';
+
+export { JOURNAL_LIMIT } from './limits';
 
 /**
  * `GET /__tpp/requests`: the partner requests the sandbox answered (the request log the Integration Log shows), newest
@@ -7,8 +10,6 @@ import { bad, pathOf, pathPattern, queryValue } from './input';
  * (docs/testing-your-application.md, Journal). Control calls are never in it.
  */
 
-/** Entries the journal keeps when the control API is on (the oldest are dropped beyond). */
-export const JOURNAL_LIMIT = 10_000;
 
 /** One entry of the answer: the `--log json` line, its id, and the masked request and answer. */
 export interface JournalEntry extends RequestLogLine {

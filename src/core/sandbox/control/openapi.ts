@@ -1,8 +1,5 @@
 import { MAX_CLOCK_OFFSET_MS } from './clock';
-import { MAX_FIXTURES, MAX_SEED_COUNT } from './data';
-import { FAULT_KINDS, MAX_SCHEDULED_HITS, MAX_TIMEOUT_MS } from './faults';
-import { JOURNAL_LIMIT } from './journal';
-import { CONTROL_PREFIX } from './routes';
+import { CONTROL_PREFIX, FAULT_KINDS, JOURNAL_LIMIT, MAX_FIXTURES, MAX_SCHEDULED_HITS, MAX_SEED_COUNT, MAX_TIMEOUT_MS } from './limits';
 
 /**
  * The control API in OpenAPI 3 terms (docs/testing-your-application.md, Control API reference): the tag

@@ -4,10 +4,13 @@ import type { PartnerRecord } from '../ops/partners';
 import { errorBody } from '../replies';
 import type { RequestLog } from '../requestLog';
 import { SandboxClock } from './clock';
-import { MAX_SEED_COUNT, parseFixtures, resetRecords, seedFixtures, seedSample } from './data';
+import { parseFixtures, resetRecords, seedFixtures, seedSample } from './data';
 import { FaultSchedule } from './faults';
 import { bad, intField, objectBody, queryValue, stringField } from './input';
 import { queryJournal } from './journal';
+import { CONTROL_ENDPOINTS, CONTROL_PREFIX, MAX_SEED_BODY_BYTES, MAX_SEED_COUNT } from './limits';
+
+export { CONTROL_ENDPOINTS, CONTROL_PREFIX } from './limits';
 import { bearerMatches } from './security';
 
 /**
@@ -17,26 +20,6 @@ import { bearerMatches } from './security';
  * no faults) and are never journalled as partner traffic.
  */
 
-/** The prefix no path of the spec uses. */
-export const CONTROL_PREFIX = '/__tpp';
-
-/** Largest body of a seed (fixtures), in bytes. */
-export const MAX_SEED_BODY_BYTES = 16 * 1024 * 1024;
-
-/** The control endpoints, as the 404 of an unknown control path lists them. */
-export const CONTROL_ENDPOINTS: readonly (readonly [string, string])[] = [
-  ['GET', 'health'],
-  ['POST', 'reset'],
-  ['POST', 'seed'],
-  ['GET', 'requests'],
-  ['DELETE', 'requests'],
-  ['GET', 'faults'],
-  ['POST', 'faults'],
-  ['DELETE', 'faults'],
-  ['GET', 'clock'],
-  ['POST', 'clock'],
-  ['POST', 'partners'],
-];
 
 /** What the control API acts on: the sandbox's state, handed over by `startSandbox`. */
 export interface ControlDeps {
@@ -78,11 +61,13 @@ function trackInFlight(app: FastifyInstance): () => Promise<void> {
     done.add(req);
     inFlight--;
   };
-  app.addHook('onRequest', async (req) => {
+  app.addHook('onRequest', async (req, reply) => {
     if (req.url.startsWith(CONTROL_PREFIX)) return;
     inFlight++;
-    // An answer that never came (a scheduled close or timeout) has no onResponse: its socket's close ends it.
-    req.raw.once('close', () => setTimeout(() => finish(req), 50).unref());
+    // An answer that never went out whole (a scheduled close or timeout) gets no onResponse: its close ends it.
+    reply.raw.once('close', () => {
+      if (!reply.raw.writableFinished) finish(req);
+    });
   });
   app.addHook('onResponse', async (req) => {
     if (!req.url.startsWith(CONTROL_PREFIX)) finish(req);

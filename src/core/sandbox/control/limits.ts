@@ -1,0 +1,44 @@
+/**
+ * Names and limits of the control API (docs/testing-your-application.md; docs/sandbox.md, Limits), kept apart from the
+ * code that serves it, so that its OpenAPI description (./openapi.ts) loads none of the sandbox.
+ */
+
+/** Largest `count` of `POST /__tpp/seed`. */
+export const MAX_SEED_COUNT = 1_000_000;
+
+/** Largest number of fixtures in one seed. */
+export const MAX_FIXTURES = 10_000;
+
+/** The faults one entry can answer with: an HTTP status, a timeout (no answer, then the connection closes), or a closed connection. */
+export const FAULT_KINDS = [429, 500, 502, 503, 504, 'timeout', 'close'] as const;
+export type FaultKind = (typeof FAULT_KINDS)[number];
+
+/** Largest number of scheduled hits (the sum of `times` still pending). */
+export const MAX_SCHEDULED_HITS = 10_000;
+
+/** Longest `timeoutMs`: 10 minutes. */
+export const MAX_TIMEOUT_MS = 600_000;
+
+/** Entries the journal keeps when the control API is on (the oldest are dropped beyond). */
+export const JOURNAL_LIMIT = 10_000;
+
+/** The prefix no path of the spec uses. */
+export const CONTROL_PREFIX = '/__tpp';
+
+/** Largest body of a seed (fixtures), in bytes. */
+export const MAX_SEED_BODY_BYTES = 16 * 1024 * 1024;
+
+/** The control endpoints, as the 404 of an unknown control path lists them. */
+export const CONTROL_ENDPOINTS: readonly (readonly [string, string])[] = [
+  ['GET', 'health'],
+  ['POST', 'reset'],
+  ['POST', 'seed'],
+  ['GET', 'requests'],
+  ['DELETE', 'requests'],
+  ['GET', 'faults'],
+  ['POST', 'faults'],
+  ['DELETE', 'faults'],
+  ['GET', 'clock'],
+  ['POST', 'clock'],
+  ['POST', 'partners'],
+];
