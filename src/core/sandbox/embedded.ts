@@ -1,6 +1,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import type { Exchange } from '../exchange/types';
-import type { ChildMessage, ChildReady, ChildRequestCall, ChildStartOptions, ParentMessage } from './childProtocol';
+import { CHILD_EXEC_ARGV, type ChildMessage, type ChildReady, type ChildRequestCall, type ChildStartOptions, type ParentMessage } from './childProtocol';
 import type { SampleSummary } from './seed';
 
 /**
@@ -45,7 +45,7 @@ export interface EmbeddedSandboxOptions {
   readonly childModule: string;
   /** Path of the server module the child loads (default: sandbox.js beside the child entry); read at each start. */
   readonly serverModule?: string;
-  /** Node options of the child (default none: the editor's own, e.g. --inspect, are not inherited). */
+  /** Node options of the child, after CHILD_EXEC_ARGV (the editor's own, e.g. --inspect, are not inherited). */
   readonly execArgv?: readonly string[];
   /** Partner ID of the Local environment. */
   readonly partnerId: string;
@@ -123,7 +123,7 @@ export class EmbeddedSandbox {
   private spawn(): Run {
     const child = fork(this.opts.childModule, this.opts.serverModule ? ['--server', this.opts.serverModule] : [], {
       execPath: process.execPath,
-      execArgv: [...(this.opts.execArgv ?? [])],
+      execArgv: [...CHILD_EXEC_ARGV, ...(this.opts.execArgv ?? [])],
       env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     });
