@@ -1,6 +1,7 @@
+import { CHILD_EXEC_ARGV } from './childProtocol';
 import { fork, type ChildProcess } from 'node:child_process';
 import type { Exchange } from '../exchange/types';
-import { CHILD_EXEC_ARGV, type ChildMessage, type ChildReady, type ChildRequestCall, type ChildStartOptions, type ParentMessage } from './childProtocol';
+import type { ChildMessage, ChildReady, ChildRequestCall, ChildStartOptions, ParentMessage } from './childProtocol';
 import type { SampleSummary } from './seed';
 
 /**
@@ -45,7 +46,7 @@ export interface EmbeddedSandboxOptions {
   readonly childModule: string;
   /** Path of the server module the child loads (default: sandbox.js beside the child entry); read at each start. */
   readonly serverModule?: string;
-  /** Node options of the child, after CHILD_EXEC_ARGV (the editor's own, e.g. --inspect, are not inherited). */
+  /** Node options of the child (default none: the editor's own, e.g. --inspect, are not inherited). */
   readonly execArgv?: readonly string[];
   /** Partner ID of the Local environment. */
   readonly partnerId: string;
