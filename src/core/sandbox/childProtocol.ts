@@ -26,6 +26,13 @@ export interface ChildStartOptions {
   readonly requestLog?: { readonly limit?: number };
 }
 
+/**
+ * V8 options of the child: PGlite's WebAssembly compiled by the baseline compiler (Liftoff) only. Optimising it again
+ * with TurboFan cost 70-90 MiB of resident memory that is never given back, for no throughput gained on its queries
+ * (measured in docs/sandbox.md, Storage). Given before the caller's own (tests add tsx).
+ */
+export const CHILD_EXEC_ARGV: readonly string[] = ['--liftoff-only'];
+
 /** Longest wait of a request-log entry in the child before it is pushed, in milliseconds (entries are batched). */
 export const EXCHANGE_BATCH_MS = 25;
 /** Most entries in one `exchanges` message. */

@@ -1,3 +1,4 @@
+import { CHILD_EXEC_ARGV } from './childProtocol';
 import { fork, type ChildProcess } from 'node:child_process';
 import type { ChildMessage, ChildReady, ChildRequestCall, ChildStartOptions, ParentMessage } from './childProtocol';
 import type { SampleSummary } from './seed';
@@ -75,7 +76,7 @@ export class EmbeddedSandbox {
   private spawn(): Run {
     const child = fork(this.opts.childModule, this.opts.serverModule ? ['--server', this.opts.serverModule] : [], {
       execPath: process.execPath,
-      execArgv: [...(this.opts.execArgv ?? [])],
+      execArgv: [...CHILD_EXEC_ARGV, ...(this.opts.execArgv ?? [])],
       env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     });
