@@ -30,6 +30,8 @@ export interface OpenApiExtraPaths {
    * refer to `#/components/schemas/ErrorBody`. A path that the contract already has is refused (Error).
    */
   readonly paths: Readonly<Record<string, Json>>;
+  /** Component schemas and security schemes the paths refer to (names must not clash with the contract's). */
+  readonly components?: { readonly schemas?: Json; readonly securitySchemes?: Json };
 }
 
 /** What {@link buildOpenApiDocument} writes besides the contract. */
@@ -38,7 +40,7 @@ export interface OpenApiOptions {
   readonly interface?: OpenApiInterface;
   /** Request bodies as sent, per payload kind, shown as the request-body examples of the operations they go to. */
   readonly examples?: ExampleBodies;
-  /** Extra paths, written into the `v3` and `all` documents only. */
+  /** Extra paths, written into the `all` document only (each single-interface document is the spec's alone). */
   readonly extra?: OpenApiExtraPaths;
 }
 
@@ -157,7 +159,7 @@ export function buildOpenApiDocument(version = '0.0.0', options: OpenApiOptions 
   }
 
   const tags: Json[] = TAGS.filter((t) => used.has(t.name)).map((t) => ({ ...t }));
-  const extra = which === 'v3' || which === 'all' ? options.extra : undefined;
+  const extra = which === 'all' ? options.extra : undefined;
   if (extra) {
     tags.push({ ...extra.tag });
     for (const [path, item] of Object.entries(extra.paths)) {
@@ -181,8 +183,8 @@ export function buildOpenApiDocument(version = '0.0.0', options: OpenApiOptions 
     tags,
     paths,
     components: {
-      schemas,
-      securitySchemes: securitySchemes(which),
+      schemas: { ...schemas, ...(extra?.components?.schemas ?? {}) },
+      securitySchemes: { ...securitySchemes(which), ...(extra?.components?.securitySchemes ?? {}) },
     },
   };
 }

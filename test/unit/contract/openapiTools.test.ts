@@ -105,12 +105,14 @@ describe('contract: OpenAPI export for integrators\' tools', () => {
     });
   }
 
-  it('takes extra paths under one tag (v3 and all only) and refuses a path of the contract', () => {
+  it('takes extra paths under one tag (the document of all three only) and refuses a path of the contract', () => {
     const extra = { tag: { name: 'control', description: 'Sandbox control.' }, paths: { '/__tpp/reset': { post: { operationId: 'reset', responses: { '204': { description: 'Reset.' } } } } } };
-    const doc = buildOpenApiDocument('1', { interface: 'v3', extra }) as unknown as Doc;
+    const doc = buildOpenApiDocument('1', { interface: 'all', extra }) as unknown as Doc;
     assert.deepEqual(doc.paths['/__tpp/reset']?.post?.tags, ['control']);
     assert.ok(doc.tags.some((t) => t.name === 'control'));
-    assert.equal((buildOpenApiDocument('1', { interface: 'v2', extra }) as unknown as Doc).paths['/__tpp/reset'], undefined);
+    for (const which of ['v3', 'v2', 'eligibility'] as const) {
+      assert.equal((buildOpenApiDocument('1', { interface: which, extra }) as unknown as Doc).paths['/__tpp/reset'], undefined, which);
+    }
     assert.throws(() => buildOpenApiDocument('1', { extra: { ...extra, paths: { '/registrations': {} } } }), /already a path/);
   });
 });
@@ -125,6 +127,21 @@ describe('cli: tpp openapi --interface', () => {
       assert.equal(a.out(), b.out(), which);
       assert.ok(!a.out().includes(process.cwd()), `${which}: no absolute path`);
     }
+  });
+
+  it('the document of all three describes the Local sandbox\'s control API under its own tag and server; the others do not', async () => {
+    const read = async (which: string) => {
+      const c = capture();
+      assert.equal(await runCli(['openapi', '--interface', which, '--format', 'json'], c.io), 0);
+      return JSON.parse(c.out()) as Doc & { paths: Record<string, { servers?: { url: string }[]; get?: { tags?: string[]; operationId?: string } }> };
+    };
+    const all = await read('all');
+    const health = all.paths['/__tpp/health'];
+    assert.deepEqual(health?.get?.tags, ['Sandbox control']);
+    assert.equal(health?.get?.operationId, 'tppControlGetHealth');
+    assert.equal(health?.servers?.[0]?.url, '{sandbox_origin}');
+    assert.ok(all.tags.some((t) => t.name === 'Sandbox control'));
+    for (const which of ['v3', 'v2', 'eligibility']) assert.ok(!Object.keys((await read(which)).paths).some((p) => p.startsWith('/__tpp')), which);
   });
 
   it('an unknown interface exits 2 naming the choices', async () => {

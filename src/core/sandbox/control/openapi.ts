@@ -29,8 +29,32 @@ function op(summary: string, extra: Json, responses: Json, open = false): Json {
 
 const q = (name: string, description: string, schema: Json = { type: 'string' }): Json => ({ name, in: 'query', required: false, description, schema });
 
-/** `{ paths, components, tags }` of the control API. */
-export function controlOpenApi(): { paths: Json; components: { schemas: Json; securitySchemes: Json }; tags: Json[] } {
+/** Where the control API answers: the sandbox's origin (`tpp sandbox` prints it), not under a base of the spec. */
+const CONTROL_SERVER: Json = {
+  url: '{sandbox_origin}',
+  description: 'The Local sandbox (tpp sandbox prints its address): the control API is not part of the administrator\'s interface.',
+  variables: { sandbox_origin: { default: 'http://127.0.0.1:28463', description: 'The sandbox origin, without /api/v3.' } },
+};
+
+/**
+ * `{ paths, components, tag }` of the control API, each path item with the sandbox origin as its own server and each
+ * operation with an operationId (`tppControl<Method><Path>`) and a description, as OpenAPI linters expect.
+ */
+export function controlOpenApi(): { paths: Record<string, Json>; components: { schemas: Json; securitySchemes: Json }; tag: { name: string; description: string } } {
+  const { paths, components, tags } = controlDescription();
+  const out: Record<string, Json> = {};
+  for (const [path, item] of Object.entries(paths as Record<string, Record<string, Json>>)) {
+    const name = path.slice(CONTROL_PREFIX.length + 1).replace(/^./, (c) => c.toUpperCase());
+    const ops: Json = { servers: [CONTROL_SERVER] };
+    for (const [method, operation] of Object.entries(item)) {
+      ops[method] = { operationId: `tppControl${method[0]?.toUpperCase()}${method.slice(1)}${name}`, description: operation.summary, ...operation };
+    }
+    out[path] = ops;
+  }
+  return { paths: out, components, tag: tags[0] as { name: string; description: string } };
+}
+
+function controlDescription(): { paths: Json; components: { schemas: Json; securitySchemes: Json }; tags: Json[] } {
   const fault = obj(
     {
       method: { type: 'string', enum: ['*', 'GET', 'POST', 'PATCH', 'PUT', 'DELETE'], default: '*' },
