@@ -80,7 +80,7 @@ describe('Copy as Code…', function () {
     const text = await vscode.env.clipboard.readText();
     noSecrets(text);
     assert.match(text, /^#!\/usr\/bin\/env bash\n/);
-    assert.match(text, /tpp jwt mint --key "\$TPP_PRIVATE_KEY_FILE" --iss "\$TPP_PARTNER_ID" --aud "\$TPP_BASE_URL"/);
+    assert.match(text, /tpp jwt mint --key "\$TPP_PRIVATE_KEY_FILE" --iss "\$TPP_PARTNER_ID" --aud "\$\{TPP_AUDIENCE:-\$TPP_BASE_URL\}"/);
     assert.match(text, /"\$TPP_BASE_URL"\/tire-protection\/registrations\/REG%2F1/);
   });
 

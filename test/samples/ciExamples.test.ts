@@ -40,7 +40,7 @@ describe('examples/ci: integrator test suites against a sandbox they start (pyte
       console.log("      skipped: no python3 with pytest and PyJWT: install Debian's python3-pytest python3-jwt python3-cryptography (test/samples/setup-toolchains.sh does)");
       this.skip();
     }
-    const r = run(python as string, ['-m', 'pytest', '-q', '-p', 'no:cacheprovider'], join(ROOT, 'examples/ci/python'));
+    const r = run(python as string, ['-m', 'pytest', '-q', '--color=no', '-p', 'no:cacheprovider'], join(ROOT, 'examples/ci/python'));
     assert.equal(r.status, 0, r.stdout + r.stderr);
     assert.match(r.stdout, /\b4 passed\b/);
   });
