@@ -9,7 +9,7 @@ import { generateKeyMaterial, publicKeyPem } from '../src/core/jwt/keys';
 import { TokenMinter } from '../src/core/jwt/mint';
 import { startSandbox } from '../src/core/sandbox/server';
 import { cancelRegistration, createRegistration } from '../src/core/sandbox/ops/registrations';
-import { loadRegistrationPage, type ListCall } from '../src/extension/services/registrationPages';
+import { loadRegistrationPage, type ListCall } from '../src/core/listing/registrationPages';
 
 const PARTNER = 'BENCH-TREE';
 const TARGET_MS = 300;

@@ -12,7 +12,7 @@ import { activateExtension, EXTENSION_ID } from '../shared/extension';
 import { sleep, until } from '../shared/driver';
 import { folderRows, registrationsFolder } from '../shared/tree';
 import { registrationChoices } from '../../src/extension/commands/mainHelpers';
-import { CANCELLABLE, CLAIMABLE, type RegistrationState } from '../../src/extension/services/registrationPages';
+import { CANCELLABLE, CLAIMABLE, type RegistrationState } from '../../src/core/listing/registrationPages';
 
 const cmd = <T = unknown>(id: string, ...args: unknown[]) => vscode.commands.executeCommand<T>(id, ...args);
 type Menu = { command: string; when: string; group?: string };

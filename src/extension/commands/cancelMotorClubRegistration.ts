@@ -1,6 +1,6 @@
 import { ENVIRONMENTS } from '../../core/environments';
 import { runRequest } from '../send/runRequest';
-import { MOTOR_CLUB_CANCELLABLE } from '../services/registrationPages';
+import { MOTOR_CLUB_CANCELLABLE } from '../../core/listing/registrationPages';
 import { cancellationDate, CancelOptions } from './cancelRegistration';
 import { envOfArg, pickRegistration, registrationName, registrationRefOf } from './mainHelpers';
 import { CommandDef } from './registry';

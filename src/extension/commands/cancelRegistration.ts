@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { ENVIRONMENTS } from '../../core/environments';
 import { runRequest } from '../send/runRequest';
-import { CANCELLABLE } from '../services/registrationPages';
+import { CANCELLABLE } from '../../core/listing/registrationPages';
 import { envOfArg, nowIso, pickRegistration, registrationName, registrationRefOf, RegistrationRef } from './mainHelpers';
 import { CommandDef, UserCancelled } from './registry';
 

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { PAYLOAD_KINDS, schemaUri } from '../../core/contract';
 import { ENVIRONMENTS } from '../../core/environments';
-import { CLAIMABLE, registrationState } from '../services/registrationPages';
+import { CLAIMABLE, registrationState } from '../../core/listing/registrationPages';
 import { envOfArg, nowIso, pickRegistration, registrationRefOf } from './mainHelpers';
 import { CommandDef } from './registry';
 

@@ -4,7 +4,7 @@ import { EnvironmentId, isEnvironmentId } from '../../core/environments';
 import { environmentOf } from './pickEnvironment';
 import { UserCancelled } from './registry';
 import type { Services } from '../container';
-import { mergePages, rowText, type RegistrationProduct, type RegistrationState } from '../services/registrationPages';
+import { mergePages, rowText, type RegistrationProduct, type RegistrationState } from '../../core/listing/registrationPages';
 
 /** The environment of a command argument: a node's `env`, an environment id or node, else the active environment. */
 export function envOfArg(services: Services, arg: unknown): EnvironmentId {

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { payloadTextOf } from '../response/exchangeEndpoint';
+import { payloadTextOf } from '../../core/exchange/endpoint';
 import { exchangeOfArg } from './showExchange';
 import { CommandDef } from './registry';
 

@@ -1,4 +1,4 @@
-import type { RegistrationProduct } from '../services/registrationPages';
+import type { RegistrationProduct } from '../../core/listing/registrationPages';
 
 /** The product of a registration-list command: the node's `product`, else the second argument; tire protection by default. */
 export function productOf(arg: unknown, second: unknown): RegistrationProduct {

@@ -5,7 +5,7 @@ import type { DiagnosisItem, Exchange } from '../../core/exchange/types';
 import { ENVIRONMENTS, EnvironmentId, isEnvironmentId } from '../../core/environments';
 import type { ApiClients } from '../services/apiClients';
 import type { JwtService } from '../services/jwtService';
-import { endpointOfExchange, kindOfRequest, paramsOfExchange, requestJson } from './exchangeEndpoint';
+import { endpointOfExchange, kindOfRequest, paramsOfExchange, requestJson } from '../../core/exchange/endpoint';
 
 /** What the diagnosis uses: the client (conflict lookups, the last token sent) and the JWT inspection. */
 export interface DiagnoseServices {

@@ -3,8 +3,8 @@ import { randomBytes } from 'node:crypto';
 import type { Exchange } from '../../core/exchange/types';
 import { diagnoseExchange, DiagnoseServices } from './diagnose';
 import { openFieldOfPayload } from './payloadLinks';
-import { payloadTextOf } from './exchangeEndpoint';
-import { PageMessage, prettyBody, RenderReport, toViewModel, ViewModel } from './viewModel';
+import { payloadTextOf } from '../../core/exchange/endpoint';
+import { PageMessage, prettyBody, RenderReport, toViewModel, ViewModel } from '../../core/exchange/viewModel';
 
 /** How long {@link ResponsePanel.show} waits for the page's "rendered" message before resolving without it (ms). */
 const RENDER_WAIT_MS = 5000;

@@ -14,7 +14,7 @@ import { KeyStore, signingKeyOf } from './keyStore';
 import type { HistoryModel } from './historyModel';
 import type { LocalSandbox } from './localSandbox';
 import type { Exchange } from '../../core/exchange/types';
-import { buildExchange } from '../response/exchangeBuilder';
+import { buildExchange } from '../../core/exchange/builder';
 
 /** A successful data-changing request: which environment and endpoint (the registrations model drops what it touched). */
 export interface DataChange {

@@ -6,7 +6,7 @@ import type { ApiClients } from './apiClients';
 import type { EnvironmentSettings } from './environmentSettings';
 import type { KeyStore } from './keyStore';
 import type { DataChange } from './apiClients';
-import { ListCall, loadRegistrationPage, mergePages, readNextPages, RegistrationMetadataView, RegistrationPage, RegistrationProduct, RegistrationRow, registrationState, RegistrationState, rowText } from './registrationPages';
+import { ListCall, loadRegistrationPage, mergePages, readNextPages, RegistrationMetadataView, RegistrationPage, RegistrationProduct, RegistrationRow, registrationState, RegistrationState, rowText } from '../../core/listing/registrationPages';
 
 /**
  * Filter of the tire-protection list. `invoiceNumber` and `storeNumber` are the spec's list query (exact values,

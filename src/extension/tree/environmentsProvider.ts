@@ -4,7 +4,7 @@ import type { Logger } from '../log';
 import type { EnvironmentModel } from '../services/environmentModel';
 import type { LocalSandbox } from '../services/localSandbox';
 import type { HistoryModel } from '../services/historyModel';
-import type { RegistrationProduct } from '../services/registrationPages';
+import type { RegistrationProduct } from '../../core/listing/registrationPages';
 import type { RegistrationsModel } from '../services/registrationsModel';
 import { ConnectionNode } from './connectionNode';
 import { EnvironmentNode } from './environmentNode';

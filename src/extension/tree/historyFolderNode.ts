@@ -3,7 +3,7 @@ import { EnvironmentId } from '../../core/environments';
 import { HistoryNode } from './historyNode';
 import type { HistoryModel } from '../services/historyModel';
 import { TreeNode } from './node';
-import { uniqueById } from '../services/uniqueRows';
+import { uniqueById } from '../../core/listing/uniqueRows';
 
 /** "Request history" under an environment: its requests, newest first (the newest 200 of all environments are kept). */
 export class HistoryFolderNode implements TreeNode {

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { DiagnosisItem, Exchange } from '../../core/exchange/types';
 import type { IntegrationLog } from '../services/integrationLog';
-import { uniqueById } from '../services/uniqueRows';
+import { uniqueById } from '../../core/listing/uniqueRows';
 
 /**
  * The Integration Log view (`tpp.integrationLog`, issue 13): one row per request the Local sandbox answered, newest

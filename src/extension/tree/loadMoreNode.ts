@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { EnvironmentId } from '../../core/environments';
 import { TreeNode } from './node';
-import { RegistrationProduct } from '../services/registrationPages';
+import { RegistrationProduct } from '../../core/listing/registrationPages';
 
 /** "Load more…" at the end of a registrations list: "50 of 10,000 shown"; click loads the next page. */
 export class LoadMoreNode implements TreeNode {

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { EnvironmentId } from '../../core/environments';
 import { TreeNode } from './node';
-import { RegistrationRow, rowText } from '../services/registrationPages';
+import { RegistrationRow, rowText } from '../../core/listing/registrationPages';
 import { day } from './format';
 
 /**

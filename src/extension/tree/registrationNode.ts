@@ -6,7 +6,7 @@ import type { RegistrationsModel } from '../services/registrationsModel';
 import { day } from './format';
 import { describeFailure } from './describeFailure';
 import { TreeNode } from './node';
-import { RegistrationRow, RegistrationState, rowText, STATE_CONTEXT } from '../services/registrationPages';
+import { RegistrationRow, RegistrationState, rowText, STATE_CONTEXT } from '../../core/listing/registrationPages';
 
 /** Icon and colour per state. */
 const ICONS: Readonly<Record<RegistrationState, [string, string | undefined]>> = {

@@ -7,7 +7,7 @@ import type { RegistrationsModel } from '../services/registrationsModel';
 import { describeFailure } from './describeFailure';
 import { MotorClubNode } from './motorClubNode';
 import { TreeNode } from './node';
-import { hasMorePages, mergePages, RegistrationProduct, ShownRow } from '../services/registrationPages';
+import { hasMorePages, mergePages, RegistrationProduct, ShownRow } from '../../core/listing/registrationPages';
 import { RegistrationNode } from './registrationNode';
 
 /**

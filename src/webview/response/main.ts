@@ -7,7 +7,7 @@ import '@vscode-elements/elements/dist/vscode-badge/index.js';
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-collapsible/index.js';
 import type { DiagnosisItem } from '../../core/exchange/types';
-import type { PageMessage, ViewModel } from '../../extension/response/viewTypes';
+import type { PageMessage, ViewModel } from '../../core/exchange/viewTypes';
 import { jsonTree } from './jsonTree';
 
 declare function acquireVsCodeApi(): { postMessage(message: PageMessage): void };

@@ -3,8 +3,8 @@
 // pageSize), so a row created before the boundary shifts the next page onto rows already shown.
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { hasMorePages, mergePages, readNextPages, RegistrationPage } from '../../../src/extension/services/registrationPages';
-import { uniqueById } from '../../../src/extension/services/uniqueRows';
+import { hasMorePages, mergePages, readNextPages, RegistrationPage } from '../../../src/core/listing/registrationPages';
+import { uniqueById } from '../../../src/core/listing/uniqueRows';
 
 /** A server listing by offset over `ids`, where others insert rows anywhere (newest first, or by invoice number). */
 function server(initial: number, pageSize: number) {

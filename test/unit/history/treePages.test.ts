@@ -1,7 +1,7 @@
 // Registration pages of the Environments tree (no editor needed): state per registration from its metadata
 // (spec: States and transitions; Registration metadata), paging, and one list request per page.
 import * as assert from 'node:assert/strict';
-import { hasMorePages, ListCall, loadRegistrationPage, registrationState } from '../../../src/extension/services/registrationPages';
+import { hasMorePages, ListCall, loadRegistrationPage, registrationState } from '../../../src/core/listing/registrationPages';
 
 const NOW = Date.parse('2026-11-21T12:00:00Z');
 const active = { enrollDate: '2026-01-01', expirationDate: '2029-01-01', claimedTiresCount: 0, availableTiresCount: 4, hasTiresToClaim: true, hasTiresToReplace: true, isActive: true };

@@ -1,7 +1,7 @@
 // Open as Payload File and the response view's endpoint matching (issue 12, item 4).
 import * as assert from 'node:assert/strict';
 import type { Exchange } from '../../../src/core/exchange/types';
-import { endpointOfExchange, kindOfRequest, payloadTextOf } from '../../../src/extension/response/exchangeEndpoint';
+import { endpointOfExchange, kindOfRequest, payloadTextOf } from '../../../src/core/exchange/endpoint';
 import { parseIssuePath } from '../../../src/extension/response/diagnose';
 
 function x(method: string, url: string, body?: unknown, endpointId?: string): Exchange {

@@ -2,7 +2,7 @@
  * Loading of registration pages for the tree (no `vscode` import, so the tree benchmark runs it in plain Node).
  * Spec: Tire-protection registrations (list envelope, metadata), Motor-club registrations, States and transitions.
  */
-import type { EndpointId } from '../../core/contract/types';
+import type { EndpointId } from '../contract/types';
 import { contentKey } from './uniqueRows';
 
 /**
@@ -119,8 +119,16 @@ export async function loadRegistrationPage(call: ListCall, req: PageRequest): Pr
   const query: Record<string, string | number | undefined> = { page: req.page, pageSize: req.pageSize };
   if (tp && req.invoiceNumber) query.invoiceNumber = req.invoiceNumber;
   if (tp && req.storeNumber) query.storeNumber = req.storeNumber;
-  const res = await call(tp ? 'listTireProtectionRegistrations' : 'listMotorClubRegistrations', {}, { query, signal: req.signal });
-  const env = (res.body ?? {}) as { results?: unknown; totalRecordCount?: unknown; totalPages?: unknown; page?: unknown; pageSize?: unknown };
+  let body: unknown;
+  try {
+    body = (await call(tp ? 'listTireProtectionRegistrations' : 'listMotorClubRegistrations', {}, { query, signal: req.signal })).body;
+  } catch (err) {
+    // A page whose rows break the contract (a row without `_id`, say) still shows its rows: they are the server's,
+    // and the folder marks each odd one with a warning (mergePages) instead of hiding the whole page behind an error.
+    body = listOfMalformedAnswer(err);
+    if (body === undefined) throw err;
+  }
+  const env = (body ?? {}) as { results?: unknown; totalRecordCount?: unknown; totalPages?: unknown; page?: unknown; pageSize?: unknown };
   const records = (Array.isArray(env.results) ? env.results : []).filter((r): r is Record<string, unknown> => r !== null && typeof r === 'object');
   const now = (req.now ?? Date.now)();
   return {
@@ -130,6 +138,18 @@ export async function loadRegistrationPage(call: ListCall, req: PageRequest): Pr
     totalPages: typeof env.totalPages === 'number' ? env.totalPages : undefined,
     rows: records.map((record) => ({ record, state: registrationState(record, undefined, now, req.product) })),
   };
+}
+
+/** The parsed list envelope of a client's MalformedResponseError (duck-typed: this file loads no client), if any. */
+function listOfMalformedAnswer(err: unknown): unknown {
+  const e = err as { name?: unknown; rawBody?: unknown; notJson?: unknown } | undefined;
+  if (e?.name !== 'MalformedResponseError' || typeof e.rawBody !== 'string' || e.notJson) return undefined;
+  try {
+    const parsed = JSON.parse(e.rawBody) as { results?: unknown } | null;
+    return parsed !== null && typeof parsed === 'object' && Array.isArray(parsed.results) ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A row as a folder shows it: under a key unique in the folder, with a warning when the server's answer was odd. */

@@ -1,4 +1,4 @@
-import type { DiagnosisItem } from '../../core/exchange/types';
+import type { DiagnosisItem } from './types';
 
 /**
  * What the response view's page renders (sent with `postMessage`, inserted with `textContent` only). Shared by the

@@ -1,6 +1,6 @@
-import { ENDPOINTS, PAYLOAD_KINDS, schemaUri } from '../../core/contract';
-import type { EndpointId, PayloadKind } from '../../core/contract/types';
-import type { Exchange } from '../../core/exchange/types';
+import { ENDPOINTS, PAYLOAD_KINDS, schemaUri } from '../contract';
+import type { EndpointId, PayloadKind } from '../contract/types';
+import type { Exchange } from './types';
 
 /**
  * What an exchange's request was, in the contract's terms (../shared/spec/partner-interface.md, Endpoints): its

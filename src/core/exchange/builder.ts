@@ -1,5 +1,5 @@
-import type { Exchange, ExchangeHeaders } from '../../core/exchange/types';
-import { maskSecrets } from '../../core/log/mask';
+import type { Exchange, ExchangeHeaders } from './types';
+import { maskSecrets } from '../log/mask';
 
 /** Headers as Node gives them (`IncomingHttpHeaders`) or as a plain record; arrays are joined with `, `. */
 export type RawHeaders = Readonly<Record<string, string | readonly string[] | number | undefined>>;

@@ -1,9 +1,9 @@
-import { describeStatus } from '../../core/client/status';
-import { ENDPOINTS } from '../../core/contract';
-import type { EndpointId } from '../../core/contract/types';
-import type { DiagnosisItem, Exchange } from '../../core/exchange/types';
-import { ENVIRONMENTS, isEnvironmentId } from '../../core/environments';
-import { endpointOfExchange } from './exchangeEndpoint';
+import { describeStatus } from '../client/status';
+import { ENDPOINTS } from '../contract';
+import type { EndpointId } from '../contract/types';
+import type { DiagnosisItem, Exchange } from './types';
+import { ENVIRONMENTS, isEnvironmentId } from '../environments';
+import { endpointOfExchange } from './endpoint';
 import type { ViewModel } from './viewTypes';
 
 export type { PageMessage, RenderReport, ViewModel } from './viewTypes';
