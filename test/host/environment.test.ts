@@ -96,6 +96,23 @@ describe('environment settings and tree', () => {
     assert.ok(!status.gaps.includes('partnerId'));
   });
 
+  it('the Partner ID row offers Copy ID (inline and in its context menu), which copies the Partner ID alone', async () => {
+    const api = await activateExtension();
+    await api.environments.settings.setPartnerId('sandbox', 'P-5678');
+    const row = await until(async () => {
+      const env = (await api.view.getChildren()).find((n) => n.toTreeItem().id === 'environment:sandbox');
+      const r = env && (await api.view.getChildren(env)).find((n) => n.toTreeItem().id === 'sandbox:partner');
+      return r && r.toTreeItem().description === 'P-5678' ? r : undefined;
+    });
+    assert.ok(row, 'a Sandbox Partner ID row showing P-5678');
+    assert.equal(row.toTreeItem().contextValue, 'partnerId');
+    const menus = (manifest() as unknown as { contributes: { menus: Record<string, { command: string; when: string; group?: string }[]> } }).contributes.menus['view/item/context']!;
+    const copy = menus.filter((m) => m.command === 'tpp.copyId' && m.when.split('&&').map((c) => c.trim()).includes('viewItem == partnerId'));
+    assert.deepEqual(copy.map((m) => m.group === 'inline'), [true, false], 'Copy ID inline and in the context menu');
+    assert.equal(await vscode.commands.executeCommand('tpp.copyId', row), 'P-5678');
+    assert.equal(await vscode.env.clipboard.readText(), 'P-5678');
+  });
+
   it('refuses a workspace-level override of the environment addresses (application scope)', () => {
     const inspected = vscode.workspace.getConfiguration('tpp.production').inspect('baseUrl');
     assert.equal(inspected?.workspaceValue, undefined);

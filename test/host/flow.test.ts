@@ -77,6 +77,21 @@ describe('main flow on the Local sandbox (commands)', function () {
     assert.equal(logged[0]!.split('\n').length - 1, errors, 'one line per problem');
     assert.match(logged[0]!, /\n {2}line \d+: /);
     assert.doesNotMatch(logged[0]!, /\bat \w+ \(|PayloadRefused/, 'no stack');
+    assert.match(logged[0]!, /Send Anyway/, 'the refusal offers Send Anyway');
+  });
+
+  it('Send Anyway (offered on that refusal) sends the file past the checker, so the server\'s own 400 can be seen', async () => {
+    const bad = vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0]!.uri, 'flow-bad.tire-protection-registration.json');
+    assert.ok(vscode.languages.getDiagnostics(bad).some((d) => d.source === 'tpp' && d.severity === vscode.DiagnosticSeverity.Error), 'the file still has errors');
+    const before = api.history.list('local').length;
+    const said: string[] = [];
+    const { info, error } = api.log;
+    api.log.info = (m: string) => (said.push(m), info.call(api.log, m));
+    api.log.error = (m: string, e?: unknown) => (said.push(`${m} ${String(e)}`), error.call(api.log, m, e));
+    const outcome = await Promise.resolve(cmd<RequestOutcome>('tpp.sendPayload', bad, 'local', { anyway: true })).finally(() => Object.assign(api.log, { info, error }));
+    assert.ok(outcome, `sent, not refused (${said.join(' | ')})`);
+    assert.equal(outcome.status, 400, outcome.message);
+    assert.equal(api.history.list('local').length, before + 1, 'one request sent and in the history');
   });
 
   it('sends the example registration file and lists it in the tree data as Active with 4 tires available', async () => {

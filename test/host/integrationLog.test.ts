@@ -8,6 +8,9 @@ import type { Exchange } from '../../src/core/exchange/types';
 import { activateExtension } from '../shared/extension';
 import { hasDriver, screenshot, texts, until } from '../shared/driver';
 import { INTEGRATION_LOG_RELOAD_MARKER } from './index';
+import { EDITOR_READ_USER_AGENT } from '../../src/extension/services/integrationLog';
+import { exchangeItem } from '../../src/extension/tree/integrationLogProvider';
+import { folderRows } from '../shared/tree';
 
 const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
 
@@ -97,6 +100,30 @@ describe('Integration Log', () => {
       assert.ok(shown, 'the diagnosis is rendered in the side bar');
       await screenshot('integration-log-host');
     }
+  });
+
+  it("marks the editor's own reads (a registrations page of the tree), hides them by default, and the filter shows them", async function () {
+    this.timeout(60_000);
+    const api = await activateExtension();
+    await vscode.commands.executeCommand('tpp.filterIntegrationLog', { editorReads: false });
+    await vscode.commands.executeCommand('tpp.filterIntegrationLog', 'all');
+    const marker = `EDITOR-READ-${Date.now()}`;
+    await vscode.commands.executeCommand('tpp.filterRegistrations', 'local', { invoiceNumber: marker });
+    if (!(await api.environments.status('local')).key) await vscode.commands.executeCommand('tpp.generateKeyPair', 'local', { curve: 'P-256', existing: 'replace' });
+    await api.api.target('local'); // the sandbox runs
+    const rows = await folderRows(api, 'local', 'tire-protection'); // the tree reads a page: one request of the editor's own
+    const isPage = (x: Exchange) => x.request.method === 'GET' && x.request.url.includes(marker);
+    const [read] = await api.integrationLog.whenLogged(isPage, 1, 30_000);
+    assert.ok(read, `the page read reaches the Integration Log (rows: ${rows.map((r) => String(r.toTreeItem().label)).join(', ')}; logged: ${api.integrationLog.list('all', true).slice(0, 5).map((x) => x.request.url).join(', ')})`);
+    assert.equal(read.request.headers?.['user-agent'], EDITOR_READ_USER_AGENT, 'sent with the user agent of the editor\'s reads');
+    assert.ok(!api.integrationLog.list().some(isPage), 'hidden by default');
+    await vscode.commands.executeCommand('tpp.filterIntegrationLog', { editorReads: true });
+    const shown = api.integrationLog.list().find(isPage);
+    assert.ok(shown, 'shown by the filter');
+    const item = exchangeItem(shown);
+    assert.match(String(item.description), /editor read/, 'and marked as the editor\'s');
+    await vscode.commands.executeCommand('tpp.filterIntegrationLog', { editorReads: false });
+    await vscode.commands.executeCommand('tpp.clearRegistrationFilter', 'local', 'tire-protection');
   });
 
   it('filters by status class and clears', async () => {

@@ -78,7 +78,7 @@ describe('tree states, menus, filters and drafts (Local sandbox)', function () {
   it('invoice and store number filters are sent to the server; a listed row says only what the list says', async () => {
     // The tree's reads stay out of the request history; the Local sandbox's Integration Log sees what was sent.
     const sentList = (query: string) =>
-      until(() => api.integrationLog.list('all').some((x) => x.request.method === 'GET' && /\/tire-protection\/registrations\?/.test(x.request.url) && x.request.url.includes(query)));
+      until(() => api.integrationLog.list('all', true).some((x) => x.request.method === 'GET' && /\/tire-protection\/registrations\?/.test(x.request.url) && x.request.url.includes(query)));
     const listed = (await row(`PFX-${tag}-ACTIVE`)).toTreeItem();
     assert.ok(await sentList(`invoiceNumber=PFX-${tag}-ACTIVE`), 'the invoice filter went to the server');
     assert.ok(!api.history.list('local').some((e) => e.path.includes(`invoiceNumber=PFX-${tag}-ACTIVE`)), 'a tree read is not in the history');

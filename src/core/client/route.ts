@@ -71,16 +71,19 @@ function productFilter(kind: PayloadKind, meta: Record<string, unknown>): ((d: E
  * @param value the file's JSON value (one object with a `"$schema": "tpp://schemas/<kind>.json"` line).
  * @param name the file name, for messages.
  * @param answers values the user gave for what the file left out (see {@link RouteNeed}).
+ * @param options `unchecked`: skip the schema check (Send Anyway), route by the `$` meta properties alone.
  * @returns `{ route }`, or `{ missing }` when a registration or shop must be asked for (call again with answers).
  * @throws PayloadRefused when the value is not an object, names no payload kind, does not validate against the
- *   kind's schema, has an unknown `$product`, or still does not say which record it is for after `answers`.
+ *   kind's schema (unless `unchecked`), has an unknown `$product`, or still does not say which record it is for after `answers`.
  */
-export function routePayload(value: unknown, name: string, answers: RouteAnswers = {}): { route: PayloadRoute } | { missing: RouteNeed } {
+export function routePayload(value: unknown, name: string, answers: RouteAnswers = {}, options: { readonly unchecked?: boolean } = {}): { route: PayloadRoute } | { missing: RouteNeed } {
   if (!value || typeof value !== 'object' || Array.isArray(value)) throw new PayloadRefused(`Not sent: ${name} must hold one JSON object with a "$schema" line.`);
   const meta = metaOf(value);
   const kind = typeof meta.$schema === 'string' ? kindFromSchemaUri(meta.$schema) : undefined;
   if (!kind) throw new PayloadRefused(`Not sent: ${name} has no "$schema": "tpp://schemas/<kind>.json" line naming a payload kind (use "New Payload…").`);
-  const check = validatePayload(kind, value);
+  // Unchecked: sent anyway, so that the server's own answer to a body that breaks the contract can be seen; routing
+  // below reads only the `$` meta properties.
+  const check = options.unchecked ? { success: true as const } : validatePayload(kind, value);
   if (!check.success) {
     const i = check.error.issues[0];
     throw new PayloadRefused(`Not sent: ${name} does not match ${kind}${i ? ` (${i.path.join('.') || '(root)'}: ${i.message})` : ''}.`);

@@ -27,6 +27,8 @@ export interface ProxiedExchange {
   readonly group: readonly EndpointDef[];
   readonly params: Readonly<Record<string, string>>;
   readonly authorization?: string;
+  /** The request's User-Agent (the language of a fix about seconds). */
+  readonly userAgent?: string;
   /** Request body text, when there was one. */
   readonly body?: string;
   /** Response body text; undefined when the answer was larger than the proxy keeps. */
@@ -63,6 +65,7 @@ async function diagnoseToken(x: ProxiedExchange): Promise<DiagnosisItem[]> {
     pathname: x.route.relPath,
     group: x.group.length ? x.group : undefined,
     authorization: x.authorization,
+    userAgent: x.userAgent,
     audience: x.route.audience,
     nowSeconds: x.nowSeconds,
     keyOf: (iss) => x.keys.get(iss),

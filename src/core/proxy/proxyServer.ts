@@ -133,7 +133,7 @@ export async function startProxy(opts: ProxyOptions): Promise<ProxyHandle> {
     if (f.failure && f.failure.code !== 'BODY_TOO_LARGE' && route) problem = failureText(route, f.failure, timeoutMs, f.responseBytes);
     if (route && !(f.failure && !f.failure.midBody)) {
       const matches = matchEndpoints(raw.method, route.relPath).filter((m) => m.def.base === route.base);
-      ({ kind, diagnosis } = await diagnoseProxied({ status: f.status, method: raw.method, route, group: matches.map((m) => m.def), params: matches[0]?.params ?? {}, authorization, body: reqText, responseBody: resText, nowSeconds: Math.floor(end / 1000), keys, proxyPort: port, missingKeyHint: opts.missingKeyHint }));
+      ({ kind, diagnosis } = await diagnoseProxied({ status: f.status, method: raw.method, route, group: matches.map((m) => m.def), params: matches[0]?.params ?? {}, authorization, userAgent: req.headers['user-agent'], body: reqText, responseBody: resText, nowSeconds: Math.floor(end / 1000), keys, proxyPort: port, missingKeyHint: opts.missingKeyHint }));
       if (f.responseBytes > KEEP_BYTES) diagnosis = [...diagnosis, { rule: 'size', message: `The answer was ${(f.responseBytes / 1048576).toFixed(1)} MB: the proxy forwarded all of it, but checks only answers up to ${KEEP_BYTES / 1048576} MB against the contract (the toolkit's own client reads at most 16 MB).` }];
       if (f.failure?.midBody) kind = 'proxy-error';
     }

@@ -3,6 +3,7 @@ import { PAYLOAD_KINDS, type EndpointDef, type PayloadKind } from '../contract';
 import { diagnosePayload } from '../diagnostics/payload';
 import type { DiagnosisItem } from '../exchange/types';
 import { CHECK_IDS, decodeJwt, inspectJwt, type CheckId, type CheckResult } from '../jwt/inspect';
+import { secondsNowFix } from '../jwt/secondsFix';
 
 /**
  * Why the Local sandbox refused a request, in the words of the toolkit's own checks (issue 13, item 1; spec:
@@ -27,6 +28,8 @@ export interface DiagnosisInput {
   /** Path parameters of the route (`:id`). */
   readonly params?: Readonly<Record<string, string>>;
   readonly authorization?: string;
+  /** The request's User-Agent: the language a fix about seconds is worded in (`secondsFix.ts`). */
+  readonly userAgent?: string;
   /** The base address the token's `aud` must equal for this route. */
   readonly audience?: string;
   /** Request body text, when it was read. */
@@ -80,7 +83,7 @@ const RULE_OF: Readonly<Record<CheckId, string>> = {
 const sentence = (s: string) => (/[.!?]$/.test(s.trim()) ? s.trim() : `${s.trim()}.`);
 
 /** Items of one failed check (a check about several claims gives one item per claim). */
-function itemsOf(check: CheckResult, claims: Record<string, unknown> | undefined): DiagnosisItem[] {
+function itemsOf(check: CheckResult, claims: Record<string, unknown> | undefined, userAgent: string | undefined): DiagnosisItem[] {
   if (check.id === 'claimsPresent') {
     return (['iat', 'iss', 'aud', 'exp'] as const)
       .filter((c) => claims?.[c] === undefined)
@@ -94,7 +97,7 @@ function itemsOf(check: CheckResult, claims: Record<string, unknown> | undefined
         const rule = part.startsWith('exp') ? 'exp' : 'iat';
         const ms = /^(\w+ -?\d+ is in milliseconds[^;]*); (use .*)$/.exec(part);
         // The fix first: a row of the Integration Log shows the start of the message.
-        return { rule, message: ms?.[2] ? `${rule} is in milliseconds, not seconds: ${ms[2]}. (${ms[1]}.)` : sentence(part) };
+        return { rule, message: ms?.[2] ? `${rule} is in milliseconds, not seconds: ${secondsNowFix(userAgent)}. (${ms[1]}.)` : sentence(part) };
       });
   }
   if (check.id === 'aud') {
@@ -130,7 +133,7 @@ async function diagnoseToken(input: DiagnosisInput): Promise<DiagnosisItem[]> {
   });
   for (const id of CHECK_IDS) {
     const check = inspection.checks.find((c) => c.id === id);
-    if (check?.status === 'fail') items.push(...itemsOf(check, inspection.claims));
+    if (check?.status === 'fail') items.push(...itemsOf(check, inspection.claims, input.userAgent));
   }
   if (items.length === 0) {
     // The checklist passed where the sandbox did not (a clock or audience difference at the edge): say what was compared.

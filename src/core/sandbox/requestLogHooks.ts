@@ -94,6 +94,7 @@ export function installRequestLog(app: FastifyInstance, log: RequestLog, ctx: Re
         group,
         params: (req.params ?? {}) as Record<string, string>,
         authorization,
+        userAgent: req.headers['user-agent'],
         audience: group ? ctx.audienceOf(req, group) : undefined,
         body: req.tppBody,
         responseBody: req.tppAnswer,

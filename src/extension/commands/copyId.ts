@@ -4,8 +4,9 @@ import { envOfArg, pickRegistration } from './mainHelpers';
 import { CommandDef } from './registry';
 
 /**
- * `tpp.copyId`: copies the id of a registration, motor-club registration, claim or history entry to the clipboard;
- * from the palette, asks for a registration of the active environment. Resolves to the id.
+ * `tpp.copyId`: copies the id of a registration, motor-club registration, claim or history entry, or the Partner ID
+ * of a Partner ID row, to the clipboard; from the palette, asks for a registration of the active environment.
+ * Resolves to the id.
  */
 export const copyId: CommandDef = {
   id: 'tpp.copyId',

@@ -10,18 +10,27 @@ const LABELS: Readonly<Record<StatusFilter, string>> = {
 };
 
 /**
- * `tpp.filterIntegrationLog [filter]`: shows only one status class in the Integration Log. Without an argument
- * (or with one that is not all, 2xx, 4xx or 5xx) it asks with a quick pick.
+ * `tpp.filterIntegrationLog [filter]`: shows only one status class in the Integration Log, or (`{ editorReads:
+ * boolean }`, or the last item of the pick) shows or hides the editor's own reads (hidden by default). Without an
+ * argument (or with one that is neither) it asks with a quick pick.
  */
 export const filterIntegrationLog: CommandDef = {
   id: 'tpp.filterIntegrationLog',
   async run({ integrationLog }, arg) {
+    const editorReads = (arg as { editorReads?: unknown } | undefined)?.editorReads;
+    if (typeof editorReads === 'boolean') return integrationLog.showEditorReads(editorReads);
     let filter = STATUS_FILTERS.includes(arg as StatusFilter) ? (arg as StatusFilter) : undefined;
     if (!filter) {
-      const picked = await vscode.window.showQuickPick(
-        STATUS_FILTERS.map((f) => ({ label: LABELS[f], description: f === integrationLog.filter ? '(current)' : undefined, filter: f })),
+      const shown = integrationLog.editorReadsShown;
+      const picked = await vscode.window.showQuickPick<vscode.QuickPickItem & { filter?: StatusFilter }>(
+        [
+          ...STATUS_FILTERS.map((f) => ({ label: LABELS[f], description: f === integrationLog.filter ? '(current)' : undefined, filter: f })),
+          { label: '', kind: vscode.QuickPickItemKind.Separator },
+          { label: shown ? "Hide the editor's own reads" : "Show the editor's own reads", description: 'its tree pages, record details and lookups' },
+        ],
         { title: 'Filter the Integration Log by Status' },
       );
+      if (picked && !picked.filter && picked.kind !== vscode.QuickPickItemKind.Separator) return integrationLog.showEditorReads(!shown);
       filter = picked?.filter;
     }
     if (filter) integrationLog.setFilter(filter);

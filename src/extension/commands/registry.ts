@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { isAbortError } from '../../core/client/errors';
 import { PayloadRefused } from '../../core/client/route';
 import type { Services } from '../container';
+import { SendRefused } from '../send/payloadSend';
 import { UserCancelled } from '../services/userCancelled';
 
 export { UserCancelled };
@@ -19,8 +20,10 @@ export interface CommandDef {
  */
 function refused(services: Services, err: PayloadRefused): undefined {
   services.log.info([err.message, ...err.problems.map((p) => `  ${p}`)].join('\n'));
-  void vscode.window.showWarningMessage(err.message, 'Show Problems').then((choice) => {
-    if (choice) void vscode.commands.executeCommand('workbench.actions.view.problems');
+  const anyway = err instanceof SendRefused ? err.sendAnyway : undefined;
+  void vscode.window.showWarningMessage(err.message, 'Show Problems', ...(anyway ? ['Send Anyway'] : [])).then((choice) => {
+    if (choice === 'Send Anyway') void anyway?.();
+    else if (choice) void vscode.commands.executeCommand('workbench.actions.view.problems');
   });
   return undefined;
 }

@@ -23,7 +23,8 @@ async function ask(services: Parameters<CommandDef['run']>[0], env: EnvironmentI
 /**
  * `tpp.sendPayload` (CodeLens "Send to <environment>", palette, editor title): sends the payload document
  * (argument: its URI, else the active editor) to an environment (argument: an id, `'pick'` to ask, else the active
- * one). Refused while the document has error diagnostics or does not validate; routed by core's `routePayload`
+ * one). Refused while the document has error diagnostics (the refusal offers Send Anyway: `{ anyway: true }` as third
+ * argument) or is not strict JSON; routed by core's `routePayload`
  * (asking for the registration or shop when the file does not name it); version 2 files go to the v2 endpoint in
  * one request. `{{variables}}` are resolved here, at send time only, with the target environment's variables and
  * captures: the resolved body is what is sent, and what history and the response view show; a 2xx create is then
@@ -32,7 +33,7 @@ async function ask(services: Parameters<CommandDef['run']>[0], env: EnvironmentI
  */
 export const sendPayload: CommandDef = {
   id: 'tpp.sendPayload',
-  async run(services, arg, envArg) {
+  async run(services, arg, envArg, opts) {
     const uri = arg instanceof vscode.Uri ? arg : vscode.window.activeTextEditor?.document.uri;
     if (!uri) throw new Error('Open a payload file (a JSON file with a "$schema": "tpp://schemas/<kind>.json" line) first.');
     const doc = await vscode.workspace.openTextDocument(uri);
@@ -41,7 +42,9 @@ export const sendPayload: CommandDef = {
       : envArg === 'pick'
         ? await pickEnvironment(services.environments, undefined, 'Send Payload to…')
         : services.environments.active.get();
-    const { value: file, name } = readPayload(doc);
+    // Send Anyway (offered on a refusal by the checker) sends the same file to the same environment past the checker.
+    const anyway = (opts as { anyway?: unknown } | undefined)?.anyway === true;
+    const { value: file, name } = readPayload(doc, { ignoreErrors: anyway, sendAnyway: () => vscode.commands.executeCommand('tpp.sendPayload', uri, env, { anyway: true }) });
     const schema = (file as { $schema?: unknown } | null)?.$schema;
     const kind = typeof schema === 'string' ? kindFromSchemaUri(schema) : undefined;
     let value: unknown;
@@ -51,8 +54,8 @@ export const sendPayload: CommandDef = {
       if (err instanceof VariableError) throw new PayloadRefused(`Not sent: ${name}: ${err.message}`);
       throw err;
     }
-    let routed = routePayload(value, name);
-    if ('missing' in routed) routed = routePayload(value, name, await ask(services, env, routed.missing, name));
+    let routed = routePayload(value, name, {}, { unchecked: anyway });
+    if ('missing' in routed) routed = routePayload(value, name, await ask(services, env, routed.missing, name), { unchecked: anyway });
     if ('missing' in routed) throw new Error(`Not sent: ${name} does not say which record it is for.`);
     const route: PayloadRoute = routed.route;
     const outcome = await runRequest(

@@ -15,6 +15,7 @@ import type { HistoryModel } from './historyModel';
 import type { LocalSandbox } from './localSandbox';
 import type { Exchange } from '../../core/exchange/types';
 import { buildExchange } from '../../core/exchange/builder';
+import { EDITOR_READ_USER_AGENT } from './integrationLog';
 
 /** A successful data-changing request: which environment and endpoint (the registrations model drops what it touched). */
 export interface DataChange {
@@ -200,7 +201,7 @@ export class ApiClients implements vscode.Disposable {
       eligibilityToken: eligibilityToken ? () => eligibilityToken : undefined,
       retry: { maxAttempts: req.maxAttempts, maxTotalMs: req.maxTotalMs },
       timeoutMs: req.timeoutMs,
-      userAgent: 'tire-protection-partner-toolkit',
+      userAgent: options.quiet ? EDITOR_READ_USER_AGENT : 'tire-protection-partner-toolkit',
       onEvent: (e) => this.log.info(`[${label}] ${e.type} ${e.method} ${e.url}${e.type === 'retry' ? ` (attempt ${e.attempt}, waiting ${e.delayMs} ms: ${e.reason})` : ''}`),
     });
     const { quiet, title, ...callOptions } = options;
@@ -212,7 +213,7 @@ export class ApiClients implements vscode.Disposable {
       ...(options.query ? { query: options.query } : {}),
       ...(body !== undefined ? { bodyJson: storableBody(body) } : {}),
     };
-    const common = { env, title, endpointId, time, requestBody: body, userAgent: 'tire-protection-partner-toolkit', authorized: def.base !== 'eligibility' || !!eligibilityToken };
+    const common = { env, title, endpointId, time, requestBody: body, userAgent: quiet ? EDITOR_READ_USER_AGENT : 'tire-protection-partner-toolkit', authorized: def.base !== 'eligibility' || !!eligibilityToken };
     try {
       const response = await client.call(endpointId, params as ParamsOf<E>, body, callOptions);
       const exchange = buildExchange({ ...common, method: response.method, url: response.url, response: { status: response.status, headers: response.headers, rawBody: response.rawBody }, durationMs: response.durationMs, attempts: response.attempts });

@@ -14,6 +14,19 @@ export const DEFAULT_INTEGRATION_LOG_LIMIT = 1000;
 /** Context key set while a status filter other than 'all' is on. */
 export const FILTERED_CONTEXT_KEY = 'tpp.integrationLog.filtered';
 const FILTER_STATE_KEY = 'tpp.integrationLog.filter';
+const EDITOR_READS_STATE_KEY = 'tpp.integrationLog.editorReads';
+
+/**
+ * The User-Agent of the editor's own reads (the tree's pages, a registration's details and metadata, a 409's
+ * lookup): the Integration Log marks them and hides them by default, so that the application's requests are not
+ * buried under what the view itself asked for.
+ */
+export const EDITOR_READ_USER_AGENT = 'tire-protection-partner-toolkit (view)';
+
+/** True when `x` is one of the editor's own reads ({@link EDITOR_READ_USER_AGENT}). */
+export function isEditorRead(x: Exchange): boolean {
+  return x.request.headers?.['user-agent'] === EDITOR_READ_USER_AGENT;
+}
 
 /** Whether `status` (absent: no answer) is in the class `filter`. 3xx counts with 2xx (neither is a failure). */
 export function matchesFilter(status: number | undefined, filter: StatusFilter): boolean {
@@ -35,6 +48,7 @@ export class IntegrationLog implements vscode.Disposable {
   // Opened on first use: RequestLogFile lives in dist/core.js, which activation does not load.
   private file: RequestLogFile | undefined;
   private current: StatusFilter;
+  private editorReads: boolean;
   private readonly emitter = new vscode.EventEmitter<readonly Exchange[] | undefined>();
   /** Fires with the exchanges just added, or undefined when the list changed otherwise. */
   readonly onDidChange = this.emitter.event;
@@ -55,6 +69,7 @@ export class IntegrationLog implements vscode.Disposable {
   ) {
     const saved = state.get<string>(FILTER_STATE_KEY);
     this.current = STATUS_FILTERS.includes(saved as StatusFilter) ? (saved as StatusFilter) : 'all';
+    this.editorReads = state.get<boolean>(EDITOR_READS_STATE_KEY) === true;
     void vscode.commands.executeCommand('setContext', FILTERED_CONTEXT_KEY, this.current !== 'all');
     this.config = vscode.workspace.onDidChangeConfiguration((e) => {
       if (!e.affectsConfiguration(INTEGRATION_LOG_LIMIT_SETTING) || !this.file) return;
@@ -81,15 +96,30 @@ export class IntegrationLog implements vscode.Disposable {
     this.emitter.fire(stored);
   }
 
-  /** Entries newest first, through the status filter (or `filter`). */
-  list(filter: StatusFilter = this.current): Exchange[] {
+  /**
+   * Entries newest first, through the status filter (or `filter`), without the editor's own reads unless they are
+   * shown (or `editorReads` is true).
+   */
+  list(filter: StatusFilter = this.current, editorReads: boolean = this.editorReads): Exchange[] {
     const all = this.store.list();
     const out: Exchange[] = [];
     for (let i = all.length - 1; i >= 0; i--) {
       const x = all[i] as Exchange;
-      if (matchesFilter(x.response?.status, filter)) out.push(x);
+      if (matchesFilter(x.response?.status, filter) && (editorReads || !isEditorRead(x))) out.push(x);
     }
     return out;
+  }
+
+  /** Whether the editor's own reads are listed (default false; kept across reloads). */
+  get editorReadsShown(): boolean {
+    return this.editorReads;
+  }
+
+  /** Shows or hides the editor's own reads ({@link isEditorRead}). */
+  showEditorReads(show: boolean): void {
+    this.editorReads = show;
+    void this.state.update(EDITOR_READS_STATE_KEY, show);
+    this.emitter.fire(undefined);
   }
 
   /** Number of entries kept, whatever the filter. */
@@ -124,7 +154,7 @@ export class IntegrationLog implements vscode.Disposable {
    * after the requests were answered), or with those there are after `timeoutMs`.
    */
   whenLogged(test: (x: Exchange) => boolean, count: number, timeoutMs: number): Promise<Exchange[]> {
-    const found = () => this.list('all').filter(test);
+    const found = () => this.list('all', true).filter(test);
     return new Promise((resolve) => {
       const check = () => {
         const xs = found();

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { DiagnosisItem, Exchange } from '../../core/exchange/types';
-import type { IntegrationLog } from '../services/integrationLog';
+import { isEditorRead, type IntegrationLog } from '../services/integrationLog';
 import { uniqueById } from '../../core/listing/uniqueRows';
 
 /**
@@ -67,11 +67,13 @@ export function exchangeItem(x: Exchange): vscode.TreeItem {
   const diagnosis = x.diagnosis ?? [];
   const item = new vscode.TreeItem(`${x.request.method} ${pathOf(x.request.url)}`, diagnosis.length ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
   item.id = x.id;
-  item.description = [envOf(x), status ?? 'no answer', `${Math.round(x.durationMs)} ms`, clock(x.time), x.partner].filter((p) => p !== undefined && p !== '').join(' · ');
-  item.iconPath = iconOf(status);
+  const editor = isEditorRead(x);
+  item.description = [envOf(x), status ?? 'no answer', `${Math.round(x.durationMs)} ms`, clock(x.time), x.partner, editor ? 'editor read' : undefined].filter((p) => p !== undefined && p !== '').join(' · ');
+  item.iconPath = editor ? new vscode.ThemeIcon('eye') : iconOf(status);
   item.contextValue = x.request.body ? ENTRY_WITH_BODY_CONTEXT : ENTRY_CONTEXT;
   const tip = new vscode.MarkdownString();
   tip.appendText(`${x.request.method} ${x.request.url}\n${status ?? 'no answer'} · ${x.durationMs} ms · ${x.time}${x.partner ? ` · partner ${x.partner}` : ''}`);
+  if (editor) tip.appendText("\nThe editor's own read (its tree, a record's details), not your application's.");
   for (const d of diagnosis) tip.appendMarkdown('\n\n').appendText(`${d.rule}: ${d.message}`);
   item.tooltip = tip;
   item.accessibilityInformation = { label: `${x.request.method} ${pathOf(x.request.url)}, status ${status ?? 'none'}, ${Math.round(x.durationMs)} milliseconds${diagnosis.length ? `, ${diagnosis.length} problem${diagnosis.length > 1 ? 's' : ''}` : ''}` };
@@ -139,7 +141,7 @@ export function registerIntegrationLogView(model: IntegrationLog): { provider: I
   const provider = new IntegrationLogProvider(model);
   const view = vscode.window.createTreeView('tpp.integrationLog', { treeDataProvider: provider });
   const describe = () => {
-    view.description = model.filter === 'all' ? undefined : `${model.filter} only`;
+    view.description = [model.filter === 'all' ? '' : `${model.filter} only`, model.editorReadsShown ? "with the editor's reads" : ''].filter(Boolean).join(' · ') || undefined;
   };
   describe();
   const sub = model.onDidChange((added) => {
