@@ -105,6 +105,14 @@ describe('code samples run against the Local sandbox (curl, Node, Python; Go whe
       assert.match(JSON.stringify(list), new RegExp(created.id));
     });
 
+    it(`${lang}: the sample of a file with {{$timestamp}}-{{$randomInt}} in its invoice number creates a new registration on each run`, () => {
+      // examples/tire-protection-registration.json as it is: the program generates the invoice number when it runs (a fixed one answers 409 the second time).
+      const source = tpp(['code', join(ROOT, 'examples/tire-protection-registration.json'), '--lang', lang]).stdout;
+      const first = ok(run(lang, source, partners.p256!), 201) as { id: string };
+      const second = ok(run(lang, source, partners.p256!), 201) as { id: string };
+      assert.notEqual(first.id, second.id);
+    });
+
     it(`${lang}: chooses ES384 and ES512 from a P-384 and a P-521 key (the sandbox accepts both)`, () => {
       for (const p of [partners.p384!, partners.p521!]) ok(run(lang, tpp(['code', '--endpoint', 'listTireProtectionRegistrations', '--lang', lang]).stdout, p), 200);
     });

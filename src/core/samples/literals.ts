@@ -73,3 +73,6 @@ export function headerLines(req: SampleRequest, run: string, needs: string): str
 
 /** Lifetime of the token each sample mints, in seconds (`exp` = `iat` + this; the spec allows at most 7200). */
 export const TOKEN_LIFETIME_SECONDS = 300;
+
+/** The comment (without its marker) above the statements that fill a body's fresh values. */
+export const FRESH_COMMENT = 'Fresh values on every run, where the payload file had $guid, $timestamp or $randomInt: a second run must not repeat the invoice number.';

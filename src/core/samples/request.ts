@@ -9,9 +9,10 @@ import { ENDPOINTS, matchEndpoints } from '../contract/endpoints';
 import type { EndpointDef, EndpointId } from '../contract/types';
 import type { Exchange } from '../exchange/types';
 import { PayloadRefused, routePayload, type RouteAnswers } from '../client/route';
-import { kindFromSchemaUri } from '../contract/kinds';
+import { kindFromSchemaUri, stripMeta } from '../contract/kinds';
 import { resolvePayloadVariables, type VariableScope } from '../variables';
 import { SAMPLE_ENV } from './env';
+import { freshBody, type FreshValue } from './fresh';
 
 export { SAMPLE_ENV, audienceEnvOf } from './env';
 
@@ -36,6 +37,8 @@ export interface SampleRequest {
   readonly body?: unknown;
   /** One line for the sample's header comment, e.g. `POST /tire-protection/registrations (createTireProtectionRegistration)`. */
   readonly title: string;
+  /** Occurrences of `{{$guid}}`, `{{$timestamp}}`, `{{$randomInt a b}}` kept in `body`, generated afresh at run time (see fresh.ts). */
+  readonly fresh?: readonly FreshValue[];
 }
 
 /** Thrown when no sample can be made for a request (the message says why). */
@@ -96,7 +99,8 @@ export function envParam(name: string): string {
 }
 
 /**
- * A payload file's `{{variables}}` resolved as a send resolves them (a program holds values, not placeholders),
+ * A payload file's `{{variables}}` resolved as a send resolves them (a program holds values, not placeholders; the
+ * body's `{{$guid}}`, `{{$timestamp}}` and `{{$randomInt}}` are generated afresh by the program, see fresh.ts),
  * except a `$` meta property naming a record through a capture not made yet (`"$registrationId":
  * "{{lastRegistration.id}}"` before any registration was sent): it is dropped, so the sample reads the record from
  * its environment variable (`TPP_REGISTRATION_ID`).
@@ -127,8 +131,8 @@ function resolveForSample(value: unknown, scope: VariableScope): unknown {
  *   the environment (`{{variables}}` are resolved, see resolveForSample).
  * @throws PayloadRefused when the file names no kind or does not validate (see `routePayload`); SampleRefused for the eligibility lookup.
  */
-export function sampleRequestFromPayload(value: unknown, name: string, scope: VariableScope = {}): SampleRequest {
-  value = resolveForSample(value, scope);
+export function sampleRequestFromPayload(file: unknown, name: string, scope: VariableScope = {}): SampleRequest {
+  const value = resolveForSample(file, scope);
   let routed = routePayload(value, name);
   if ('missing' in routed) {
     const answers: RouteAnswers = routed.missing.need === 'shop' ? { uniqueId: envParam('uniqueId') } : { registrationId: envParam('id') };
@@ -136,7 +140,9 @@ export function sampleRequestFromPayload(value: unknown, name: string, scope: Va
     if ('missing' in routed) throw new PayloadRefused(`Not sent: ${name} does not say which record it is for.`);
   }
   const { route } = routed;
-  return sampleRequestFor(route.endpointId, route.params, route.query, ENDPOINTS[route.endpointId].body ? route.body : undefined);
+  if (!ENDPOINTS[route.endpointId].body) return sampleRequestFor(route.endpointId, route.params, route.query);
+  const { body, fresh } = freshBody(stripMeta(file), route.body, scope);
+  return { ...sampleRequestFor(route.endpointId, route.params, route.query, body), ...(fresh.length ? { fresh } : {}) };
 }
 
 /**

@@ -12,7 +12,10 @@ import {
   sampleRequestFromPayload,
 } from '../../../src/core/samples';
 import { PayloadRefused } from '../../../src/core/client/route';
-import { resolvedExample } from '../variables/exampleScope';
+import { validatePayload } from '../../../src/core/contract/kinds';
+import type { FreshKind } from '../../../src/core/samples/fresh';
+import { bodyJson } from '../../../src/core/samples/literals';
+import { exampleCaptures, resolvedExample } from '../variables/exampleScope';
 
 // Code samples (issue 13, item 2): what request each sample makes, and what every program must say to follow the spec's
 // Authentication section. Running them against the sandbox is test/samples/.
@@ -107,16 +110,79 @@ describe('code samples: every language', () => {
   }
 });
 
+describe('code samples: fresh values on every run', () => {
+  /** The raw example file, its {{variables}} as written. */
+  const raw = (name: string) => JSON.parse(readFileSync(join(examples, name), 'utf8')) as Record<string, unknown>;
+  /** What a program does before sending: each occurrence, in order, replaced by a value it generates. */
+  const run = (req: ReturnType<typeof sampleRequestFromPayload>, gen: (v: FreshKind) => string | number): unknown => {
+    let text = bodyJson(req)!;
+    for (const f of req.fresh ?? []) text = text.replace(f.quoted ? `"${f.raw}"` : f.raw, () => String(gen(f.value)));
+    return JSON.parse(text);
+  };
+  const gen = (n: number) => (v: FreshKind) => (v.kind === 'guid' ? `00000000-0000-4000-8000-00000000000${n}` : v.kind === 'timestamp' ? 1_800_000_000 + n + v.offsetSeconds : v.min + n);
+
+  it('keeps {{$timestamp}} and {{$randomInt}} in the body and lists them in order: two runs send two invoice numbers', () => {
+    const req = sampleRequestFromPayload(raw('tire-protection-registration.json'), 'r.json');
+    assert.equal((req.body as { invoiceNumber: string }).invoiceNumber, 'INV-{{$timestamp}}-{{$randomInt 1000 10000}}');
+    assert.deepEqual(req.fresh, [
+      { raw: '{{$timestamp}}', quoted: false, value: { kind: 'timestamp', offsetSeconds: 0 } },
+      { raw: '{{$randomInt 1000 10000}}', quoted: false, value: { kind: 'randomInt', min: 1000, max: 10000 } },
+    ]);
+    const first = run(req, gen(1)) as { invoiceNumber: string };
+    const second = run(req, gen(2)) as { invoiceNumber: string };
+    assert.equal(first.invoiceNumber, 'INV-1800000001-1001');
+    assert.notEqual(first.invoiceNumber, second.invoiceNumber);
+    assert.ok(validatePayload('tire-protection-registration', first).success);
+  });
+
+  it('a number field ("{{$randomInt a b}}" where the contract wants an int) is filled as a number; $guid, offsets in seconds to weeks', () => {
+    const claim = raw('tire-protection-claim.json');
+    claim.vehicleMileage = '{{$randomInt 1000 90000}}';
+    claim.damageDescription = 'ref {{$guid}} at {{$timestamp -1 d}} by {{who}}, {{$datetime iso8601}}';
+    const req = sampleRequestFromPayload(claim, 'c.json', { captured: exampleCaptures(), environment: { who: 'Ana' } });
+    assert.deepEqual(req.fresh?.map((f) => [f.raw, f.quoted]), [
+      ['{{$timestamp}}', false],
+      ['{{$randomInt 100 1000}}', false],
+      ['{{$randomInt 1000 90000}}', true],
+      ['{{$guid}}', false],
+      ['{{$timestamp -1 d}}', false],
+    ]);
+    const sent = run(req, gen(3)) as { vehicleMileage: unknown; damageDescription: string; serviceInvoiceDate: string };
+    assert.equal(sent.vehicleMileage, 1003);
+    assert.match(sent.damageDescription, /^ref 00000000-0000-4000-8000-000000000003 at 1799913603 by Ana, \d{4}-\d\d-\d\dT[\d:.]+Z$/, 'the other variables keep their copy-time value');
+    assert.match(sent.serviceInvoiceDate, /^\d{4}-\d\d-\d\d$/);
+    assert.ok(validatePayload('tire-protection-claim', sent).success);
+  });
+
+  it('a file without dynamic values, or with only copy-time ones, has no fresh value', () => {
+    assert.equal(sampleRequestFromPayload(example('tire-protection-registration.json'), 'r.json').fresh, undefined);
+    const reg = raw('tire-protection-registration.json');
+    reg.invoiceNumber = 'INV-{{$timestamp 1 M}}';
+    assert.equal(sampleRequestFromPayload(reg, 'r.json').fresh, undefined);
+  });
+
+  for (const lang of SAMPLE_LANGUAGES) {
+    it(`${lang}: generates each value at run time, in the language, and keeps no copy-time invoice number`, () => {
+      const text = generateSample(sampleRequestFromPayload(raw('tire-protection-registration.json'), 'r.json'), lang);
+      assert.ok(text.includes('INV-{{$timestamp}}-{{$randomInt 1000 10000}}'), 'the body keeps the references as written');
+      assert.equal(text.match(/\{\{\$timestamp\}\}/g)?.length, 2, 'the body and one fill statement');
+      assert.equal(text.match(/\{\{\$randomInt 1000 10000\}\}/g)?.length, 2, 'the body and one fill statement');
+      assert.doesNotMatch(text, /INV-\d+-\d+/);
+    });
+  }
+});
+
 describe('tpp code', () => {
   const file = join(examples, 'tire-protection-registration.json');
 
   it('prints the sample of a payload file (exit 0)', async () => {
     const r = await cli(['code', file, '--lang', 'python']);
     assert.equal(r.code, 0, r.err);
-    // the file's dynamic values ({{$guid}}…) are resolved afresh on each call: compare with them masked
-    const same = (t: string) => t.replace(/INV-\d+-\d+/g, 'INV-n').replace(/\d{4}-\d\d-\d\dT[\d:.]+Z/g, 'T');
-    assert.equal(same(r.out), same(generateSample(sampleRequestFromPayload(example('tire-protection-registration.json'), 'x'), 'python')));
-    assert.doesNotMatch(r.out, /\{\{/, 'no {{variable}} is left in the program');
+    // $datetime is resolved when the sample is made: compare with it masked; $timestamp and $randomInt stay for the program
+    const same = (t: string) => t.replace(/\d{4}-\d\d-\d\dT[\d:.]+Z/g, 'T');
+    const raw = JSON.parse(readFileSync(file, 'utf8')) as unknown;
+    assert.equal(same(r.out), same(generateSample(sampleRequestFromPayload(raw, 'x'), 'python')));
+    assert.doesNotMatch(r.out.replace(/\{\{\$(timestamp|randomInt)[^}]*\}\}/g, ''), /\{\{/, 'no other {{variable}} is left in the program');
   });
 
   it('prints the sample of an endpoint with --param and --query', async () => {

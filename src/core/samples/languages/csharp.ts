@@ -1,5 +1,13 @@
-import { bodyJson, dq, headerLines, TOKEN_LIFETIME_SECONDS, urlExpression } from '../literals';
+import { bodyJson, dq, FRESH_COMMENT, headerLines, TOKEN_LIFETIME_SECONDS, urlExpression } from '../literals';
+import { fillStatements, type FreshKind } from '../fresh';
 import { audienceEnvOf, SAMPLE_ENV, type SampleRequest } from '../request';
+
+/** A C# expression of a fresh value (Random.Shared.NextInt64: max exclusive, as $randomInt). */
+function freshExpr(v: FreshKind): string {
+  if (v.kind === 'guid') return 'Guid.NewGuid()';
+  if (v.kind === 'randomInt') return `Random.Shared.NextInt64(${v.min}L, ${v.max}L)`;
+  return `DateTimeOffset.UtcNow.ToUnixTimeSeconds()${v.offsetSeconds ? ` + ${v.offsetSeconds}L` : ''}`;
+}
 
 /** A C# raw string literal holding `text` (delimited by one more quote than the longest run of quotes in it). */
 function rawString(text: string): string {
@@ -15,6 +23,7 @@ function rawString(text: string): string {
  */
 export function csharpSample(req: SampleRequest): string {
   const body = bodyJson(req);
+  const fill = body !== undefined ? fillStatements(req.fresh ?? [], freshExpr, (find, expr) => `body = Fill(body, ${dq(find)}, ${expr});`) : [];
   const url = urlExpression(req, 'baseUrl', dq, (p) => `Uri.EscapeDataString(Env(${dq(p.env)}))`);
   return [
     ...headerLines(req, 'dotnet new console -o TppSample, replace Program.cs with this file, dotnet run', '.NET 7 or later (no NuGet package)').map((l) => `// ${l}`),
@@ -50,7 +59,7 @@ export function csharpSample(req: SampleRequest): string {
     `using var request = new HttpRequestMessage(new HttpMethod(${dq(req.method)}), ${url});`,
     'request.Headers.Authorization = new AuthenticationHeaderValue("Bearer", token);',
     'request.Headers.Accept.Add(new MediaTypeWithQualityHeaderValue("application/json"));',
-    ...(body !== undefined ? [`var body = ${rawString(body)};`, 'request.Content = new StringContent(body, Encoding.UTF8, "application/json");'] : []),
+    ...(body !== undefined ? [`var body = ${rawString(body)};`, ...(fill.length ? [`// ${FRESH_COMMENT}`, ...fill] : []), 'request.Content = new StringContent(body, Encoding.UTF8, "application/json");'] : []),
     'using var response = await client.SendAsync(request);',
     'Console.WriteLine($"HTTP {(int)response.StatusCode}");',
     'Console.WriteLine(await response.Content.ReadAsStringAsync());',
@@ -59,6 +68,17 @@ export function csharpSample(req: SampleRequest): string {
     'static string Env(string name) =>',
     '    Environment.GetEnvironmentVariable(name) is { Length: > 0 } value ? value : throw new InvalidOperationException($"Set the environment variable {name}.");',
     '',
+    ...(fill.length
+      ? [
+          '// text with its first find replaced by value.',
+          'static string Fill(string text, string find, object value)',
+          '{',
+          '    var at = text.IndexOf(find, StringComparison.Ordinal);',
+          '    return text[..at] + value + text[(at + find.Length)..];',
+          '}',
+          '',
+        ]
+      : []),
     "static string B64(byte[] bytes) => Convert.ToBase64String(bytes).TrimEnd('=').Replace('+', '-').Replace('/', '_');",
     '',
   ].join('\n');

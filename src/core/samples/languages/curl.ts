@@ -1,5 +1,13 @@
-import { bodyJson, headerLines, shellWord, urlExpression } from '../literals';
+import { bodyJson, FRESH_COMMENT, headerLines, shellWord, urlExpression } from '../literals';
+import { fillStatements, type FreshKind } from '../fresh';
 import { audienceEnvOf, SAMPLE_ENV, type SampleRequest } from '../request';
+
+/** A shell word of a fresh value ($RANDOM gives 15 bits: three make 45, enough for any $randomInt range). */
+function freshWord(v: FreshKind): string {
+  if (v.kind === 'guid') return '"$(cat /proc/sys/kernel/random/uuid 2>/dev/null || uuidgen | tr A-F a-f)"';
+  if (v.kind === 'randomInt') return `"$(( ${v.min} + (RANDOM << 30 | RANDOM << 15 | RANDOM) % ${v.max - v.min} ))"`;
+  return v.offsetSeconds ? `"$(( $(date +%s) + ${v.offsetSeconds} ))"` : '"$(date +%s)"';
+}
 
 /**
  * A bash script: the token from `tpp jwt mint` (ES256/384/512 from the key's curve, `iat`/`exp` in seconds, `aud` =
@@ -22,10 +30,24 @@ export function curlSample(req: SampleRequest): string {
     "trap 'rm -f \"$out\"' EXIT",
     '',
   ];
+  const fill = body !== undefined ? fillStatements(req.fresh ?? [], freshWord, (find, word) => `fill ${shellWord(find)} ${word}`) : [];
+  if (fill.length) {
+    lines.push(
+      "IFS= read -r -d '' body <<'JSON' || true",
+      body!,
+      'JSON',
+      `# ${FRESH_COMMENT}`,
+      '# fill FIND VALUE: the first FIND in the body becomes VALUE.',
+      'fill() { body="${body/"$1"/"$2"}"; }',
+      ...fill,
+      '',
+    );
+  }
   const opts = [`curl --silent --show-error --output "$out" --write-out '%{http_code}' --request ${req.method}`, '--header "Authorization: Bearer $token"', "--header 'Accept: application/json'"];
   if (body !== undefined) opts.push("--header 'Content-Type: application/json'", '--data-binary @-');
   opts.push(url);
-  lines.push(`status="$(${opts.join(' \\\n  ')}${body !== undefined ? ` <<'JSON'\n${body}\nJSON\n` : ''})"`);
+  const input = body === undefined ? '' : fill.length ? ` <<<"$body"` : ` <<'JSON'\n${body}\nJSON\n`;
+  lines.push(`status="$(${opts.join(' \\\n  ')}${input})"`);
   lines.push('', 'echo "HTTP $status"', 'cat "$out"; echo', '[[ "$status" == 2?? ]] || exit 1', '');
   return lines.join('\n');
 }

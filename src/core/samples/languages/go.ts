@@ -1,5 +1,47 @@
-import { bodyJson, dq, headerLines, TOKEN_LIFETIME_SECONDS, urlExpression } from '../literals';
+import { bodyJson, dq, FRESH_COMMENT, headerLines, TOKEN_LIFETIME_SECONDS, urlExpression } from '../literals';
+import { fillStatements, type FreshKind } from '../fresh';
 import { audienceEnvOf, SAMPLE_ENV, type SampleRequest } from '../request';
+
+/** A Go expression of a fresh value (newUUID and randomInt are the program's own helpers, from crypto/rand). */
+function freshExpr(v: FreshKind): string {
+  if (v.kind === 'guid') return 'newUUID()';
+  if (v.kind === 'randomInt') return `randomInt(${v.min}, ${v.max})`;
+  return `time.Now().Unix()${v.offsetSeconds ? ` + ${v.offsetSeconds}` : ''}`;
+}
+
+/** The helpers the fresh values of a Go program call. */
+function freshHelpers(kinds: ReadonlySet<FreshKind['kind']>): string[] {
+  return [
+    ...(kinds.has('guid')
+      ? [
+          '// newUUID returns a random (version 4) UUID.',
+          'func newUUID() string {',
+          '	b := make([]byte, 16)',
+          '	if _, err := rand.Read(b); err != nil {',
+          '		fail(err)',
+          '	}',
+          '	b[6] = b[6]&0x0f | 0x40',
+          '	b[8] = b[8]&0x3f | 0x80',
+          '	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:])',
+          '}',
+          '',
+        ]
+      : []),
+    ...(kinds.has('randomInt')
+      ? [
+          '// randomInt returns a random whole number from lo (inclusive) to hi (exclusive).',
+          'func randomInt(lo, hi int64) int64 {',
+          '	n, err := rand.Int(rand.Reader, big.NewInt(hi-lo))',
+          '	if err != nil {',
+          '		fail(err)',
+          '	}',
+          '	return lo + n.Int64()',
+          '}',
+          '',
+        ]
+      : []),
+  ];
+}
 
 /**
  * A Go program: the token signed with github.com/golang-jwt/jwt/v5 (ES256/384/512 from the key's curve, `iat`/`exp`
@@ -10,7 +52,10 @@ export function goSample(req: SampleRequest): string {
   const body = bodyJson(req);
   const url = urlExpression(req, 'baseURL', dq, (p) => `url.PathEscape(env(${dq(p.env)}))`, '+');
   const usesUrl = req.path.some((p) => typeof p !== 'string');
-  const imports = ['fmt', 'io', 'net/http', ...(usesUrl ? ['net/url'] : []), 'os', ...(body !== undefined ? ['strings'] : []), 'time'];
+  const fresh = body !== undefined ? (req.fresh ?? []) : [];
+  const kinds = new Set(fresh.map((f) => f.value.kind));
+  const fill = fillStatements(fresh, freshExpr, (find, expr) => `\tbody = strings.Replace(body, ${dq(find)}, fmt.Sprint(${expr}), 1)`);
+  const imports = [...(kinds.size && !(kinds.size === 1 && kinds.has('timestamp')) ? ['crypto/rand'] : []), 'fmt', 'io', ...(kinds.has('randomInt') ? ['math/big'] : []), 'net/http', ...(usesUrl ? ['net/url'] : []), 'os', ...(body !== undefined ? ['strings'] : []), 'time'];
   return [
     ...headerLines(req, 'go mod init tppsample && go get github.com/golang-jwt/jwt/v5 && go run .', 'Go 1.21 or later and github.com/golang-jwt/jwt/v5').map((l) => `// ${l}`),
     '',
@@ -35,6 +80,7 @@ export function goSample(req: SampleRequest): string {
     '\tos.Exit(2)',
     '}',
     '',
+    ...freshHelpers(kinds),
     'func main() {',
     `\tbaseURL := env("${req.baseEnv}")`,
     `\tpartnerID := env("${SAMPLE_ENV.partnerId}")`,
@@ -64,6 +110,7 @@ export function goSample(req: SampleRequest): string {
     '\t}',
     '',
     ...(body !== undefined ? [`\tbody := ${body.includes('`') ? dq(body) : '`' + body + '`'}`] : []),
+    ...(fill.length ? [`\t// ${FRESH_COMMENT}`, ...fill] : []),
     `\treq, err := http.NewRequest(${dq(req.method)}, ${url}, ${body !== undefined ? 'strings.NewReader(body)' : 'nil'})`,
     '\tif err != nil {',
     '\t\tfail(err)',

@@ -1,5 +1,13 @@
-import { bodyJson, dq, headerLines, TOKEN_LIFETIME_SECONDS, urlExpression } from '../literals';
+import { bodyJson, dq, FRESH_COMMENT, headerLines, TOKEN_LIFETIME_SECONDS, urlExpression } from '../literals';
+import { fillStatements, type FreshKind } from '../fresh';
 import { audienceEnvOf, SAMPLE_ENV, type SampleRequest } from '../request';
+
+/** A Java expression of a fresh value (ThreadLocalRandom.nextLong: max exclusive, as $randomInt). */
+function freshExpr(v: FreshKind): string {
+  if (v.kind === 'guid') return 'java.util.UUID.randomUUID()';
+  if (v.kind === 'randomInt') return `java.util.concurrent.ThreadLocalRandom.current().nextLong(${v.min}L, ${v.max}L)`;
+  return `Instant.now().getEpochSecond()${v.offsetSeconds ? ` + ${v.offsetSeconds}L` : ''}`;
+}
 
 /** A Java text block holding `text` (backslashes doubled, `"""` escaped). */
 function textBlock(text: string, indent: string): string {
@@ -16,6 +24,7 @@ export function javaSample(req: SampleRequest): string {
   const body = bodyJson(req);
   const url = urlExpression(req, 'baseUrl', dq, (p) => `URLEncoder.encode(env(${dq(p.env)}), StandardCharsets.UTF_8).replace("+", "%20")`);
   const i = '        ';
+  const fill = body !== undefined ? fillStatements(req.fresh ?? [], freshExpr, (find, expr) => `${i}body = fill(body, ${dq(find)}, ${expr});`) : [];
   return [
     ...headerLines(req, 'java -cp nimbus-jose-jwt.jar TppSample.java (Java 17; the jar from Maven: com.nimbusds:nimbus-jose-jwt)', 'Java 17 or later and com.nimbusds:nimbus-jose-jwt').map((l) => `// ${l}`),
     'import com.nimbusds.jose.JOSEObjectType;',
@@ -46,6 +55,16 @@ export function javaSample(req: SampleRequest): string {
     '        return value;',
     '    }',
     '',
+    ...(fill.length
+      ? [
+          '    /** text with its first find replaced by value. */',
+          '    static String fill(String text, String find, Object value) {',
+          '        int at = text.indexOf(find);',
+          '        return text.substring(0, at) + value + text.substring(at + find.length());',
+          '    }',
+          '',
+        ]
+      : []),
     '    public static void main(String[] args) throws Exception {',
     `${i}String baseUrl = env("${req.baseEnv}");`,
     `${i}String partnerId = env("${SAMPLE_ENV.partnerId}");`,
@@ -74,6 +93,7 @@ export function javaSample(req: SampleRequest): string {
     `${i}String token = jwt.serialize();`,
     '',
     ...(body !== undefined ? [`${i}String body = ${textBlock(body, i)};`] : []),
+    ...(fill.length ? [`${i}// ${FRESH_COMMENT}`, ...fill] : []),
     `${i}HttpRequest request = HttpRequest.newBuilder(URI.create(${url}))`,
     `${i}    .header("Authorization", "Bearer " + token)`,
     `${i}    .header("Accept", "application/json")`,

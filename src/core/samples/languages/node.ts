@@ -1,5 +1,13 @@
-import { bodyJson, headerLines, TOKEN_LIFETIME_SECONDS, urlExpression } from '../literals';
+import { bodyJson, FRESH_COMMENT, headerLines, TOKEN_LIFETIME_SECONDS, urlExpression } from '../literals';
+import { fillStatements, type FreshKind } from '../fresh';
 import { audienceEnvOf, SAMPLE_ENV, type SampleRequest } from '../request';
+
+/** A JavaScript expression of a fresh value (node:crypto's randomUUID and randomInt: max exclusive, as $randomInt). */
+function freshExpr(v: FreshKind): string {
+  if (v.kind === 'guid') return 'randomUUID()';
+  if (v.kind === 'randomInt') return `randomInt(${v.min}, ${v.max})`;
+  return `Math.floor(Date.now() / 1000)${v.offsetSeconds ? ` + ${v.offsetSeconds}` : ''}`;
+}
 
 /**
  * A Node.js 18+ program: the token minted with `jose` (ES256/384/512 from the key's curve, `iat`/`exp` in seconds,
@@ -9,6 +17,8 @@ import { audienceEnvOf, SAMPLE_ENV, type SampleRequest } from '../request';
 export function nodeSample(req: SampleRequest): string {
   const body = bodyJson(req);
   const url = urlExpression(req, 'baseUrl', (s) => JSON.stringify(s), (p) => `encodeURIComponent(env(${JSON.stringify(p.env)}))`);
+  const fresh = req.fresh ?? [];
+  const fill = fillStatements(fresh, freshExpr, (find, expr) => `  bodyText = bodyText.replace(${JSON.stringify(find)}, () => String(${expr}));`);
   const headers = ["Authorization: `Bearer ${token}`", "Accept: 'application/json'", ...(body !== undefined ? ["'Content-Type': 'application/json'"] : [])];
   return [
     ...headerLines(req, 'node tpp-sample.js', 'Node.js 18 or later and jose (npm install jose)').map((l) => `// ${l}`),
@@ -20,7 +30,7 @@ export function nodeSample(req: SampleRequest): string {
     '',
     'async function main() {',
     "  const { readFileSync } = await import('node:fs');",
-    "  const { createPrivateKey } = await import('node:crypto');",
+    `  const { createPrivateKey${fresh.some((f) => f.value.kind === 'guid') ? ', randomUUID' : ''}${fresh.some((f) => f.value.kind === 'randomInt') ? ', randomInt' : ''} } = await import('node:crypto');`,
     "  const { SignJWT } = await import('jose');",
     '  const env = (name) => {',
     '    const value = process.env[name];',
@@ -44,11 +54,13 @@ export function nodeSample(req: SampleRequest): string {
     `    .setExpirationTime(iat + ${TOKEN_LIFETIME_SECONDS})`,
     '    .sign(key);',
     '',
-    ...(body !== undefined ? [`  const body = ${body.replace(/\n/g, '\n  ')};`, ''] : []),
+    ...(body !== undefined ? [`  const body = ${body.replace(/\n/g, '\n  ')};`] : []),
+    ...(body !== undefined && fill.length ? ['  let bodyText = JSON.stringify(body);', `  // ${FRESH_COMMENT}`, ...fill] : []),
+    ...(body !== undefined ? [''] : []),
     `  const response = await fetch(${url}, {`,
     `    method: '${req.method}',`,
     `    headers: { ${headers.join(', ')} },`,
-    ...(body !== undefined ? ['    body: JSON.stringify(body),'] : []),
+    ...(body !== undefined ? [fill.length ? '    body: bodyText,' : '    body: JSON.stringify(body),'] : []),
     '  });',
     '  console.log(`HTTP ${response.status}`);',
     '  console.log(await response.text());',

@@ -1,5 +1,13 @@
-import { bodyJson, headerLines, phpSq, TOKEN_LIFETIME_SECONDS, urlExpression } from '../literals';
+import { bodyJson, FRESH_COMMENT, headerLines, phpSq, TOKEN_LIFETIME_SECONDS, urlExpression } from '../literals';
+import { fillStatements, type FreshKind } from '../fresh';
 import { audienceEnvOf, SAMPLE_ENV, type SampleRequest } from '../request';
+
+/** A PHP expression of a fresh value (random_int's max is inclusive, $randomInt's is not). */
+function freshExpr(v: FreshKind): string {
+  if (v.kind === 'guid') return 'uuid4()';
+  if (v.kind === 'randomInt') return `random_int(${v.min}, ${v.max - 1})`;
+  return `time()${v.offsetSeconds ? ` + ${v.offsetSeconds}` : ''}`;
+}
 
 /**
  * A PHP 8 script: the token signed with firebase/php-jwt (ES256/384 from the key's curve; ES512, which php-jwt lacks, by hand; `iat`/`exp` in
@@ -8,6 +16,8 @@ import { audienceEnvOf, SAMPLE_ENV, type SampleRequest } from '../request';
  */
 export function phpSample(req: SampleRequest): string {
   const body = bodyJson(req);
+  const fresh = body !== undefined ? (req.fresh ?? []) : [];
+  const fill = fillStatements(fresh, freshExpr, (find, expr) => `$body = fill($body, ${phpSq(find)}, ${expr});`);
   const url = urlExpression(req, '$baseUrl', phpSq, (p) => `rawurlencode(env(${phpSq(p.env)}))`, ' . ');
   return [
     '<?php',
@@ -27,6 +37,29 @@ export function phpSample(req: SampleRequest): string {
     '    return $value;',
     '}',
     '',
+    ...(fill.length
+      ? [
+          '// $text with its first $find replaced by $value.',
+          'function fill(string $text, string $find, $value): string',
+          '{',
+          '    return substr_replace($text, (string) $value, strpos($text, $find), strlen($find));',
+          '}',
+          '',
+        ]
+      : []),
+    ...(fresh.some((f) => f.value.kind === 'guid')
+      ? [
+          '// A random (version 4) UUID.',
+          'function uuid4(): string',
+          '{',
+          '    $b = random_bytes(16);',
+          '    $b[6] = chr(ord($b[6]) & 0x0f | 0x40);',
+          '    $b[8] = chr(ord($b[8]) & 0x3f | 0x80);',
+          "    return vsprintf('%s%s-%s-%s-%s-%s%s%s', str_split(bin2hex($b), 4));",
+          '}',
+          '',
+        ]
+      : []),
     '// firebase/php-jwt signs ES256 and ES384 only: for a P-521 key the same JWS is made here, with the DER signature',
     '// of OpenSSL turned into the raw r||s form (66 bytes each) that ES512 requires.',
     'function es512(array $claims, string $pem): string',
@@ -59,7 +92,7 @@ export function phpSample(req: SampleRequest): string {
     `$claims = ['iss' => $partnerId, 'aud' => $audience, 'iat' => $now, 'exp' => $now + ${TOKEN_LIFETIME_SECONDS}];`,
     "$token = $alg === 'ES512' ? es512($claims, $pem) : JWT::encode($claims, $pem, $alg);",
     '',
-    ...(body !== undefined ? ["$body = <<<'JSON'", body, 'JSON;', ''] : []),
+    ...(body !== undefined ? ["$body = <<<'JSON'", body, 'JSON;', ...(fill.length ? [`// ${FRESH_COMMENT}`, ...fill] : []), ''] : []),
     '$client = new Client();',
     `$response = $client->request(${phpSq(req.method)}, ${url}, [`,
     "    'headers' => [",

@@ -1,5 +1,13 @@
-import { bodyJson, headerLines, pyLiteral, TOKEN_LIFETIME_SECONDS, urlExpression } from '../literals';
+import { bodyJson, FRESH_COMMENT, headerLines, pyLiteral, TOKEN_LIFETIME_SECONDS, urlExpression } from '../literals';
+import { fillStatements, type FreshKind } from '../fresh';
 import { audienceEnvOf, SAMPLE_ENV, type SampleRequest } from '../request';
+
+/** A Python expression of a fresh value (random.randrange: max exclusive, as $randomInt). */
+function freshExpr(v: FreshKind): string {
+  if (v.kind === 'guid') return 'uuid.uuid4()';
+  if (v.kind === 'randomInt') return `random.randrange(${v.min}, ${v.max})`;
+  return `int(time.time())${v.offsetSeconds ? ` + ${v.offsetSeconds}` : ''}`;
+}
 
 /**
  * A Python 3 program: the token minted with PyJWT (ES256/384/512 from the key's curve, `iat`/`exp` in seconds,
@@ -9,11 +17,17 @@ import { audienceEnvOf, SAMPLE_ENV, type SampleRequest } from '../request';
 export function pythonSample(req: SampleRequest): string {
   const body = bodyJson(req);
   const url = urlExpression(req, 'base_url', (s) => JSON.stringify(s), (p) => `quote(env(${JSON.stringify(p.env)}), safe="")`);
+  const fresh = req.fresh ?? [];
+  const fill = body !== undefined ? fillStatements(fresh, freshExpr, (find, expr) => `body_text = body_text.replace(${JSON.stringify(find)}, str(${expr}), 1)`) : [];
+  const has = (k: FreshKind['kind']) => fresh.some((f) => f.value.kind === k);
   return [
     ...headerLines(req, 'python3 tpp_sample.py', 'Python 3.8 or later, requests and PyJWT[crypto] (pip install requests "PyJWT[crypto]")').map((l) => `# ${l}`),
+    ...(fill.length ? ['import json'] : []),
     'import os',
+    ...(has('randomInt') ? ['import random'] : []),
     'import sys',
     'import time',
+    ...(has('guid') ? ['import uuid'] : []),
     'from urllib.parse import quote',
     '',
     'import jwt  # PyJWT',
@@ -46,12 +60,14 @@ export function pythonSample(req: SampleRequest): string {
     '    headers={"typ": "JWT"},',
     ')',
     '',
-    ...(body !== undefined ? [`body = ${pyLiteral(req.body)}`, ''] : []),
+    ...(body !== undefined ? [`body = ${pyLiteral(req.body)}`] : []),
+    ...(fill.length ? ['body_text = json.dumps(body)', `# ${FRESH_COMMENT}`, ...fill] : []),
+    ...(body !== undefined ? [''] : []),
     'response = requests.request(',
     `    "${req.method}",`,
     `    ${url},`,
-    `    headers={"Authorization": f"Bearer {token}", "Accept": "application/json"},`,
-    ...(body !== undefined ? ['    json=body,'] : []),
+    `    headers={"Authorization": f"Bearer {token}", "Accept": "application/json"${fill.length ? ', "Content-Type": "application/json"' : ''}},`,
+    ...(body !== undefined ? [fill.length ? '    data=body_text.encode("utf-8"),' : '    json=body,'] : []),
     '    timeout=30,',
     ')',
     'print(f"HTTP {response.status_code}")',
