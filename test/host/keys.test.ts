@@ -118,6 +118,18 @@ describe('keys, tokens and the JWT preview (commands)', () => {
     assert.ok(!/eyJ[\w-]+\.[\w-]+\.[\w-]+/.test(text), 'the token is not in the preview');
   });
 
+  it('Inspect JWT shows the preview rendered (the Markdown preview), not its Markdown source', async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    const r = await cmd<{ uri: string }>('tpp.inspectJwt', 'sandbox', { source: 'mint' });
+    const tabs = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs);
+    const rendered = () => tabs().some((t) => t.input instanceof vscode.TabInputWebview && /markdown\.preview/.test(t.input.viewType));
+    for (let i = 0; i < 50 && !rendered(); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.ok(rendered(), `a Markdown preview tab is open: ${tabs().map((t) => t.label).join(', ')}`);
+    const source = tabs().some((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === r.uri);
+    assert.ok(!source, 'the raw Markdown source is not opened');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
   it('Inspect JWT (pasted) fails exactly the broken rule and shows hostile claim values as plain characters', async () => {
     const now = Math.floor(Date.now() / 1000);
     const evil = '<img src=x onerror=alert(1)>';
