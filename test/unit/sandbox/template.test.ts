@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { openPglite } from '../../../src/core/sandbox/db/pglite';
 import { LATEST_VERSION } from '../../../src/core/sandbox/db/migrations';
-import { templateCacheDir, templateFileName, templateKey } from '../../../src/core/sandbox/db/template';
+import { readTemplate, templateCacheDir, templateFileName, templateKey, unpackTemplate } from '../../../src/core/sandbox/db/template';
 
 /**
  * New embedded clusters are made from a migrated template instead of initdb (docs/sandbox.md, Storage). From source
@@ -74,6 +74,27 @@ describe('Local sandbox: template of new clusters', () => {
         await db.close();
       }
       assert.equal(readFileSync(join(dir, 'schema-version'), 'utf8').trim(), String(LATEST_VERSION));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a new data directory gets the template unpacked as files through a staging directory; a damaged one throws and leaves no cluster', async function () {
+    this.timeout(60_000); // initdb once, to make the template
+    mkdirSync(templateCacheDir(), { recursive: true });
+    await (await openPglite()).close(); // makes the template
+    const template = await readTemplate(pgliteDir);
+    assert.ok(template, 'the template was cached');
+    const dir = mkdtempSync(join(tmpdir(), 'tpp-unpack-'));
+    try {
+      const pgdata = join(dir, 'pgdata');
+      await unpackTemplate(template, pgdata);
+      assert.ok(existsSync(join(pgdata, 'PG_VERSION')) && existsSync(join(pgdata, 'base')), 'the cluster\'s files are there');
+      assert.ok(!existsSync(join(pgdata, 'postmaster.pid')), 'no postmaster.pid of the process that made the template');
+      assert.ok(!existsSync(`${pgdata}.new`), 'the staging directory was renamed');
+      const other = join(dir, 'other');
+      await assert.rejects(unpackTemplate(template.subarray(0, 4096), other));
+      assert.ok(!existsSync(join(other, 'PG_VERSION')), 'a damaged template leaves no cluster behind');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -5,7 +5,7 @@ import { DataDirInUseError, Queryable, QueryResult, SandboxDataError, SandboxDb,
 import { LATEST_VERSION, migrate } from './migrations';
 import { lockDataDir } from './lock';
 import { inTransaction } from './transaction';
-import { cacheTemplateOf, dropTemplate, readTemplate, templateFileName, writeTemplateOf } from './template';
+import { cacheTemplateOf, dropTemplate, readTemplate, templateFileName, unpackTemplate, writeTemplateOf } from './template';
 
 /**
  * The embedded back end: PGlite (PostgreSQL compiled to WebAssembly) in memory or under `<dataDir>/pgdata`.
@@ -114,9 +114,11 @@ export async function openPglite(dataDir?: string): Promise<SandboxDb> {
   }
   const where = dataDir ?? 'memory';
   let template = existed ? undefined : await readTemplate(assetDir());
+  // A new directory gets the template as files, then opens as an existing cluster (./template.ts, unpackTemplate).
+  const unpacked = dataDir && template ? await unpackTemplate(template, pgDataDir(dataDir)).then(() => true, () => false) : false;
   let pg: PGliteType;
   try {
-    pg = await createPglite(dataDir, template).catch((err: unknown) => {
+    pg = await createPglite(dataDir, unpacked ? undefined : template).catch((err: unknown) => {
       if (!template) throw err;
       // A template PGlite cannot load (a damaged cache file): forget it, and make this new cluster with initdb.
       dropTemplate(assetDir());

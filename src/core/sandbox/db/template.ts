@@ -2,13 +2,16 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { PGlite } from '@electric-sql/pglite';
+import { x as untar } from 'tar';
 import { LATEST_VERSION, MIGRATIONS } from './migrations';
 
 /**
  * The template every new embedded cluster is made from (docs/sandbox.md, Storage): a gzip tarball of a PGlite data
- * directory just initialised and migrated to {@link LATEST_VERSION}, loaded with PGlite's `loadDataDir` (in memory,
- * or unpacked into a new data directory) instead of running initdb. WebAssembly memory never shrinks, so the process
+ * directory just initialised and migrated to {@link LATEST_VERSION}, loaded with PGlite's `loadDataDir` in memory, or
+ * unpacked as files into a new data directory ({@link unpackTemplate}), instead of running initdb. WebAssembly memory never shrinks, so the process
  * that ran initdb keeps its peak (about 700 MB) for as long as it lives; one that loads the template stays near
  * the size of an existing cluster.
  *
@@ -112,4 +115,20 @@ export async function cacheTemplateOf(pg: PGlite, assetDir: string): Promise<voi
   } catch {
     // an unwritable cache: every process runs initdb, as without a template
   }
+}
+
+/**
+ * Unpacks the template into `pgdata`, the directory of a new cluster (node-tar, gzip detected), so that PGlite opens
+ * it as an existing cluster: its `loadDataDir` would copy every file through the Emscripten file system and hold the
+ * tarball in memory meanwhile. Goes through `<pgdata>.new` and a rename, so a process killed midway leaves no half
+ * cluster (PG_VERSION is absent: the next start unpacks again). The template's `postmaster.pid` is left out.
+ * Throws when the tarball is damaged or the disk is full; the caller then falls back to `loadDataDir` or initdb.
+ */
+export async function unpackTemplate(template: Uint8Array, pgdata: string): Promise<void> {
+  const staging = `${pgdata}.new`;
+  rmSync(staging, { recursive: true, force: true });
+  mkdirSync(staging, { recursive: true });
+  await pipeline(Readable.from([Buffer.from(template)]), untar({ cwd: staging, filter: (path) => !path.endsWith('postmaster.pid') }));
+  rmSync(pgdata, { recursive: true, force: true });
+  renameSync(staging, pgdata);
 }
