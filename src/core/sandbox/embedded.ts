@@ -203,9 +203,14 @@ export class EmbeddedSandbox {
       }, limit);
       run.pending.set(id, { resolve: resolve as (v: unknown) => void, reject, timer });
       run.child.send({ type: 'request', id, ...call } as ParentMessage, (err) => {
-        if (!err || !run.pending.delete(id)) return;
+        if (!err || !run.pending.has(id)) return;
+        // A dying process breaks the channel (EPIPE) before its exit is seen: the exit, which follows at once,
+        // gives the real reason to every pending request; without one within a second, the channel's error does.
         clearTimeout(timer);
-        reject(new Error(`The Local sandbox is not reachable: ${err.message}`));
+        const fallback = setTimeout(() => {
+          if (run.pending.delete(id)) reject(new Error(`The Local sandbox is not reachable: ${err.message}`));
+        }, 1000);
+        run.pending.set(id, { resolve: resolve as (v: unknown) => void, reject, timer: fallback });
       });
     });
   }
