@@ -21,11 +21,15 @@ export function paths(v: unknown, skip: ReadonlySet<string> = new Set(), base: (
   return out;
 }
 
-/** Sets the value at `path` of `root` (deletes it for `undefined`). */
+/**
+ * Sets a copy of `value` at `path` of `root` (deletes it for `undefined`). A copy: `edgy`'s `{}` and `[{}]` are one
+ * object each for every run, so setting them as they are let a later edit add that object into itself (a cycle) and
+ * carried one run's edits into the next.
+ */
 export function setAt(root: unknown, path: (string | number)[], value: unknown): void {
   let v = root as Record<string | number, unknown>;
   for (const seg of path.slice(0, -1)) v = v[seg] as Record<string | number, unknown>;
   const last = path[path.length - 1]!;
   if (value === undefined) delete v[last];
-  else v[last] = value;
+  else v[last] = value !== null && typeof value === 'object' ? structuredClone(value) : value;
 }
