@@ -1,6 +1,4 @@
-import type { Exchange } from '../exchange/types';
-import { EXCHANGE_BATCH_MAX, EXCHANGE_BATCH_MS, childErrorOf } from '../sandbox/childProtocol';
-import type { RequestLogEntry } from '../sandbox/requestLog';
+import { childErrorOf, exchangePusher, sendToParent } from '../sandbox/childProtocol';
 import { startProxy, type ProxyHandle } from './proxyServer';
 import type { ProxyChildMessage, ProxyParentMessage } from './watch';
 
@@ -14,25 +12,8 @@ import type { ProxyChildMessage, ProxyParentMessage } from './watch';
 let handle: ProxyHandle | undefined;
 let exiting = false;
 
-function send(msg: ProxyChildMessage): void {
-  if (!process.connected || !process.send) return;
-  try {
-    process.send(msg);
-  } catch {
-    // the parent went away: 'disconnect' ends this process
-  }
-}
-
-const batch: Exchange[] = [];
-let timer: NodeJS.Timeout | undefined;
-function flush(): void {
-  timer = undefined;
-  while (batch.length) send({ type: 'exchanges', records: batch.splice(0, EXCHANGE_BATCH_MAX) });
-}
-function push(entry: RequestLogEntry): void {
-  batch.push(entry.exchange());
-  timer ??= setTimeout(flush, EXCHANGE_BATCH_MS);
-}
+const send = (msg: ProxyChildMessage): void => sendToParent(msg);
+const push = exchangePusher();
 
 async function shutdown(code: number): Promise<void> {
   if (exiting) return;

@@ -1,8 +1,6 @@
 import { join } from 'node:path';
 import type { SandboxHandle, SandboxOptions } from './server';
-import type { Exchange } from '../exchange/types';
-import { EXCHANGE_BATCH_MAX, EXCHANGE_BATCH_MS, childErrorOf, type ChildMessage, type ChildStartOptions, type ParentMessage } from './childProtocol';
-import type { RequestLogEntry } from './requestLog';
+import { childErrorOf, exchangePusher, sendToParent, type ChildMessage, type ChildStartOptions, type ParentMessage } from './childProtocol';
 
 /**
  * Entry of the Local sandbox's own process (dist/sandbox-child.js), forked by the editor like a language server
@@ -17,28 +15,12 @@ type ServerModule = { startSandbox(opts: SandboxOptions): Promise<SandboxHandle>
 let handle: SandboxHandle | undefined;
 let exiting = false;
 
-function send(msg: ChildMessage): void {
-  if (!process.connected || !process.send) return;
-  try {
-    process.send(msg);
-  } catch {
-    // the parent went away: 'disconnect' ends this process
-  }
-}
+const send = (msg: ChildMessage): void => sendToParent(msg);
 
 const log = (line: string): void => send({ type: 'log', line });
 
-/** Request-log entries waiting to be pushed: sent together at most {@link EXCHANGE_BATCH_MS} after the first. */
-const batch: Exchange[] = [];
-let batchTimer: NodeJS.Timeout | undefined;
-function flushExchanges(): void {
-  batchTimer = undefined;
-  while (batch.length) send({ type: 'exchanges', records: batch.splice(0, EXCHANGE_BATCH_MAX) });
-}
-function pushExchange(entry: RequestLogEntry): void {
-  batch.push(entry.exchange());
-  batchTimer ??= setTimeout(flushExchanges, EXCHANGE_BATCH_MS);
-}
+/** Request-log entries pushed to the parent in batches. */
+const pushExchange = exchangePusher();
 
 function serverModulePath(): string {
   const i = process.argv.indexOf('--server');

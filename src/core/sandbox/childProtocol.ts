@@ -38,6 +38,33 @@ export const EXCHANGE_BATCH_MS = 25;
 /** Most entries in one `exchanges` message. */
 export const EXCHANGE_BATCH_MAX = 200;
 
+/** Sends `msg` to the parent over IPC; a parent that went away is ignored (its 'disconnect' ends the child). */
+export function sendToParent(msg: unknown): void {
+  if (!process.connected || !process.send) return;
+  try {
+    process.send(msg);
+  } catch {
+    // the parent went away: 'disconnect' ends this process
+  }
+}
+
+/**
+ * A subscriber of a request log (the sandbox's or the proxy's) that pushes each entry's masked exchange to the parent
+ * in `exchanges` messages: together at most {@link EXCHANGE_BATCH_MS} after the first, {@link EXCHANGE_BATCH_MAX} a message.
+ */
+export function exchangePusher(): (entry: { exchange(): Exchange }) => void {
+  const batch: Exchange[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  const flush = (): void => {
+    timer = undefined;
+    while (batch.length) sendToParent({ type: 'exchanges', records: batch.splice(0, EXCHANGE_BATCH_MAX) });
+  };
+  return (entry) => {
+    batch.push(entry.exchange());
+    timer ??= setTimeout(flush, EXCHANGE_BATCH_MS);
+  };
+}
+
 /** A method of the running sandbox callable from the parent, with its parameters (see SandboxHandle). */
 export type ChildRequestCall =
   | { readonly method: 'registerPartner'; readonly params: readonly [id: string, spkiPem: string, name: string] }
