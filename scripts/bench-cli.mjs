@@ -5,7 +5,7 @@
 //   cold: the compile cache (src/cli/compileCache.ts) cleared before the run, as on a first run;
 //   warm: the cache filled by the runs before, as on every later run.
 // The cache goes to a directory of this run (TPP_COMPILE_CACHE_DIR), removed at the end. Prints min and median wall
-// time of each and the median ratios (target ≤ 1.5× warm, issue 14). RUNS=n sets the number of rounds (default 21).
+// time of each and the median ratios (target ≤ 1.5× warm). RUNS=n sets the number of rounds (default 21).
 // Run after a production build (the npm script builds one first).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';

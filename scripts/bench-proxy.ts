@@ -1,4 +1,4 @@
-// Benchmark of `tpp proxy` (issue 21, targets): the same upstream (the Local sandbox from dist/sandbox.js, its own
+// Benchmark of `tpp proxy`: the same upstream (the Local sandbox from dist/sandbox.js, its own
 // process) called directly, through `tpp proxy` (dist/cli.js proxy --log json, its own process, every exchange
 // logged and checked against the contract), and through a bare node:http pass-through proxy (the physical limit of
 // a proxy in Node). This process only generates load over loopback: verify-token with a fresh ES256 token minted

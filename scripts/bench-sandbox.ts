@@ -1,4 +1,4 @@
-// Benchmark of the Local sandbox as a client sees it (issue 11, "an honest benchmark"). Every server runs in its
+// Benchmark of the Local sandbox as a client sees it. Every server runs in its
 // own process; this process only generates load, over loopback, minting a fresh ES256 token with node:crypto for
 // every request (no token cache). For each number of stored registrations it measures verify-token, read by id,
 // list (page of 50: unfiltered at a random page, filtered by invoiceNumber, by storeNumber) and create against:
@@ -164,7 +164,7 @@ function print(stored: number, rows: Row[]): void {
   const rl = rows.find((r) => r.target === 'sandbox (request log)');
   if (rl && off) {
     const read = (op: Op) => (rl.figures[op] && off.figures[op] ? (rl.figures[op] as Figure).rps / (off.figures[op] as Figure).rps : undefined);
-    console.log(`request log (issue 13), throughput with / without: read ${fmt(read('read'), 3)}, list ${fmt(read('list'), 3)}, verify ${fmt(read('verify'), 3)}, create ${fmt(read('create'), 3)} (target: read >= 0.95)`);
+    console.log(`request log, throughput with / without: read ${fmt(read('read'), 3)}, list ${fmt(read('list'), 3)}, verify ${fmt(read('verify'), 3)}, create ${fmt(read('create'), 3)} (target: read >= 0.95)`);
     // Server CPU per request: what throughput would be on an idle machine (CPU-bound server), robust to other load.
     const cpu = (op: Op) => {
       const a = rl.figures[op]?.cpuMs;
@@ -204,7 +204,7 @@ async function sizeRun(stored: number): Promise<void> {
   rows.push(await runAll(s, 'sandbox', samples, `restart with ${s.stored.toLocaleString('en-US')} stored: ${fmt(s.startSeconds, 2)} s (process start to ready)`));
   restarts.set(stored, s.startSeconds);
   await stopServer(s);
-  // The request log alone (issue 13), as the editor's sandbox process runs it: every entry built and serialised.
+  // The request log alone, as the editor's sandbox process runs it: every entry built and serialised.
   s = await startServer('sandbox (request log)', script('serve-sandbox.ts'), [...restart, '--data-dir', dataDir, '--quiet', '--request-log'], dir, limit);
   rows.push(await runAll(s, 'sandbox', samples, 'no text log; each request-log entry built whole and serialised as for the IPC channel'));
   await stopServer(s);
@@ -268,7 +268,7 @@ async function main(): Promise<void> {
     rmSync(dir, { recursive: true, force: true });
   }
   if (!SIZES.includes(1_000_000)) console.log('\n1M registrations: npm run bench:sandbox -- --sizes 1000000');
-  console.log('Earlier targets (issue 11): reads >= 0.7x the floor and ahead of json-server; list p99 <= 20 ms at 1M; creates >= 1,000/s; RSS <= 300 MiB at 1M.');
+  console.log('Earlier targets: reads >= 0.7x the floor and ahead of json-server; list p99 <= 20 ms at 1M; creates >= 1,000/s; RSS <= 300 MiB at 1M.');
 }
 
 main().catch((err: unknown) => {

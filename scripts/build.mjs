@@ -62,7 +62,7 @@ function makePgliteTemplate() {
 }
 
 /**
- * The deliberate-mistakes tour's script (issue 13) ships as dist/send-mistakes.js: the walkthrough runs it from the
+ * The deliberate-mistakes tour's script ships as dist/send-mistakes.js: the walkthrough runs it from the
  * installed extension, whose package holds only dist/ and media/. It runs as CommonJS as well as an ES module.
  */
 function copyTourScript() {
@@ -79,7 +79,7 @@ const CLI_COMMANDS = ['code', 'connect', 'environments', 'keygen', 'jwt', 'opena
 // Loaded with V8's code cache (src/cli/compileCache.ts): the commands whose start-up counts (CI runs them on every
 // file). Such a bundle must not use a dynamic import() (checked below); the others are loaded with a plain require.
 const CODE_CACHED = ['environments', 'jwt', 'keygen', 'validate'];
-// What `tpp validate` must never load (issue 14): the sandbox's HTTP server and database, the HTTP client, JWT keys.
+// What `tpp validate` must never load: the sandbox's HTTP server and database, the HTTP client, JWT keys.
 const NOT_IN_VALIDATE = [/node_modules\/(undici|fastify|@fastify|@electric-sql\/pglite|pg|jose)\//, /^src\/core\/(sandbox|client)\//];
 const cliSplit = {
   name: 'cli-split',

@@ -2,7 +2,7 @@
 // CLI and the editor run), started with startSandbox as `tpp sandbox --data-dir <dir> --partner <id>=<pem>
 // --seed-count <n>` starts it. Prints one JSON line {origin, pid, stored, seedSeconds} on stdout when ready; SIGTERM
 // stops it. Unless --quiet, per-request log lines go to stderr (a file, like a terminal would), and the request log
-// with its diagnosis (issue 13) is on, one JSON line per request to stderr as `tpp sandbox --log json` prints them.
+// with its diagnosis is on, one JSON line per request to stderr as `tpp sandbox --log json` prints them.
 //   node --import tsx scripts/bench-sandbox/serve-sandbox.ts --partner ID --pem FILE --key FILE --stored N
 //        [--data-dir DIR] [--database URL] [--quiet] [--request-log]
 // (--key: the partner's private key, only to count what is stored through the API after seeding.)

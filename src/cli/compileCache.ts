@@ -6,7 +6,7 @@ import * as vm from 'node:vm';
 
 /**
  * V8's code cache for the `tpp` command bundles (dist/cli-<name>.js), so that a second `tpp validate` does not
- * parse and compile its 300 KB again (issue 14: start-up ≤ 1.5× a bare `node`).
+ * parse and compile its 300 KB again (start-up ≤ 1.5× a bare `node`).
  *
  * Node 22.1 and later have it built in (`module.enableCompileCache`): {@link enableCompileCache} turns it on. On
  * Node 20 (this project's machines and CI) {@link requireBundle} loads the bundle through a `vm.Script` given the

@@ -1,4 +1,4 @@
-// Copy as Code… (issue 13, item 2) in a real extension host: from a payload file's Uri (explorer, editor title), an
+// Copy as Code… in a real extension host: from a payload file's Uri (explorer, editor title), an
 // Exchange (Integration Log, response view) and a registration row, in the language given; the copied program reads
 // TPP_BASE_URL, TPP_PARTNER_ID and TPP_PRIVATE_KEY_FILE and holds no token and no key. Running the programs is the
 // samples tier's job (test/samples/).

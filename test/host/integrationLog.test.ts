@@ -22,7 +22,7 @@ function nodeProcess(code: string, env: Record<string, string>): Promise<string>
 }
 
 /**
- * The Integration Log (issue 13): a request sent to the Local sandbox by another process appears in the view with
+ * The Integration Log: a request sent to the Local sandbox by another process appears in the view with
  * its diagnosis; the log survives a window reload, can be filtered and cleared, and its file holds no token.
  */
 describe('Integration Log', () => {

@@ -1,4 +1,4 @@
-// The response view and the request history (issue 12, items 1 and 4) in a real extension host against the Local
+// The response view and the request history in a real extension host against the Local
 // sandbox: one reused webview panel, a real send rendered (with the time from command to the page's "rendered"),
 // a hostile customer name inert, 400 field links, the 401 checklist, the 409 conflict with its record, Resend's
 // question, Open as Payload File, history without the tree's reads, and a 200-entry history.

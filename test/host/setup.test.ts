@@ -1,4 +1,4 @@
-// Environments set up from the UI (issue 12, items 3 and 5): Configure Environment against a fake remote — a
+// Environments set up from the UI: Configure Environment against a fake remote — a
 // `tpp sandbox` started on another port standing in for the administrator's Sandbox — lists every missing item at
 // once, fills them and verifies; requests check every prerequisite before Production's typed confirmation; the
 // Partner ID row shows the real ID for every environment, Local included; one state decides "needs setup" and the

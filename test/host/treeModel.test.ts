@@ -1,4 +1,4 @@
-// One model behind the view (issues 12, 14): expanding a page of 50 registrations costs one list request and no
+// One model behind the view: expanding a page of 50 registrations costs one list request and no
 // per-row read; expanding one registration reads it (with its claims) and its metadata, cached and kept out of the
 // request history, and redraws that row alone with its state; only that folder (and the environment's history and
 // connection rows) is redrawn, never the whole tree; a request reads no secret again.

@@ -1,4 +1,4 @@
-// A tree that knows each record's state (issue 12, item 6), on the Local sandbox: context values per state and the
+// A tree that knows each record's state, on the Local sandbox: context values per state and the
 // package.json menus they select (no Cancel on a cancelled registration, no File Claim with no tires left), filters
 // by invoice prefix (matched here, said so) and store number (the spec's list query), writes and Load Sample Data
 // redraw only the folders or rows they touch, record tabs titled by invoice number, and File Claim drafts that leave

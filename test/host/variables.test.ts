@@ -1,4 +1,4 @@
-// Variables in payload files (issue 12, items 2 and 3) in a real extension host, against the Local sandbox: completion
+// Variables in payload files in a real extension host, against the Local sandbox: completion
 // after `{{`, hover, Ctrl+Alt+R sending the active example with its variables resolved (twice: the second send is a new
 // registration, not a 409), the capture of the create, and a claim sent with `{{lastRegistration.id}}`.
 import * as assert from 'node:assert/strict';

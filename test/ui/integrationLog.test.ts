@@ -7,7 +7,7 @@ import { screenshot, texts, until } from '../shared/driver';
 const sidebarRows = () => texts('.part.sidebar .monaco-list-row');
 
 /**
- * The deliberate-mistakes tour in the rendered workbench (issue 13, item 4): the script runs in a terminal as an
+ * The deliberate-mistakes tour in the rendered workbench: the script runs in a terminal as an
  * integrator's application would, and the Integration Log explains each of its three broken requests
  * (README screenshot: media/screenshots/integration-log.png is this test's `integration-log.png`).
  */

@@ -1,4 +1,4 @@
-// The response view in the rendered workbench (issue 12, item 1): a registration sent to Local renders in one
+// The response view in the rendered workbench: a registration sent to Local renders in one
 // panel beside the payload; sending it again gives a 409 with the registration it conflicts with. The page runs
 // in a webview iframe: its content is read from the page's own report, its look from the screenshots
 // test-results/ui/response-view-201.png and response-view-409.png (the README shows the latter).

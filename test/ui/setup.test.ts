@@ -1,4 +1,4 @@
-// Environment setup and record states in the rendered workbench (issue 12, items 3, 5, 6): the Configure Environment
+// Environment setup and record states in the rendered workbench: the Configure Environment
 // checklist with every missing item (screenshot), one item filled from it, the Get Started view for Sandbox, the
 // environment switched by clicking the status bar item, and the tree with registrations in their states
 // (screenshot). Screenshots: test-results/ui/setup-*.png. Leaves the workbench as it found it.

@@ -3,7 +3,7 @@ import { ErrorBody, UnauthorizedBody } from './errors';
 import type { EndpointDef } from './types';
 
 /**
- * Answers every endpoint can give besides the ones its spec row names (issue 15: "every status the sandbox can
+ * Answers every endpoint can give besides the ones its spec row names ("every status the sandbox can
  * give for an endpoint appears in the endpoint table"). The spec's Errors table lists them for the whole
  * interface; the Local sandbox gives each of them (docs/sandbox.md):
  * - 401 for a missing or bad token (every call is authenticated; the eligibility lookup with its own token);

@@ -2,7 +2,7 @@
  * Each schema module of the contract, loaded on first use (spec: Resources and their fields; Endpoints). The
  * payload kinds (kinds.ts) and the endpoint table (endpoints.ts) read their schemas through these getters, so
  * validating one kind builds that kind's schemas only: `tpp validate` on a tire-protection registration builds
- * neither the version 2 records, nor the other kinds, nor the endpoints' answers (issue 14). A module is built
+ * neither the version 2 records, nor the other kinds, nor the endpoints' answers. A module is built
  * once, on its first `require`, and Node keeps it. The paths stay literal: esbuild bundles each module into a
  * function it runs on the first `require`.
  */

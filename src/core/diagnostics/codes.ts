@@ -6,7 +6,7 @@ import { VARIABLE_RULES } from '../variables/check';
 
 /**
  * Every diagnostic code the payload diagnostics (editor and `tpp validate`) can emit, with its severity and
- * what backs it (issue 15). An **error** is a rule the spec states (type, required, length in characters,
+ * what backs it. An **error** is a rule the spec states (type, required, length in characters,
  * format, a range or value it gives) and cites the spec section; a **warning** is a plausibility check (or a
  * spec note that never makes a request fail) and can be turned off per code. docs/diagnostics.md is the
  * readable table of the same codes; a unit test keeps the two equal.

@@ -6,7 +6,7 @@
  * - dropped: required, min/maxLength, pattern, format, minimum/maximum, multipleOf, min/maxItems,
  *   additionalProperties: false, deprecated, not, if/then/else;
  * - `enum` and `const` become `examples` (still offered as value completions; several values in an `allOf` branch);
- * - `type` becomes a `defaultSnippets` body holding a value that is valid at once (issue 12, item 6: never a
+ * - `type` becomes a `defaultSnippets` body holding a value that is valid at once (never a
  *   `""` that is then an error), see {@link valueSnippet}; it is then removed; `oneOf` becomes `anyOf`.
  */
 

@@ -149,7 +149,7 @@ export function validateText(text: string, target: ValidationTarget, options: Va
   const root = value;
 
   const drafts: Draft[] = [];
-  // `{{variables}}` (issue 12): values known at send time only skip the checks of their path; a file without `{{` pays one scan.
+  // `{{variables}}`: values known at send time only skip the checks of their path; a file without `{{` pays one scan.
   const vars = text.includes('{{') ? checkVariables(root, target.schema, options.variables) : undefined;
   for (const f of vars?.findings ?? []) drafts.push({ ...f, anchor: 'value', section: target.sectionOf?.(f.path) });
   // Valid documents skip zod; otherwise zod runs only on the failing parts, and only until the cap (localizedIssues.ts).

@@ -10,7 +10,7 @@ const tinyglobby = (): typeof import('tinyglobby') => require('tinyglobby') as t
 /**
  * Glob expansion for `tpp validate` (Node 20 has no fs.glob), by `tinyglobby` (picomatch syntax: `*`, `?`,
  * `**`, `{a,b}`, `[abc]`, `/`-separated). Directories named node_modules or starting with '.' are not
- * entered; symbolic links are followed, a link cycle ends the walk instead of looping (issue 14), and a file
+ * entered; symbolic links are followed, a link cycle ends the walk instead of looping, and a file
  * reached through several links is listed once.
  */
 

@@ -6,7 +6,7 @@ import type { Finding, SemanticCheck } from './engine';
 import type { JsonPath } from './types';
 
 /**
- * Plausibility checks (issue 15): what the spec does not state but is almost certainly a mistake. Every
+ * Plausibility checks: what the spec does not state but is almost certainly a mistake. Every
  * finding here is a WARNING with its own code: it never blocks sending, and it can be turned off per code
  * (`tpp.diagnostics.disabled`, `tpp validate --ignore <code>`). Rules the spec states are errors of the
  * contract (zod), never of this module. docs/diagnostics.md lists every code.

@@ -1,5 +1,5 @@
 /**
- * Code samples (issue 13): the same request in curl, Node, Python, C#, Java, Go and PHP, each a complete program that
+ * Code samples: the same request in curl, Node, Python, C#, Java, Go and PHP, each a complete program that
  * mints a fresh partner JWT as the spec's Authentication section requires (ES256/384/512 from the key's curve,
  * `iat`/`exp` in Unix seconds, `aud` = the base address exactly, `iss` = the Partner ID, raw r||s signature) and
  * reads its configuration from `TPP_BASE_URL`, `TPP_PARTNER_ID` and `TPP_PRIVATE_KEY_FILE`; none embeds a key or a

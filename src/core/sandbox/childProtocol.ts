@@ -5,7 +5,7 @@ import type { Exchange } from '../exchange/types';
  * channel of `child_process.fork`. The parent sends one `start`, then any number of `request`s; the child answers
  * `ready` (or `startFailed`), one `response` per request (same `id`), and `log` lines at any time; asked to, it also
  * pushes the entries of its request log (`exchanges`, batched). The IPC channel is private to the two processes: no
- * other process can read the log (issue 13: a local-only channel, not an endpoint). The child exits when the parent
+ * other process can read the log (a local-only channel, not an endpoint). The child exits when the parent
  * disconnects.
  */
 

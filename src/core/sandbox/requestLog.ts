@@ -2,7 +2,7 @@ import type { DiagnosisItem, Exchange, ExchangeHeaders } from '../exchange/types
 import { maskSecrets } from '../log/mask';
 
 /**
- * The Local sandbox's request log (issue 13, item 1; spec: Errors): one entry per request the sandbox answers, from
+ * The Local sandbox's request log (spec: Errors): one entry per request the sandbox answers, from
  * any client, kept in a bounded ring and pushed to subscribers (`tpp sandbox --log json`, the editor's Integration
  * Log over the child process's IPC channel). An entry's cheap fields (time, method, path, status, ms, partner,
  * diagnosis) are set when the answer has gone out; its full {@link Exchange} (headers, bodies; capped and masked) is
@@ -40,7 +40,9 @@ export interface RawRequest {
   readonly partner?: string;
 }
 
-/** One line of `tpp sandbox --log json` (field names of issue 13). */
+/**
+ * One line of `tpp sandbox --log json`; the control API's journal and `tpp proxy --log json` use the same field names.
+ */
 export interface RequestLogLine {
   readonly time: string;
   readonly method: string;

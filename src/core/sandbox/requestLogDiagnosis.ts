@@ -6,7 +6,7 @@ import { CHECK_IDS, decodeJwt, inspectJwt, type CheckId, type CheckResult } from
 import { secondsNowFix } from '../jwt/secondsFix';
 
 /**
- * Why the Local sandbox refused a request, in the words of the toolkit's own checks (issue 13, item 1; spec:
+ * Why the Local sandbox refused a request, in the words of the toolkit's own checks (spec:
  * Authentication; Errors). Computed only for failures, after the answer went out:
  * - 401: the JWT checklist of Inspect JWT (`inspectJwt`), run against the registered key of the token's `iss` and
  *   the base address that was called; one item per broken rule (`rule` = the claim or header field), each with the

@@ -4,7 +4,7 @@ import { maskSecrets } from '../log/mask';
 import { DEFAULT_REQUEST_LOG_LIMIT } from './requestLog';
 
 /**
- * The editor's copy of the Local sandbox's request log on disk (issue 13, item 1: "survives a reload of the
+ * The editor's copy of the Local sandbox's request log on disk ("survives a reload of the
  * window"): JSON Lines, one masked exchange per line, appended as entries arrive; when the current file holds
  * `limit` lines it becomes the rotated file (replacing the previous one) and a new one starts, so a write never
  * rewrites the list and reading both gives at least the newest `limit` entries. Every string is masked again

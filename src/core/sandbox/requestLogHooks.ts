@@ -6,7 +6,7 @@ import { RequestLog, RequestLogEntry, type RawRequest } from './requestLog';
 import { diagnose } from './requestLogDiagnosis';
 
 /**
- * Feeds the Local sandbox's {@link RequestLog} from fastify (issue 13, item 1). What a request costs the log when
+ * Feeds the Local sandbox's {@link RequestLog} from fastify. What a request costs the log when
  * it succeeds: the raw JSON body text is kept by the JSON parser (same parser and limits as fastify's own), the
  * answer's text is referenced in `onSend`, and one entry is built in `onResponse`, after the answer has gone out.
  * Masking and capping wait until an entry's exchange is asked for; a diagnosis is computed only for a failure.

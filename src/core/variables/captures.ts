@@ -3,7 +3,7 @@ import type { PayloadKind } from '../contract/types';
 import { knownProperties, schemaAt } from '../contract/schemaWalk';
 
 /**
- * Values captured from earlier answers (issue 12, item 2): after a 2xx create, the sent body merged with the
+ * Values captured from earlier answers: after a 2xx create, the sent body merged with the
  * answer's body is kept under a name per kind, so the next payload can say `"$registrationId":
  * "{{lastRegistration.id}}"`. The names and their fields are known statically (from the contract), so a capture not
  * made yet is not an unknown variable; it only has no value until its create has been sent.

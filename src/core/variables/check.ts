@@ -7,7 +7,7 @@ import { wantsOf } from './wants';
 import { DYNAMIC_NAME_RE, NAME_RE, forEachVariableString, parseRefs, wholeRef } from './syntax';
 
 /**
- * What the diagnostics make of variables (issue 12, item 2), so the editor and `tpp validate` agree: a string that
+ * What the diagnostics make of variables, so the editor and `tpp validate` agree: a string that
  * is one variable is valid where the contract wants a string, int or number (its value is only known at send time),
  * one embedded in a longer string is valid where free text (a string without a pattern) is wanted; a variable's own arguments are checked.
  */

@@ -2,7 +2,7 @@
 const randomUUID = (): string => (require('node:crypto') as typeof import('node:crypto')).randomUUID();
 
 /**
- * Dynamic values (issue 12, item 2), named and behaving as in REST Client so its users need nothing new:
+ * Dynamic values, named and behaving as in REST Client so its users need nothing new:
  * `{{$guid}}`, `{{$timestamp}}`, `{{$datetime iso8601|rfc1123 [offset unit]}}`, `{{$randomInt min max}}`, plus
  * `{{$date [offsetDays]}}`, a date in the spec's format for dates ("Dates are ISO 8601 strings": YYYY-MM-DD, UTC).
  * Each occurrence is generated afresh at send time. Arguments given by the user are checked and bounded: no offset

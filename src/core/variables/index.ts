@@ -1,4 +1,4 @@
-/** Variables in payload files (issue 12, item 2): `{{$guid}}`, `{{lastRegistration.id}}`, `{{storeNumber}}`. */
+/** Variables in payload files: `{{$guid}}`, `{{lastRegistration.id}}`, `{{storeNumber}}`. */
 export { hasVariables, parseRefs, wholeRef, forEachVariableString, type VariableRef } from './syntax';
 export { KNOWN_DYNAMIC_VARIABLES, MAX_MAGNITUDE, MAX_DATE_OFFSET_DAYS, dynamicVariable, isoDay, type DynamicVariable, type DynamicType } from './dynamic';
 export { CAPTURES, captureFromResponse, captureNames, isCaptureName, isCaptureRoot, type Captures, type CaptureInfo } from './captures';

@@ -9,7 +9,7 @@ import { dynamicVariable, type DynamicContext } from './dynamic';
 import { DYNAMIC_NAME_RE, NAME_RE, parseRefs, wholeRef, type VariableRef } from './syntax';
 
 /**
- * Resolution of payload variables at send time (issue 12, item 2). Spec: field types and formats of
+ * Resolution of payload variables at send time. Spec: field types and formats of
  * ../shared/spec/partner-interface.md (Resources and their fields); the `{{…}}` syntax and dynamic values are
  * REST Client's (see syntax.ts, dynamic.ts).
  */

@@ -1,5 +1,5 @@
 /**
- * Variable references in payload files (issue 12, item 2): `{{name}}` inside JSON strings only, so a payload file
+ * Variable references in payload files: `{{name}}` inside JSON strings only, so a payload file
  * stays strict JSON and `JSON.parse`, the diagnostics and `tpp validate` read it as they always did. The syntax is
  * REST Client's: `{{$guid}}`, `{{$randomInt 1 5}}` (a dynamic value: `$` then its name, arguments separated by
  * spaces), `{{lastRegistration.id}}` (a value captured from an earlier answer) and `{{storeNumber}}` (a variable of

@@ -61,7 +61,7 @@ export const COMMANDS: readonly CommandDef[] = [selectEnvironment, useEnvironmen
   filterRegistrations, clearRegistrationFilter, resendRequest, copyAsCode, copyAsCurl, clearHistory,
   // Environment setup
   configureEnvironment, checkPrerequisites, setLocalPort, copyAddress, connectApplication,
-  // Response view and history (issue 12)
+  // Response view and history
   showExchange, openExchangeAsPayload,
-  // Integration Log (issue 13)
+  // Integration Log
   clearIntegrationLog, filterIntegrationLog, runMistakesTour, watchApplication, stopWatchingApplication];

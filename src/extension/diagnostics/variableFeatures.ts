@@ -4,7 +4,7 @@ import { KNOWN_DYNAMIC_VARIABLES, captureNames, isCaptureRoot, parseRefs, readPa
 import type { VariablesService } from '../services/variables';
 
 /**
- * Completion and hover of `{{variables}}` in payload files (issue 12, item 2): after `{{` the dynamic values (with their
+ * Completion and hover of `{{variables}}` in payload files: after `{{` the dynamic values (with their
  * arguments as a snippet), the variables of the active environment (`tpp.variables`) and the capture fields; hovering a
  * variable shows its current value, or "resolved at send time" for a dynamic one.
  */

@@ -229,7 +229,7 @@ export class ApiClients implements vscode.Disposable {
       const durationMs = typeof e.durationMs === 'number' ? e.durationMs : performance.now() - started;
       const attempts = typeof e.attempts === 'number' ? e.attempts : 0;
       const rawBody = err instanceof ApiError || err instanceof MalformedResponseError ? err.rawBody : undefined;
-      // ApiError carries the answer's headers once the client keeps them (issue 12); until then none are shown.
+      // ApiError carries the answer's headers once the client keeps them; until then none are shown.
       const headers = e.headers && typeof e.headers === 'object' ? (e.headers as Record<string, string>) : undefined;
       const exchange = buildExchange({
         ...common,

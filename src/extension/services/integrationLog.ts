@@ -9,7 +9,7 @@ export const STATUS_FILTERS: readonly StatusFilter[] = ['all', '2xx', '4xx', '5x
 
 /** Setting: entries the Integration Log keeps. */
 export const INTEGRATION_LOG_LIMIT_SETTING = 'tpp.integrationLog.limit';
-/** Default of {@link INTEGRATION_LOG_LIMIT_SETTING} (issue 13: "the last 1,000 requests, configurable"). */
+/** Default of {@link INTEGRATION_LOG_LIMIT_SETTING} ("the last 1,000 requests, configurable"). */
 export const DEFAULT_INTEGRATION_LOG_LIMIT = 1000;
 /** Context key set while a status filter other than 'all' is on. */
 export const FILTERED_CONTEXT_KEY = 'tpp.integrationLog.filtered';
@@ -38,7 +38,7 @@ export function matchesFilter(status: number | undefined, filter: StatusFilter):
 }
 
 /**
- * The Integration Log (issue 13, item 1): every request any client sent to the Local sandbox, as the sandbox's child
+ * The Integration Log: every request any client sent to the Local sandbox, as the sandbox's child
  * process pushes them over its IPC channel (see LocalSandbox.onDidLogExchanges), with their diagnosis. Keeps the last
  * `tpp.integrationLog.limit` entries, persisted incrementally as JSON Lines under the extension's global storage
  * (core's RequestLogFile: masked, rotated), so they survive a window reload. Holds the status filter of the view.

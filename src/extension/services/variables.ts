@@ -9,7 +9,7 @@ export const VARIABLES_SETTING = 'tpp.variables';
 const CAPTURES_KEY = (env: EnvironmentId) => `tpp.variables.captured.${env}`;
 
 /**
- * Variables of payload files in the editor (issue 12, item 2): the `tpp.variables` setting (resource scope, so a
+ * Variables of payload files in the editor: the `tpp.variables` setting (resource scope, so a
  * workspace folder may define its own; `$shared` under each environment's), and the values captured from 2xx creates,
  * kept per environment in `globalState` (an id captured on Local is never sent to Sandbox). Fires `onDidChange` when
  * the setting, a capture or the active environment changes (diagnostics re-check, completion and hover read afresh).

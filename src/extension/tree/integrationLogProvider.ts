@@ -4,7 +4,7 @@ import { isEditorRead, type IntegrationLog } from '../services/integrationLog';
 import { uniqueById } from '../../core/listing/uniqueRows';
 
 /**
- * The Integration Log view (`tpp.integrationLog`, issue 13): one row per request the Local sandbox answered, newest
+ * The Integration Log view (`tpp.integrationLog`): one row per request the Local sandbox answered, newest
  * first: method and path, then status, latency, time and partner, with an icon by status class. A failure's row
  * opens onto its diagnosis (one child per broken rule: the claim, header field or payload path, and the fix).
  * Selecting a row runs `tpp.showExchange` with the exchange (the response view); its context menu offers Open as

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { compileCacheDir } from '../../../src/cli/compileCache';
 
-// The code cache of the `tpp` command bundles (issue 14, "tpp validate ≤ 1.5× bare node"). Each load runs in a
+// The code cache of the `tpp` command bundles ("tpp validate ≤ 1.5× bare node"). Each load runs in a
 // process of its own, as each `tpp` run does: V8 keeps compiled scripts in memory within a process, which would
 // hide whether the data on disk was read.
 const moduleUnderTest = join(__dirname, '../../../src/cli/compileCache.ts');

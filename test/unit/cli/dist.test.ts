@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { CLI_COMMANDS } from '../../../src/cli/commands';
 
 // The published `tpp` is dist/cli.js: a small entry that loads each command's bundle (dist/cli-<name>.js) only when
-// that command runs (issue 14, "fast and small"). These tests run the built files, as a user's `tpp` does.
+// that command runs ("fast and small"). These tests run the built files, as a user's `tpp` does.
 const dist = join(__dirname, '../../../dist');
 const cli = join(dist, 'cli.js');
 const example = join(__dirname, '../../../examples/tire-protection-registration.json');

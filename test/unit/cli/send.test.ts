@@ -1,5 +1,5 @@
 /**
- * `tpp send` (issue 12 item 8) through runCli against the real Local sandbox: exit codes 0/1/2, `--json` as
+ * `tpp send` through runCli against the real Local sandbox: exit codes 0/1/2, `--json` as
  * Exchange objects with the token masked, flags from the environment, the examples of examples/.
  */
 import * as assert from 'node:assert/strict';

@@ -46,7 +46,7 @@ const EXPECTED_KINDS: Record<PayloadKind, string[]> = {
   ],
 };
 
-/** The examples as sent: `{{variables}}` resolved (issue 12; the files themselves are checked in test/unit/variables). */
+/** The examples as sent: `{{variables}}` resolved (the files themselves are checked in test/unit/variables). */
 function loadExamples(): { file: string; json: Record<string, unknown>; text: string }[] {
   return readdirSync(EXAMPLES)
     .filter((f) => f.endsWith('.json'))

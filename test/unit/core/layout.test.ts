@@ -1,4 +1,4 @@
-// Layout rule of ARCHITECTURE.md (issue 14): no file under src/ over 300 lines,
+// Layout rule of ARCHITECTURE.md: no file under src/ over 300 lines,
 // so a newcomer can read any of them whole. (Import cycles are checked by `npm run cycles` in `npm test`.)
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';

@@ -12,7 +12,7 @@ import { startSandbox } from '../../../src/core/sandbox/server';
 import { Client, newKey, track } from '../sandbox/helpers';
 
 /**
- * Editor, CLI and Local sandbox agree (issue 15): payloads generated around each rule's boundary get the same
+ * Editor, CLI and Local sandbox agree: payloads generated around each rule's boundary get the same
  * verdict from the core diagnostics (the editor's), `tpp validate --format json` (run in-process) and the Local
  * sandbox over HTTP: an error <=> the sandbox answers 400; at most warnings <=> the sandbox answers 2xx.
  * Boundaries: string(n) lengths in characters (accents precomposed and combining, emoji), v2 numbers sent as

@@ -11,7 +11,7 @@ import { REPO_ROOT, SPEC_PATH } from '../specPath';
 import { paths, setAt } from './mutate';
 
 /**
- * docs/diagnostics.md lists every diagnostic (issue 15): every code the engine can emit is in its table with
+ * docs/diagnostics.md lists every diagnostic: every code the engine can emit is in its table with
  * the right severity, and every error cites the spec (a sentence found verbatim in the spec, and a section).
  */
 

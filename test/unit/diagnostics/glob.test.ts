@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expandGlob, isGlob } from '../../../src/core/diagnostics/glob';
 
-// `tpp validate` globs (issue 14: payload globs must terminate on a symlink cycle).
+// `tpp validate` globs (payload globs must terminate on a symlink cycle).
 describe('payload globs (tinyglobby)', () => {
   let dir: string;
   before(() => {

@@ -8,7 +8,7 @@ import { localizedIssues } from '../../../src/core/diagnostics/localizedIssues';
 
 /**
  * fastAccept.ts (and contract/schemaWalk.ts) read zod's private definitions (`_zod.def`, `_zod.optin`). zod is pinned
- * to an exact version in package.json (issue 14); these tests fail when an upgrade changes the shape of what
+ * to an exact version in package.json; these tests fail when an upgrade changes the shape of what
  * they read, before the fast path silently falls back to (or disagrees with) zod.
  */
 

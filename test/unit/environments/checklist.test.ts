@@ -1,4 +1,4 @@
-// The setup checklist of an environment (issue 12, item 5; spec: Base addresses, Authentication items 2–3): every
+// The setup checklist of an environment (spec: Base addresses, Authentication items 2–3): every
 // item at once, one state for the tree, status bar and Get Started, and marks tied to the key and settings they
 // were made with. Plain Node (no editor).
 import * as assert from 'node:assert/strict';

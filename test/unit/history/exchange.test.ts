@@ -1,5 +1,5 @@
 // History keeps each request's Exchange masked and capped, appended one line per request; rows read
-// `POST /tire-protection/registrations → 201 · 184 ms · 10:42` (issue 12, item 4).
+// `POST /tire-protection/registrations → 201 · 184 ms · 10:42`.
 import * as assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

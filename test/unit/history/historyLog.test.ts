@@ -1,4 +1,4 @@
-// The request history on disk (issue 14: "history stored incrementally"): one JSON Lines line appended per
+// The request history on disk ("history stored incrementally"): one JSON Lines line appended per
 // request, rotation at the limit, the newest `limit` entries read back, tokens masked before they are written
 // (Developers' guide: Secrets), damaged lines skipped.
 import * as assert from 'node:assert/strict';

@@ -6,7 +6,7 @@ import { ProxyConfigError } from '../../../src/core/proxy/targets';
 import { through } from './helpers';
 
 /**
- * Bad input to `tpp proxy` (issue 21, Bad input): each gets a specific message, and the application always gets the
+ * Bad input to `tpp proxy`: each gets a specific message, and the application always gets the
  * upstream's answer or a 502 saying the upstream failed, never a hang. The upstreams here are small node:http
  * servers that misbehave on purpose.
  */

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { runProxyCommand } from '../../../src/cli/commands/proxy';
 import { startWith } from '../sandbox/helpers';
 
-/** `tpp proxy` (issue 21, item 3): the base address, one JSON object per exchange, and a specific message per bad input. */
+/** `tpp proxy`: the base address, one JSON object per exchange, and a specific message per bad input. */
 describe('tpp proxy (command line)', () => {
   let dir: string;
   before(() => {

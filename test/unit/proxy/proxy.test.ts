@@ -6,7 +6,7 @@ import { request, startWith, tpRegistration, v2Registration } from '../sandbox/h
 import { through } from './helpers';
 
 /**
- * `tpp proxy` in front of the "administrator's Sandbox" (issue 21, item 3): a second Local sandbox that answers bare
+ * `tpp proxy` in front of the "administrator's Sandbox": a second Local sandbox that answers bare
  * 401s like the real one. The proxy must forward each exchange unchanged and explain each broken token the Local
  * log explains (spec: Authentication), a 400 body (spec: Endpoints), and an answer the spec does not describe.
  * Tokens are minted here with node:crypto, independently of the toolkit's minting and of its checklist.

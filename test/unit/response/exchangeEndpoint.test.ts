@@ -1,4 +1,4 @@
-// Open as Payload File and the response view's endpoint matching (issue 12, item 4).
+// Open as Payload File and the response view's endpoint matching.
 import * as assert from 'node:assert/strict';
 import type { Exchange } from '../../../src/core/exchange/types';
 import { endpointOfExchange, kindOfRequest, payloadTextOf } from '../../../src/core/exchange/endpoint';

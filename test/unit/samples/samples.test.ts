@@ -17,7 +17,7 @@ import type { FreshKind } from '../../../src/core/samples/fresh';
 import { bodyJson } from '../../../src/core/samples/literals';
 import { exampleCaptures, resolvedExample } from '../variables/exampleScope';
 
-// Code samples (issue 13, item 2): what request each sample makes, and what every program must say to follow the spec's
+// Code samples: what request each sample makes, and what every program must say to follow the spec's
 // Authentication section. Running them against the sandbox is test/samples/.
 const examples = join(__dirname, '../../../examples');
 /** An example with its {{variables}} resolved as a send after the examples' creates resolves them. */

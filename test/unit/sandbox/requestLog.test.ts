@@ -5,7 +5,7 @@ import type { SandboxHandle } from '../../../src/core/sandbox/server';
 import { request, startWith, tpRegistration, v2Registration } from './helpers';
 
 /**
- * The Local sandbox's request log (issue 13, item 1): one entry per answered request, a diagnosis per failure. Each
+ * The Local sandbox's request log: one entry per answered request, a diagnosis per failure. Each
  * bad token is minted here with node:crypto, independently of the toolkit's minting and of the checklist it is
  * diagnosed with, and must be named by the rule it breaks.
  */

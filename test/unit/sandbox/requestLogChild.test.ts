@@ -5,7 +5,7 @@ import { childOptions } from './childOptions';
 import { Client, newKey } from './helpers';
 
 /**
- * The request log crosses the sandbox's process boundary only over the fork's private IPC channel (issue 13): the
+ * The request log crosses the sandbox's process boundary only over the fork's private IPC channel: the
  * editor's side (EmbeddedSandbox) receives every request any client sent, with its diagnosis, masked.
  */
 describe('Local sandbox: request log pushed from the child process', function () {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { runSandboxCommand } from '../../../src/cli/commands/sandbox';
 import { Client, newKey } from './helpers';
 
-/** `tpp sandbox --log json` (issue 13, item 1): the base address, then one JSON object per answered request. */
+/** `tpp sandbox --log json`: the base address, then one JSON object per answered request. */
 describe('tpp sandbox --log json', () => {
   let dir: string;
   before(() => {

@@ -8,7 +8,7 @@ import type { RequestLogEntry } from '../../../src/core/sandbox/requestLog';
 import { startWith } from './helpers';
 
 /**
- * The deliberate-mistakes tour (issue 13, item 4): examples/mistakes/send-mistakes.mjs, run as an integrator's
+ * The deliberate-mistakes tour: examples/mistakes/send-mistakes.mjs, run as an integrator's
  * application (its own process, its own node:crypto tokens), sends three broken requests; the sandbox's request log
  * names each mistake.
  */

@@ -1,5 +1,5 @@
 /**
- * The duplicate-safety proof of issue 12 (item 7): creates of tire-protection registrations, motor-club
+ * The duplicate-safety proof: creates of tire-protection registrations, motor-club
  * registrations and claims sent with `tpp send`'s core (sendFiles) to the real Local sandbox running with
  * `--fault-rate <r> --fault-mode after-commit` (that share of requests is stored, then answered 500), and the
  * sandbox's tables counted afterwards. Used by the unit test (N ≈ 200) and `npm run bench:duplicates` (N = 1,000).
