@@ -16,8 +16,8 @@ import type { Exchange } from '../../src/core/exchange/types';
 import type { ExtensionApi } from '../../src/extension/extension';
 import { findTool } from '../samples/harness';
 import { EXTENSION_ID, activateExtension } from '../shared/extension';
-import { driver, screenshot, sleep, texts, until } from '../shared/driver';
-import { answerInput, clickToastButton, expandRow, pick, runFromPalette, sidebarRows, waitToast } from '../shared/workbench';
+import { driver, screenshot, sleep, until } from '../shared/driver';
+import { answerInput, clickToastButton, expandRow, pick, quickInput, runFromPalette, sidebarRows, waitToast } from '../shared/workbench';
 
 const cmd = <T = unknown>(id: string, ...args: unknown[]) => vscode.commands.executeCommand<T>(id, ...args);
 const PARTNER = 'P-TEN-MINUTES';
@@ -202,7 +202,7 @@ describe('the ten-minute path of your own application (rendered workbench)', fun
     await answerInput(/Base address of Sandbox/, target);
     await pick(/Configure Sandbox: 1 of 5 done/, /Partner ID/, 'Partner ID');
     await answerInput(/Partner ID/, PARTNER);
-    assert.ok(await until(async () => /Configure Sandbox: 2 of 5 done/.test((await texts('.quick-input-widget')).join('\n'))));
+    assert.ok(await until(async () => /Configure Sandbox: 2 of 5 done/.test(await quickInput())));
     await screenshot('path-08-sandbox-configured');
     await driver('press', 'Escape');
   });
