@@ -4,7 +4,7 @@
 // the registration in the tree. Then Sandbox (a second `tpp sandbox`, answering bare 401s like the administrator's):
 // Configure Environment, Connect Your Application (a key pair generated into a file, its public key registered by the
 // "administrator"), Watch My Application, the same broken program through the proxy: the bare 401 explained.
-// Screenshots: test-results/ui/path-*.png (README: media/screenshots/remote-401-explained.png is path-10). Prints the
+// Screenshots: test-results/ui/path-*.png (README: media/screenshots/remote-401.png is path-10). Prints the
 // machine time of the whole path. Leaves the workbench as it found it for the suites after it.
 import * as assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -178,6 +178,7 @@ describe('the ten-minute path of your own application (rendered workbench)', fun
     const sent = await logEntry(api, (e) => e.source === 'sandbox-log' && e.request.method === 'POST' && e.response?.status === 201 && e.time >= since);
     const invoice = String((JSON.parse(sent.request.body ?? '{}') as { invoiceNumber?: unknown }).invoiceNumber ?? '');
     assert.match(invoice, /^INV-\d+-\d+$/, sent.request.body);
+    await row(/^POST \/api\/v3\/tire-protection\/registrations/, /201/);
     await screenshot('path-06-201');
     // The folder was never read in this profile, or its pages were dropped with the new key: a filter reads it again.
     await runFromPalette('Tire Protection: Filter Registrations');
