@@ -10,44 +10,14 @@ import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../src/extension/extension';
 import { activateExtension } from '../shared/extension';
 import { driver, screenshot, sleep, texts, until } from '../shared/driver';
+import { expandRow, sidebarRows, toasts, waitToast } from '../shared/workbench';
 
-const sidebarRows = () => texts('.part.sidebar .monaco-list-row');
-const toasts = () => texts('.notifications-toasts .notification-list-item-message');
 const lenses = () => texts('.monaco-editor .codelens-decoration a');
 const cmd = <T = unknown>(id: string, ...args: unknown[]) => vscode.commands.executeCommand<T>(id, ...args);
-
-async function clickRow(labelStart: string): Promise<void> {
-  await driver('click', `.part.sidebar .monaco-list-row[aria-label^="${labelStart}"]`);
-}
-
-/** Expands a collapsed row (no-op when it is expanded already). */
-async function expandRow(labelStart: string): Promise<void> {
-  const attrs = () => driver<(string | null)[]>('attrs', { selector: `.part.sidebar .monaco-list-row[aria-label^="${labelStart}"]`, name: 'aria-expanded' });
-  const expanded = await until(async () => ((await attrs()).length ? attrs() : undefined));
-  if (!expanded) throw new Error(`No tree row "${labelStart}…"; rows: ${JSON.stringify(await driver('attrs', { selector: '.part.sidebar .monaco-list-row', name: 'aria-label' }))}`);
-  if (expanded[0] !== 'true') await clickRow(labelStart);
-}
 
 async function clickLens(title: string): Promise<void> {
   assert.ok(await until(async () => (await lenses()).some((t) => t.includes(title))), `CodeLens "${title}" rendered; have ${JSON.stringify(await lenses())}`);
   await driver('click', `.monaco-editor .codelens-decoration a:has-text("${title}")`);
-}
-
-/** Waits for a notification: as a toast, or (when the toast was already hidden) in the notification center. */
-async function waitToast(re: RegExp, shot?: string): Promise<string> {
-  let t = await until(async () => (await toasts()).find((x) => re.test(x)), 10_000);
-  if (t) {
-    await sleep(400); // the toast's fade-in
-    if (shot) await screenshot(shot);
-  } else {
-    await cmd('notifications.showList');
-    t = await until(async () => (await texts('.notifications-center .notification-list-item-message')).find((x) => re.test(x)), 10_000);
-    await sleep(400);
-    if (shot) await screenshot(shot);
-    await cmd('notifications.hideList');
-  }
-  assert.ok(t, `notification ${re} shown; have ${JSON.stringify(await toasts())}`);
-  return t;
 }
 
 async function clearToasts(): Promise<void> {

@@ -8,18 +8,9 @@ import { resolvePayloadVariables } from '../../src/core/variables';
 import type { ExtensionApi } from '../../src/extension/extension';
 import { activateExtension } from '../shared/extension';
 import { driver, screenshot, sleep, texts, until } from '../shared/driver';
+import { expandRow, quickInput, sidebarRows } from '../shared/workbench';
 
 const cmd = <T = unknown>(id: string, ...args: unknown[]) => vscode.commands.executeCommand<T>(id, ...args);
-const quickInput = async () => (await texts('.quick-input-widget')).join('\n');
-const sidebarRows = () => texts('.part.sidebar .monaco-list-row');
-
-async function expandRow(labelStart: string): Promise<void> {
-  const sel = `.part.sidebar .monaco-list-row[aria-label^="${labelStart}"]`;
-  const attrs = () => driver<(string | null)[]>('attrs', { selector: sel, name: 'aria-expanded' });
-  const expanded = await until(async () => ((await attrs()).length ? attrs() : undefined));
-  assert.ok(expanded, `row ${labelStart}`);
-  if (expanded[0] !== 'true') await driver('click', sel);
-}
 
 describe('environment setup and record states (rendered workbench)', function () {
   this.timeout(180_000);
