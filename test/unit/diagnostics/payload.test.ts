@@ -263,6 +263,24 @@ describe('payload diagnostics: broken variants give exactly the expected codes a
     check(variant('motor-club-customer', (b) => delete b.customer), [{ code: 'required', at: '{', message: 'customer: required field is missing' }]);
   });
 
+  it('motor-club-customer with cancelledOn too: an error on cancelledOn (separate requests), not an unknown property', () => {
+    check(variant('motor-club-customer', (b) => (b.cancelledOn = '2025-06-01')), [
+      { code: 'separate-requests', at: '"2025-06-01"', severity: 'error', message: /^cancelledOn: a customer update and a cancellation are separate requests/ },
+    ]);
+  });
+
+  it('cancellation with a customer too: an error on customer (separate requests)', () => {
+    check(variant('cancellation', (b) => ((b.$product = 'motor-club'), (b.customer = { name: 'Jane' }))), [
+      { code: 'separate-requests', at: '{\n    "name": "Jane"\n  }', severity: 'error', message: /^customer: a cancellation takes cancelledOn alone/ },
+    ]);
+  });
+
+  it('the completion schema does not offer the property the other PATCH body carries', () => {
+    const props = (kind: PayloadKind) => Object.keys((editorSchema(jsonSchemaFor(kind)) as { properties: object }).properties);
+    assert.ok(!props('motor-club-customer').includes('cancelledOn'));
+    assert.ok(!props('cancellation').includes('customer'));
+  });
+
   it('cancellation: cancelledOn not a date', () => {
     check(variant('cancellation', (b) => (b.cancelledOn = 'yesterday')), [{ code: 'datetime', at: '"yesterday"' }]);
   });
