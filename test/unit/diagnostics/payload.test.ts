@@ -157,7 +157,10 @@ describe('payload diagnostics: broken variants give exactly the expected codes a
     const [zoneless] = check(v3, [{ code: 'date-without-zone', at: '"2025-01-15T14:30:00"', severity: 'warning' }]);
     assert.match(apply(v3, zoneless!.fix!.edits), /"enrollDate": "2025-01-15T14:30:00Z"/);
     check(variant('v2-sales', (b) => (b.Sales[0].SaleDate = '2025-01-15T14:30:00')), [{ code: 'datetime', at: '"2025-01-15T14:30:00"', severity: 'error' }]);
-    check(variant('v2-claims', (b) => (b.Claims[0].TireClaimCount = 0)), [{ code: 'tire-count', at: '0', after: '"TireClaimCount"', severity: 'warning' }]);
+    check(variant('v2-claims', (b) => (b.Claims[0].TireClaimCount = 0)), [{ code: 'sandbox-tire-limit', at: '0', after: '"TireClaimCount"', severity: 'warning' }]);
+    const dot = { code: 'tire-dots', at: '"DOT U2LL LMLR 5107"', severity: 'warning' } as const;
+    check(variant('v2-registrations', (b) => (b.Registrations[0].TiresCovered = 0)), [{ code: 'tire-count', at: '0', after: '"TiresCovered"', severity: 'warning' }, dot]);
+    check(variant('v2-registrations', (b) => (b.Registrations[0].TiresCovered = -2)), [{ code: 'sandbox-tire-limit', at: '-2', severity: 'warning' }, dot]);
     check(variant('v2-sales', (b) => (b.Sales[0].TireCount = '5000')), []);
   });
 

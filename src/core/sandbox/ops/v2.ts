@@ -1,6 +1,7 @@
 import { Queryable } from '../db/database';
 import { CancellationRecord, ClaimRecord, RegistrationRecord, isoDate, num, str } from '../model';
 import { addClaimed, checkClaimable } from './claims';
+import { MIN_TIRE_COUNT } from '../../contract/limits';
 import { ApiError, Body, MAX_V2_RECORDS, OpsContext, REG_COLUMNS, RegRow, badRequest, checkTireCount, conflict, newId, notFound, regOf } from './common';
 import type { PartnerRecord } from './partners';
 import { tiresLeftConflict } from './registrations';
@@ -59,8 +60,8 @@ export async function v2Post(c: OpsContext, p: PartnerRecord, kind: V2Kind, reco
 }
 
 async function v2Registrations(c: OpsContext, tx: Queryable, partner: string, b: Body): Promise<Outcome> {
-  const tiresCovered = Math.max(0, num(b.TiresCovered));
-  checkTireCount(tiresCovered, 'TiresCovered');
+  const tiresCovered = num(b.TiresCovered);
+  checkTireCount(tiresCovered, 'TiresCovered', MIN_TIRE_COUNT.TiresCovered);
   const invoiceNumber = str(b.InvoiceNumber);
   const shopId = str(b.ShopID);
   const now = c.nowIso();
@@ -95,8 +96,8 @@ async function v2Target(tx: Queryable, partner: string, b: Body): Promise<Regist
 
 /** A v2 claim; identity RepairShopID + RepairInvoiceNumber on the same registration: a resend updates it. */
 async function v2Claim(c: OpsContext, tx: Queryable, partner: string, b: Body): Promise<Outcome> {
-  const tireCount = Math.max(1, num(b.TireClaimCount, 1));
-  checkTireCount(tireCount, 'TireClaimCount');
+  const tireCount = num(b.TireClaimCount);
+  checkTireCount(tireCount, 'TireClaimCount', MIN_TIRE_COUNT.TireClaimCount);
   const r = await v2Target(tx, partner, b);
   const v2Key = key(b.RepairShopID, b.RepairInvoiceNumber);
   const same = (await tx.query<{ id: number; tire_count: number }>('SELECT id, tire_count FROM tpp.claims WHERE partner = $1 AND registration = $2 AND v2_key = $3', [partner, r._id, v2Key])).rows[0];
@@ -131,7 +132,8 @@ async function v2Sale(c: OpsContext, tx: Queryable, partner: string, b: Body): P
  * the database); of an expired one, 409.
  */
 async function v2Cancellation(c: OpsContext, tx: Queryable, partner: string, b: Body): Promise<Outcome> {
-  checkTireCount(Math.max(0, num(b.TireCancelCount)), 'TireCancelCount');
+  const tireCount = num(b.TireCancelCount);
+  checkTireCount(tireCount, 'TireCancelCount', MIN_TIRE_COUNT.TireCancelCount);
   const r = await v2Target(tx, partner, b);
   const v2Key = key(b.OrgID, b.ShopID, b.InvoiceNumber, b.CancelShopID, b.CancelInvoiceNumber);
   const same = (await tx.query<{ tire_count: number }>("SELECT tire_count FROM tpp.cancellations WHERE partner = $1 AND registration = $2 AND source = 'v2' AND v2_key = $3", [partner, r._id, v2Key])).rows[0];
@@ -141,7 +143,8 @@ async function v2Cancellation(c: OpsContext, tx: Queryable, partner: string, b: 
     if (k.expired) throw conflict(`Registration ${r.registrationId} expired on ${k.expirationDate}: the program terms forbid cancelling it`);
   }
   const before = same ? Number(same.tire_count) : 0;
-  const tireCount = Math.min(k.tiresLeft + before, Math.max(0, num(b.TireCancelCount)));
+  // More tires than remain is refused, not cut down to what remains: the record read back is the one sent.
+  if (tireCount > k.tiresLeft + before) throw conflict(`Registration ${r.registrationId} has ${k.tiresLeft + before} tire(s) left; the cancellation names ${tireCount}`);
   const when = isoDate(b.CancelDate);
   const now = c.nowIso();
   if (same) {
