@@ -272,6 +272,14 @@ const v3Dated = (field: string, what: string, section: string, future = true): S
   return out;
 };
 
+/** A claim listing no tires: the Local sandbox counts a claim's tires by its `tires` items and refuses none (400). */
+const claimTires: SemanticCheck = (root) => {
+  const tires = root.tires;
+  if (tires !== undefined && (!Array.isArray(tires) || tires.length > 0)) return [];
+  const message = `tires: a claim listing no tires; the Local sandbox refuses it with 400 (it counts the tires a claim lists; the spec states no minimum)`;
+  return [{ path: tires === undefined ? [] : ['tires'], severity: 'warning', code: SEMANTIC_RULES.sandboxTireLimit, message, section: 'Claim (tire protection)' }];
+};
+
 const shopEmails: SemanticCheck = (root) => {
   const out: Finding[] = [];
   if (Array.isArray(root.email)) root.email.forEach((e, i) => emailFormat(e, ['email', i], out));
@@ -288,7 +296,7 @@ export const SEMANTIC_CHECKS: Partial<Record<PayloadKind, readonly SemanticCheck
   registration: [v3Registration('Registration, earlier revision (paths without product prefix)', true), emptyRequired],
   'tire-protection-registration': [v3Registration('Tire-protection registration', true)],
   'motor-club-registration': [v3Registration('Motor-club registration', false)],
-  'tire-protection-claim': [v3Dated('serviceInvoiceDate', 'repair', 'Claim (tire protection)')],
+  'tire-protection-claim': [v3Dated('serviceInvoiceDate', 'repair', 'Claim (tire protection)'), claimTires],
   transaction: [v3Dated('date', 'sale', 'Transaction (manufacturer to dealer)')],
   part: [v3Dated('date', 'sale', 'Part (sold to a shop)')],
   shop: [shopEmails, v3Zones('Shop', 'startDate')],

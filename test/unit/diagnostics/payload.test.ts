@@ -284,6 +284,10 @@ describe('payload diagnostics: broken variants give exactly the expected codes a
     assert.ok(!props('cancellation').includes('customer'));
   });
 
+  it('tire-protection-claim listing no tires: the sandbox-tire-limit warning (the Local sandbox refuses it)', () => {
+    check(variant('tire-protection-claim', (b) => (b.tires = [])), [{ code: 'sandbox-tire-limit', at: '[]', severity: 'warning' }]);
+  });
+
   it('cancellation: cancelledOn not a date', () => {
     check(variant('cancellation', (b) => (b.cancelledOn = 'yesterday')), [{ code: 'datetime', at: '"yesterday"' }]);
   });

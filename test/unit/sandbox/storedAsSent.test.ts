@@ -1,7 +1,8 @@
 import { strict as assert } from 'node:assert';
+import { ENDPOINTS } from '../../../src/core/contract';
 import { MAX_TIRE_COUNT } from '../../../src/core/contract/limits';
 import type { SandboxHandle } from '../../../src/core/sandbox/server';
-import { Client, startWith, v2Registration } from './helpers';
+import { Client, startWith, tpRegistration, v2Registration } from './helpers';
 
 /**
  * Nothing silently changed (docs/contract.md, "Tire counts"): a value the Local sandbox takes is read back as sent,
@@ -62,5 +63,43 @@ describe('Local sandbox: values stored as sent or refused with their rule', func
     [st] = await status('CA');
     assert.deepEqual([st?.TireCancelCount, st?.TiresLeft, st?.WarrantyStatus], [3, 0, 2]);
     assert.equal((await a.call('GET', '/v2/partners/partner1?rec=cancellations&invoicenumber=CA')).json[0].TireCancelCount, 3);
+  });
+
+  it('a tire-protection registration posted as {} reads back as sent: no enrolment date, tires or expiry invented', async () => {
+    const c = await a.call('POST', '/tire-protection/registrations', {});
+    assert.equal(c.status, 201, c.text);
+    const id = c.json.id as string;
+    const read = await a.call('GET', `/tire-protection/registrations/${id}`);
+    assert.deepEqual(read.json, { _id: id, program_id: read.json.program_id, claims: [] }, 'only what every read adds');
+    const m = await a.call('GET', `/tire-protection/registrations/${id}/metadata`);
+    assert.equal(m.status, 200);
+    assert.deepEqual(m.json, { claimedTiresCount: 0, availableTiresCount: 0, hasTiresToClaim: false, hasTiresToReplace: false, isActive: true }, 'no enrollDate, no expirationDate');
+    assert.ok(ENDPOINTS.getTireProtectionRegistrationMetadata.responses[200]!.safeParse(m.json).success, "the contract's metadata schema takes it");
+    const claimed = await a.call('POST', `/tire-protection/registrations/${id}/claims`, { tires: [{}] });
+    assert.equal(claimed.status, 409, 'no tire covered, so none to claim');
+    assert.equal((await a.call('PATCH', `/tire-protection/registrations/${id}`, { cancelledOn: '2025-06-01' })).status, 204, 'cancellable: no enrolment date to precede');
+    assert.equal((await a.call('GET', `/tire-protection/registrations/${id}/metadata`)).json.isActive, false);
+  });
+
+  it('without an enrolment date, the version 2 status has no PlanEnrollDate and an empty ExpireDate ("empty when not set")', async () => {
+    assert.equal((await a.call('POST', '/tire-protection/registrations', { invoiceNumber: 'NO-DATE', tires: [{ make: 'M' }] })).status, 201);
+    const [st] = await status('NO-DATE');
+    assert.equal(st?.PlanEnrollDate, undefined);
+    assert.equal(st?.ExpireDate, '');
+    assert.deepEqual([st?.TiresCovered, st?.TiresLeft, st?.WarrantyStatus], [1, 1, 1]);
+    assert.equal((await a.call('GET', '/v2/partners/partner1?rec=registrations&invoicenumber=NO-DATE')).json[0].PlanEnrollDate, undefined);
+  });
+
+  it('a version 3 claim listing no tires is refused (400 naming tires), not counted as one tire', async () => {
+    const id = (await a.call('POST', '/tire-protection/registrations', tpRegistration('TP-NT', 2))).json.id as string;
+    for (const body of [{}, { tires: [] }]) {
+      const r = await a.call('POST', `/tire-protection/registrations/${id}/claims`, body);
+      assert.equal(r.status, 400, r.text);
+      assert.deepEqual(r.json.issues.map((i: { path: string }) => i.path), ['tires']);
+      assert.match(r.json.message, /tires is 0: the Local sandbox accepts 1 to/);
+    }
+    const m = (await a.call('GET', `/tire-protection/registrations/${id}/metadata`)).json;
+    assert.deepEqual([m.claimedTiresCount, m.availableTiresCount], [0, 2]);
+    assert.deepEqual((await a.call('GET', `/tire-protection/registrations/${id}`)).json.claims, []);
   });
 });
