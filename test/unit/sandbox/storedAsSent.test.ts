@@ -30,7 +30,7 @@ describe('Local sandbox: values stored as sent or refused with their rule', func
       const r = await post({ Registrations: [{ ...v2Registration('S1', 'NEG', 4), TiresCovered: n }] });
       assert.equal(r.status, 400, r.text);
       assert.match(r.json.message, new RegExp(`TiresCovered is -2: the Local sandbox accepts 0 to ${MAX_TIRE_COUNT} tires`));
-      assert.deepEqual(r.json.issues.map((i: { path: string }) => i.path), ['Registrations.0']);
+      assert.deepEqual(r.json.issues.map((i: { path: string }) => i.path), ['Registrations.0.TiresCovered']);
     }
     assert.deepEqual(await status('NEG'), [], 'nothing stored');
     assert.equal((await post({ Registrations: [v2Registration('S1', 'ZERO', 0)] })).status, 200);

@@ -29,9 +29,15 @@ export interface V2PostOutcome {
 type Outcome = Omit<V2PostOutcome, 'index'>;
 const key = (...parts: unknown[]) => parts.map(str).join('\u001f');
 
-/** Thrown to roll the whole POST back once a record was rejected; carries every record's outcome. */
+/**
+ * Thrown to roll the whole POST back once a record was rejected; carries every record's outcome and, by record index,
+ * the field a 400 names within the record (e.g. `TiresCovered`), for the answer's issue paths.
+ */
 export class V2Rejected extends Error {
-  constructor(readonly results: V2PostOutcome[]) {
+  constructor(
+    readonly results: V2PostOutcome[],
+    readonly fields: ReadonlyMap<number, string> = new Map(),
+  ) {
     super('rejected');
   }
 }
@@ -40,6 +46,7 @@ export class V2Rejected extends Error {
 export async function v2Post(c: OpsContext, p: PartnerRecord, kind: V2Kind, records: readonly Body[]): Promise<V2PostOutcome[]> {
   return c.db.transaction(async (tx) => {
     const results: V2PostOutcome[] = [];
+    const fields = new Map<number, string>();
     for (const [index, rec] of records.entries()) {
       await tx.query('SAVEPOINT record', []);
       try {
@@ -50,10 +57,12 @@ export async function v2Post(c: OpsContext, p: PartnerRecord, kind: V2Kind, reco
         if (!(err instanceof ApiError)) throw err;
         await tx.query('ROLLBACK TO SAVEPOINT record', []);
         results.push({ index, status: 'rejected', statusCode: err.statusCode, message: err.message });
+        const field = err.issues?.[0]?.path;
+        if (field) fields.set(index, field);
       }
     }
     if (results.some((r) => r.status === 'rejected')) {
-      throw new V2Rejected(results.map((r) => (r.status === 'rejected' ? r : { index: r.index, status: 'not stored', statusCode: r.statusCode })));
+      throw new V2Rejected(results.map((r) => (r.status === 'rejected' ? r : { index: r.index, status: 'not stored', statusCode: r.statusCode })), fields);
     }
     return results;
   });
