@@ -31,6 +31,12 @@ export const MESSAGES = {
   object: 'expected an object',
   array: 'expected an array',
   stringOrStrings: 'a string or an array of strings',
+  /**
+   * A field of the other body of a shared PATCH (spec: Endpoints, motor-club registrations: the customer update and
+   * the cancellation are separate requests on one path): refused, never dropped.
+   */
+  cancelWithCustomer: 'a customer update and a cancellation are separate requests: send cancelledOn in a PATCH of its own',
+  customerWithCancel: 'a cancellation takes cancelledOn alone and a customer update is a separate request: send customer in a PATCH of its own',
 } as const;
 
 /**

@@ -45,6 +45,7 @@ export const DIAGNOSTIC_CODES: Readonly<Record<string, DiagnosticCode>> = {
   [CONTRACT_RULES.yearFormat]: spec(),
   [RULES.enum]: spec(),
   [CONTRACT_RULES.minItems]: spec(),
+  [CONTRACT_RULES.separateRequests]: spec(),
   [SEMANTIC_RULES.deprecated]: spec('warning'),
   [RULES.unknownProperty]: plausible,
   [SEMANTIC_RULES.duplicateRegistration]: plausible,

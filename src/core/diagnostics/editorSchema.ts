@@ -5,6 +5,7 @@
  * Problems panel free of a second, less precise copy of each problem:
  * - dropped: required, min/maxLength, pattern, format, minimum/maximum, multipleOf, min/maxItems,
  *   additionalProperties: false, deprecated, not, if/then/else;
+ * - a property no value satisfies (`not: {}`: the other body's field of a PATCH sharing its path) is left out;
  * - `enum` and `const` become `examples` (still offered as value completions; several values in an `allOf` branch);
  * - `type` becomes a `defaultSnippets` body holding a value that is valid at once (never a
  *   `""` that is then an error), see {@link valueSnippet}; it is then removed; `oneOf` becomes `anyOf`.
@@ -84,6 +85,13 @@ export function valueSnippet(node: { readonly [k: string]: Json }): Json | undef
   }
 }
 
+/** A schema no value satisfies: `not: {}` (the contract's `z.never()`), with at most a description beside it. */
+function forbidden(node: Json): boolean {
+  if (node === null || typeof node !== 'object' || Array.isArray(node)) return false;
+  const not = node.not;
+  return not !== null && typeof not === 'object' && !Array.isArray(not) && Object.keys(not).length === 0 && Object.keys(node).every((k) => k === 'not' || k === 'description');
+}
+
 /** Completion-and-hover variant of a generated JSON Schema (see the module comment). */
 export function editorSchema(schema: unknown): unknown {
   const visit = (node: Json): Json => {
@@ -93,7 +101,7 @@ export function editorSchema(schema: unknown): unknown {
     for (const [k, v] of Object.entries(node)) {
       if (k === 'additionalProperties' && v === false) continue;
       if (k === 'oneOf') out.anyOf = visit(v);
-      else if (!DROP.has(k)) out[k] = k === 'properties' || k === 'definitions' || k === '$defs' ? mapValues(v) : visit(v);
+      else if (!DROP.has(k)) out[k] = k === 'properties' || k === 'definitions' || k === '$defs' ? mapValues(v, k === 'properties') : visit(v);
     }
     const examples: Json[] = [];
     if (Array.isArray(node.enum)) examples.push(...node.enum);
@@ -106,10 +114,11 @@ export function editorSchema(schema: unknown): unknown {
     if (snippet !== undefined) out.defaultSnippets = [{ body: snippet }];
     return out;
   };
-  const mapValues = (v: Json): Json => {
+  const mapValues = (v: Json, isProperties: boolean): Json => {
     if (v === null || typeof v !== 'object' || Array.isArray(v)) return v;
     const out: { [k: string]: Json } = {};
-    for (const [k, s] of Object.entries(v)) out[k] = visit(s);
+    // A property the body must not carry (`not: {}`) is not offered as a completion; the diagnostics report it.
+    for (const [k, s] of Object.entries(v)) if (!(isProperties && forbidden(s))) out[k] = visit(s);
     return out;
   };
   return visit(schema as Json);

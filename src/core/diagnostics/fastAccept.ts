@@ -129,6 +129,8 @@ function expr(schema: z.ZodType, v: string, g: Gen, depth: number): string {
       return withChecks(`typeof ${v} === "boolean"`, def, 'other', v, g);
     case 'null':
       return `${v} === null`;
+    case 'never':
+      return 'false';
     case 'any':
     case 'unknown':
       return withChecks('true', def, 'other', v, g);

@@ -57,6 +57,7 @@ export const CONTRACT_RULES = {
   email: 'email',
   yearFormat: 'year-format',
   minItems: 'min-items',
+  separateRequests: 'separate-requests',
   unknownKind: 'unknown-kind',
 } as const;
 
@@ -77,6 +78,8 @@ const BY_MESSAGE = new Map<string, string>([
   [MESSAGES.vehicleYear, CONTRACT_RULES.yearFormat],
   [MESSAGES.object, RULES.type],
   [MESSAGES.array, RULES.type],
+  [MESSAGES.cancelWithCustomer, CONTRACT_RULES.separateRequests],
+  [MESSAGES.customerWithCancel, CONTRACT_RULES.separateRequests],
 ]);
 
 /** Spec message of a v2 field type, for zod's generic messages (e.g. a money string failing its pattern). */

@@ -1,6 +1,6 @@
 import { digitsAt, email } from '../contract/primitives';
 import { COMMERCIAL_VEHICLE_VALUES } from '../contract/v2/fields';
-import { MAX_TIRE_COUNT } from '../contract/limits';
+import { MAX_TIRE_COUNT, MIN_TIRE_COUNT } from '../contract/limits';
 import type { PayloadKind } from '../contract/types';
 import type { Finding, SemanticCheck } from './engine';
 import type { JsonPath } from './types';
@@ -79,17 +79,21 @@ function tireDots(r: Obj, base: Base, out: Finding[]): void {
 const filled = (v: unknown): boolean => typeof v === 'string' && v.trim() !== '';
 
 /**
- * A tire count below 1 (the spec states no minimum, but a record of no tires is almost certainly a mistake), or
- * above {@link MAX_TIRE_COUNT}: the Local sandbox refuses that (400); the spec states no maximum.
+ * A count the Local sandbox refuses with 400 (below its least count for the field, {@link MIN_TIRE_COUNT}, or above
+ * {@link MAX_TIRE_COUNT}; the spec states neither), else a count below 1 (the spec states no minimum, but a record of
+ * no tires is almost certainly a mistake). `sandboxLimit` false: a count the sandbox stores whatever it is.
  */
 function tireLimit(r: Obj, field: string, base: Base, section: string, out: Finding[], sandboxLimit = true): void {
   const n = whole(r[field]);
-  if (n === undefined || (n >= 1 && (n <= MAX_TIRE_COUNT || !sandboxLimit))) return;
-  if (n < 1) {
-    out.push({ path: [...base, field], severity: 'warning', code: SEMANTIC_RULES.tireCount, message: `${field}: ${n} tires; a count below 1 is unlikely (the spec states no minimum)`, section });
-    return;
+  if (n === undefined) return;
+  const min = (MIN_TIRE_COUNT as Readonly<Record<string, number>>)[field] ?? 0;
+  const path = [...base, field];
+  if (sandboxLimit && (n < min || n > MAX_TIRE_COUNT)) {
+    const side = n < min ? `less than the Local sandbox accepts (${min})` : `more than the Local sandbox accepts (${MAX_TIRE_COUNT})`;
+    out.push({ path, severity: 'warning', code: SEMANTIC_RULES.sandboxTireLimit, message: `${field}: ${n} tires is ${side}; the Local sandbox refuses it with 400 (the spec states no ${n < min ? 'minimum' : 'maximum'})`, section });
+  } else if (n < 1) {
+    out.push({ path, severity: 'warning', code: SEMANTIC_RULES.tireCount, message: `${field}: ${n} tires; a count below 1 is unlikely (the spec states no minimum)`, section });
   }
-  out.push({ path: [...base, field], severity: 'warning', code: SEMANTIC_RULES.sandboxTireLimit, message: `${field}: ${n} tires is more than the Local sandbox accepts (${MAX_TIRE_COUNT}); the Local sandbox refuses it with 400 (the spec states no maximum)`, section });
 }
 
 /** Duplicate ShopID + InvoiceNumber inside one Registrations array: the later one overwrites the earlier. */
@@ -268,6 +272,14 @@ const v3Dated = (field: string, what: string, section: string, future = true): S
   return out;
 };
 
+/** A claim listing no tires: the Local sandbox counts a claim's tires by its `tires` items and refuses none (400). */
+const claimTires: SemanticCheck = (root) => {
+  const tires = root.tires;
+  if (tires !== undefined && (!Array.isArray(tires) || tires.length > 0)) return [];
+  const message = `tires: a claim listing no tires; the Local sandbox refuses it with 400 (it counts the tires a claim lists; the spec states no minimum)`;
+  return [{ path: tires === undefined ? [] : ['tires'], severity: 'warning', code: SEMANTIC_RULES.sandboxTireLimit, message, section: 'Claim (tire protection)' }];
+};
+
 const shopEmails: SemanticCheck = (root) => {
   const out: Finding[] = [];
   if (Array.isArray(root.email)) root.email.forEach((e, i) => emailFormat(e, ['email', i], out));
@@ -284,7 +296,7 @@ export const SEMANTIC_CHECKS: Partial<Record<PayloadKind, readonly SemanticCheck
   registration: [v3Registration('Registration, earlier revision (paths without product prefix)', true), emptyRequired],
   'tire-protection-registration': [v3Registration('Tire-protection registration', true)],
   'motor-club-registration': [v3Registration('Motor-club registration', false)],
-  'tire-protection-claim': [v3Dated('serviceInvoiceDate', 'repair', 'Claim (tire protection)')],
+  'tire-protection-claim': [v3Dated('serviceInvoiceDate', 'repair', 'Claim (tire protection)'), claimTires],
   transaction: [v3Dated('date', 'sale', 'Transaction (manufacturer to dealer)')],
   part: [v3Dated('date', 'sale', 'Part (sold to a shop)')],
   shop: [shopEmails, v3Zones('Shop', 'startDate')],

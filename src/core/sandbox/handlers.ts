@@ -143,7 +143,7 @@ export const handlers: Readonly<Record<EndpointId, Handler>> = {
         first.statusCode,
         first.statusCode === 404 ? 'not_found' : first.statusCode === 400 ? 'bad_request' : 'conflict',
         `${rejected.length} of ${err.results.length} ${kind} record(s) rejected, so none was stored; first: ${kind}[${first.index}]: ${first.message ?? ''}`,
-        first.statusCode === 400 ? rejected.map((r) => ({ path: `${kind}.${r.index}`, message: r.message ?? '' })) : undefined,
+        first.statusCode === 400 ? rejected.map((r) => ({ path: [kind, r.index, err.fields.get(r.index)].filter((p) => p !== undefined).join('.'), message: r.message ?? '' })) : undefined,
         { results: err.results },
       );
     }

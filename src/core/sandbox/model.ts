@@ -49,7 +49,10 @@ export interface RegistrationRecord {
   readonly storeNumber: string;
   /** v2 OrgID; `''` when none. */
   readonly orgId: string;
-  /** ISO 8601 enrolment date (v3 enrollDate, v2 PlanEnrollDate), normalised with `new Date().toISOString()`. */
+  /**
+   * ISO 8601 enrolment date (v3 enrollDate, v2 PlanEnrollDate), normalised with `new Date().toISOString()`; `''` when
+   * the create carried none (a tire-protection registration's fields are all optional): then no expiry is computed.
+   */
   readonly enrollDate: string;
   readonly createdDate: string;
   /** ISO 8601 time of the last status change. */
@@ -89,7 +92,9 @@ export interface RegistrationCounts {
   /** 1 Active, 2 Cancelled, 3 No Tires left, 4 Expired. */
   readonly warrantyStatus: 1 | 2 | 3 | 4;
   readonly cancelledOn?: string;
-  readonly expirationDate: string;
+  /** Enrolment date plus the program term; undefined without an enrolment date (nothing to count the term from). */
+  readonly expirationDate?: string;
+  /** False without an enrolment date: a term that has no start has no end either (docs/contract.md). */
   readonly expired: boolean;
 }
 
@@ -112,8 +117,8 @@ export function addMonths(iso: string, months: number): string {
 export function countsOf(r: RegistrationRecord, nowMs: number, termMonths: number): RegistrationCounts {
   const { tireClaimCount, tireCancelCount, cancelledOn } = r;
   const tiresLeft = Math.max(0, r.tiresCovered - tireClaimCount - tireCancelCount);
-  const expirationDate = addMonths(r.enrollDate, termMonths);
-  const expired = Date.parse(expirationDate) <= nowMs;
+  const expirationDate = r.enrollDate === '' ? undefined : addMonths(r.enrollDate, termMonths);
+  const expired = expirationDate !== undefined && Date.parse(expirationDate) <= nowMs;
   const warrantyStatus = cancelledOn !== undefined ? 2 : expired ? 4 : tiresLeft === 0 ? 3 : 1;
   return { tiresCovered: r.tiresCovered, tireClaimCount, tireCancelCount, tiresLeft, warrantyStatus, cancelledOn, expirationDate, expired };
 }

@@ -110,30 +110,33 @@ export function parseQuery(e: EndpointDef, query: Record<string, unknown>): Reco
   return out;
 }
 
-/** Picks the endpoint of a group for this body (motor-club PATCH: customer vs cancelledOn) and validates it. */
+/**
+ * Picks the endpoint of a group for this body and validates it. The motor-club PATCH forms share method and path and
+ * are told apart by the body's required property (`customer` or `cancelledOn`; spec: Endpoints). Each body refuses the
+ * other's property (the contract's `forbidden`), so a body carrying both is a 400 naming why, never half applied; a
+ * body carrying neither is a 400 naming the accepted shapes.
+ */
 export function chooseAndParseBody(group: readonly EndpointDef[], body: unknown): { endpoint: EndpointDef; body: unknown } {
   const first = group[0] as EndpointDef;
   if (group.length === 1) {
     if (!first.body) return { endpoint: first, body: undefined };
     return { endpoint: first, body: parseBody(first.body, body) };
   }
-  let firstError: ApiError | undefined;
-  const keys = body !== null && typeof body === 'object' ? Object.keys(body) : [];
-  // Try the endpoints whose body schema mentions a key present in the body first.
-  const ordered = [...group].sort((a, b) => Number(mentions(b, keys)) - Number(mentions(a, keys)));
-  for (const e of ordered) {
-    try {
-      return { endpoint: e, body: e.body ? parseBody(e.body, body) : undefined };
-    } catch (err) {
-      firstError ??= err as ApiError;
-    }
-  }
-  throw firstError ?? new ApiError(400, 'bad_request', 'Invalid body');
+  const keys = body !== null && typeof body === 'object' && !Array.isArray(body) ? Object.keys(body) : [];
+  const chosen = group.find((e) => requiredKeys(e).some((k) => keys.includes(k)));
+  if (chosen) return { endpoint: chosen, body: chosen.body ? parseBody(chosen.body, body) : undefined };
+  if (body === undefined) return { endpoint: first, body: first.body ? parseBody(first.body, body) : undefined };
+  const shapes = group.map((e) => `{${requiredKeys(e).join(', ')}} (${e.summary.replace(/\.$/, '')})`);
+  const message = `the body matches none of the accepted shapes: ${shapes.join(' or ')}`;
+  throw new ApiError(400, 'bad_request', `Invalid body: ${message}`, [{ path: '', message }]);
 }
 
-function mentions(e: EndpointDef, keys: readonly string[]): boolean {
-  const shape = (e.body as unknown as { shape?: Record<string, unknown> } | undefined)?.shape;
-  return !!shape && keys.some((k) => k in shape);
+/** The required top-level properties of an endpoint's body schema (a zod object's non-optional keys). */
+function requiredKeys(e: EndpointDef): string[] {
+  const shape = (e.body as unknown as { shape?: Record<string, { _zod?: { optin?: string } }> } | undefined)?.shape ?? {};
+  return Object.entries(shape)
+    .filter(([, s]) => s._zod?.optin !== 'optional')
+    .map(([k]) => k);
 }
 
 function parseBody(schema: z.ZodType, body: unknown): unknown {

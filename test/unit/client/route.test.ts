@@ -60,5 +60,14 @@ describe('routePayload (spec: Endpoints; payload meta data)', () => {
       () => routePayload({ $schema: schemaUri('cancellation'), cancelledOn: '2025-02-01T10:00:00Z', $product: 'boats', $registrationId: 'r' }, 'a.json'),
       (e: unknown) => e instanceof PayloadRefused && /unknown \$product/.test(e.message),
     );
+    // The motor-club PATCH forms share a path: a body with both customer and cancelledOn is not sent (either way).
+    assert.throws(
+      () => routePayload({ ...template('motor-club-customer'), $registrationId: 'r', cancelledOn: '2025-02-01' }, 'a.json'),
+      (e: unknown) => e instanceof PayloadRefused && /cancelledOn: a customer update and a cancellation are separate requests/.test(e.message),
+    );
+    assert.throws(
+      () => routePayload({ $schema: schemaUri('cancellation'), $product: 'motor-club', $registrationId: 'r', cancelledOn: '2025-02-01', customer: { name: 'A' } }, 'a.json'),
+      (e: unknown) => e instanceof PayloadRefused && /customer: a cancellation takes cancelledOn alone/.test(e.message),
+    );
   });
 });

@@ -18,8 +18,9 @@ import { Client, newKey, track } from '../sandbox/helpers';
  * Boundaries: string(n) lengths in characters (accents precomposed and combining, emoji), v2 numbers sent as
  * strings and '', money decimals, dates, v2 and v3 years, customer e-mail (an "email string") vs the shop's
  * plain string, CommercialVehicle's case, TireDOT count vs TiresCovered, tire counts up to MAX_TIRE_COUNT.
- * The one documented exception: a tire count above MAX_TIRE_COUNT is a warning that the Local sandbox answers
- * with 400; generated counts stay at or below it, and the warning itself is checked without the sandbox.
+ * The one documented exception: a tire count outside the Local sandbox's range (above MAX_TIRE_COUNT, below
+ * MIN_TIRE_COUNT: negative, or a claim of 0 tires) is a warning that the Local sandbox answers with 400; generated
+ * counts stay at or below the maximum (the warning itself is checked without the sandbox) and reach below the minimum.
  * Only the sandbox's HTTP behaviour is used (no store internals), and invoice numbers are unique per run.
  * Not covered: `cancellation` (a cancelledOn before the enrolment or after the program term answers 409 by the
  * spec's state rules, whatever the payload's diagnostics) and the deprecated `v2-cancellations`.
@@ -258,7 +259,10 @@ describe('editor, CLI and Local sandbox agree on payloads at each rule boundary 
           assert.equal(fromCli.code, errors.length > 0 ? 1 : 0);
           const status = await c.send(body);
           const why = `${text}\n${core.map((p) => `${p.severity} ${p.code}: ${p.message}`).join('\n')}`;
+          // The documented exception: a tire count the Local sandbox refuses is a warning (sandbox-tire-limit) and a 400.
+          const refusedCount = core.some((p) => p.code === 'sandbox-tire-limit');
           if (errors.length > 0) assert.equal(status, 400, `errors, so the sandbox must answer 400:\n${why}`);
+          else if (refusedCount) assert.equal(status, 400, `a tire count the Local sandbox refuses, so it must answer 400:\n${why}`);
           else assert.ok(status >= 200 && status < 300, `at most warnings, so the sandbox must answer 2xx, got ${status}:\n${why}`);
           if (errors.length > 0) seen.errors++;
           else if (core.length > 0) seen.warnings++;
@@ -271,7 +275,7 @@ describe('editor, CLI and Local sandbox agree on payloads at each rule boundary 
     });
   }
 
-  it(`the documented exception: a tire count above ${MAX_TIRE_COUNT} is a warning (the Local sandbox refuses it)`, () => {
+  it(`the documented exception: a tire count above ${MAX_TIRE_COUNT} or below the least count is a warning (the Local sandbox refuses it)`, () => {
     const b = template('v2-registrations');
     v2Reg(b).TiresCovered = String(MAX_TIRE_COUNT + 1);
     const c = template('v2-claims');
@@ -283,5 +287,12 @@ describe('editor, CLI and Local sandbox agree on payloads at each rule boundary 
     }
     v2Reg(b).TiresCovered = MAX_TIRE_COUNT;
     assert.deepEqual(diagnosePayload(JSON.stringify(b))!.problems, []);
+    v2Reg(b).TiresCovered = -2;
+    c.Claims[0].TireClaimCount = 0;
+    for (const body of [b, c]) {
+      const ps = diagnosePayload(JSON.stringify(body, null, 2))!.problems.filter((p) => p.code !== 'tire-dots');
+      assert.deepEqual(ps.map((p) => `${p.severity} ${p.code}`), ['warning sandbox-tire-limit']);
+      assert.match(ps[0]!.message, /less than the Local sandbox accepts .* refuses it with 400/);
+    }
   });
 });

@@ -157,7 +157,10 @@ describe('payload diagnostics: broken variants give exactly the expected codes a
     const [zoneless] = check(v3, [{ code: 'date-without-zone', at: '"2025-01-15T14:30:00"', severity: 'warning' }]);
     assert.match(apply(v3, zoneless!.fix!.edits), /"enrollDate": "2025-01-15T14:30:00Z"/);
     check(variant('v2-sales', (b) => (b.Sales[0].SaleDate = '2025-01-15T14:30:00')), [{ code: 'datetime', at: '"2025-01-15T14:30:00"', severity: 'error' }]);
-    check(variant('v2-claims', (b) => (b.Claims[0].TireClaimCount = 0)), [{ code: 'tire-count', at: '0', after: '"TireClaimCount"', severity: 'warning' }]);
+    check(variant('v2-claims', (b) => (b.Claims[0].TireClaimCount = 0)), [{ code: 'sandbox-tire-limit', at: '0', after: '"TireClaimCount"', severity: 'warning' }]);
+    const dot = { code: 'tire-dots', at: '"DOT U2LL LMLR 5107"', severity: 'warning' } as const;
+    check(variant('v2-registrations', (b) => (b.Registrations[0].TiresCovered = 0)), [{ code: 'tire-count', at: '0', after: '"TiresCovered"', severity: 'warning' }, dot]);
+    check(variant('v2-registrations', (b) => (b.Registrations[0].TiresCovered = -2)), [{ code: 'sandbox-tire-limit', at: '-2', severity: 'warning' }, dot]);
     check(variant('v2-sales', (b) => (b.Sales[0].TireCount = '5000')), []);
   });
 
@@ -261,6 +264,28 @@ describe('payload diagnostics: broken variants give exactly the expected codes a
 
   it('motor-club-customer: missing customer on the root {', () => {
     check(variant('motor-club-customer', (b) => delete b.customer), [{ code: 'required', at: '{', message: 'customer: required field is missing' }]);
+  });
+
+  it('motor-club-customer with cancelledOn too: an error on cancelledOn (separate requests), not an unknown property', () => {
+    check(variant('motor-club-customer', (b) => (b.cancelledOn = '2025-06-01')), [
+      { code: 'separate-requests', at: '"2025-06-01"', severity: 'error', message: /^cancelledOn: a customer update and a cancellation are separate requests/ },
+    ]);
+  });
+
+  it('cancellation with a customer too: an error on customer (separate requests)', () => {
+    check(variant('cancellation', (b) => ((b.$product = 'motor-club'), (b.customer = { name: 'Jane' }))), [
+      { code: 'separate-requests', at: '{\n    "name": "Jane"\n  }', severity: 'error', message: /^customer: a cancellation takes cancelledOn alone/ },
+    ]);
+  });
+
+  it('the completion schema does not offer the property the other PATCH body carries', () => {
+    const props = (kind: PayloadKind) => Object.keys((editorSchema(jsonSchemaFor(kind)) as { properties: object }).properties);
+    assert.ok(!props('motor-club-customer').includes('cancelledOn'));
+    assert.ok(!props('cancellation').includes('customer'));
+  });
+
+  it('tire-protection-claim listing no tires: the sandbox-tire-limit warning (the Local sandbox refuses it)', () => {
+    check(variant('tire-protection-claim', (b) => (b.tires = [])), [{ code: 'sandbox-tire-limit', at: '[]', severity: 'warning' }]);
   });
 
   it('cancellation: cancelledOn not a date', () => {

@@ -16,6 +16,10 @@ describe('tree registration pages', () => {
     assert.equal(registrationState({ cancelledOn: '2026-02-01' }, undefined, NOW), 'Cancelled');
     assert.equal(registrationState({}, undefined, NOW, 'motor-club'), 'Active');
     assert.equal(registrationState({ cancelledOn: '2026-02-01' }, undefined, NOW, 'motor-club'), 'Cancelled');
+    // A registration created without enrollDate or tires: metadata without dates (it does not expire), no tires.
+    const undated = { claimedTiresCount: 0, availableTiresCount: 0, hasTiresToClaim: false, hasTiresToReplace: false, isActive: true };
+    assert.equal(registrationState({}, undated, NOW), 'No tires left');
+    assert.equal(registrationState({}, { ...undated, availableTiresCount: 2, hasTiresToClaim: true }, NOW), 'Active');
   });
 
   it('lists one page with the filter in one request: the state is what each listed record says', async () => {

@@ -249,6 +249,33 @@ for (const backend of BACKENDS)
       assert.equal((await a.call('GET', '/motor-club/registrations/nope')).status, 404);
       assert.equal((await a.call('PATCH', '/motor-club/registrations/nope', { cancelledOn: '2025-06-01' })).status, 404);
     });
+    it('refuses a PATCH body with both customer and cancelledOn (separate requests), naming why, and leaves the record unchanged', async () => {
+      const id = (await a.call('POST', '/motor-club/registrations', mc('M-3'))).json.id as string;
+      const before = (await a.call('GET', `/motor-club/registrations/${id}`)).json;
+      for (const path of [`/motor-club/registrations/${id}`, '/motor-club/registrations?invoiceNumber=M-3']) {
+        const both = await a.call('PATCH', path, { customer: { name: 'Other' }, cancelledOn: '2025-06-01' });
+        assert.equal(both.status, 400, both.text);
+        assert.deepEqual(both.json.issues.map((i: { path: string }) => i.path), ['cancelledOn']);
+        assert.match(both.json.message, /separate requests/);
+        assert.deepEqual((await a.call('GET', `/motor-club/registrations/${id}`)).json, before, 'neither the customer replaced nor cancelled');
+      }
+      const neither = await a.call('PATCH', `/motor-club/registrations/${id}`, {});
+      assert.equal(neither.status, 400);
+      assert.match(neither.json.message, /matches none of the accepted shapes: \{customer\} .* or \{cancelledOn\}/);
+      const badDate = await a.call('PATCH', `/motor-club/registrations/${id}`, { cancelledOn: 'soon' });
+      assert.equal(badDate.status, 400);
+      assert.deepEqual(badDate.json.issues.map((i: { path: string }) => i.path), ['cancelledOn'], 'the cancellation form is named, not a missing customer');
+      assert.deepEqual((await a.call('GET', `/motor-club/registrations/${id}`)).json, before);
+      assert.equal((await a.call('PATCH', `/motor-club/registrations/${id}`, { cancelledOn: '2025-06-01' })).status, 204, 'the cancellation alone is applied');
+    });
+
+    it('refuses a cancellation of any registration that carries a customer', async () => {
+      const id = await create(a, 'TP-C1');
+      const r = await a.call('PATCH', `/tire-protection/registrations/${id}`, { cancelledOn: '2099-01-01', customer: { name: 'X' } });
+      assert.equal(r.status, 400, r.text);
+      assert.deepEqual(r.json.issues.map((i: { path: string }) => i.path), ['customer']);
+      assert.equal((await a.call('GET', `/tire-protection/registrations/${id}`)).json.cancelledOn, undefined);
+    });
   });
 
   describe('version 2 records', () => {

@@ -42,6 +42,11 @@ describe('Local sandbox: model', () => {
     assert.equal(countsOf(reg(cancelled(4)), Date.parse('2030-01-01T00:00:00Z'), 36).warrantyStatus, 2);
     assert.equal(countsOf(reg(claimed(9)), at, 36).tiresLeft, 0, 'never below 0');
   });
+
+  it('without an enrolment date: no expiration date and never expired (no term start to count from)', () => {
+    const k = countsOf(reg({ enrollDate: '' }), Date.parse('2099-01-01T00:00:00Z'), 36);
+    assert.deepEqual([k.expirationDate, k.expired, k.warrantyStatus], [undefined, false, 1]);
+  });
 });
 
 describe('Local sandbox: record identifiers', () => {

@@ -110,7 +110,7 @@ export const v2KindDefs = {
           InvoiceNumber: 'INV-0001',
           CancelShopID: 'SHOP-0001',
           CancelInvoiceNumber: 'CINV-0001',
-          TireCancelCount: 4,
+          TireCancelCount: 3,
           CancelDate: '2025-02-01',
         },
       ],

@@ -22,6 +22,12 @@ export const req = <T extends z.ZodType>(schema: T, description: string) => sche
 
 /** A request object: unknown keys are stripped, not rejected (the diagnostics warn about them). */
 export const obj = <S extends z.core.$ZodLooseShape>(shape: S) => z.object(shape, { error: errorFor(MESSAGES.object) });
+/**
+ * A property the body must not carry, with the message saying why: a field of the other body of a PATCH that shares
+ * its path (spec: Endpoints), which the request object would otherwise strip as unknown, silently. JSON Schema:
+ * `not: {}` (the editor's completion schema leaves such a property out).
+ */
+export const forbidden = (message: string, description: string) => z.never({ error: message }).optional().meta({ description });
 /** An array with the contract's "expected an array" message. */
 export const arr = <T extends z.ZodType>(item: T) => z.array(item, { error: errorFor(MESSAGES.array) });
 

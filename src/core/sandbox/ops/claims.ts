@@ -1,5 +1,6 @@
 import { Queryable } from '../db/database';
 import { RegistrationRecord } from '../model';
+import { MIN_TIRE_COUNT } from '../../contract/limits';
 import { Body, OpsContext, arr, checkTireCount, conflict } from './common';
 import { registration, tiresLeftConflict } from './registrations';
 
@@ -28,12 +29,13 @@ export async function addClaimed(c: OpsContext, tx: Queryable, partner: string, 
 }
 
 /**
- * Files a v3 claim. 404 unknown registration; 409 when cancelled, expired, or fewer tires left than the claim's
- * tires. Returns the claim id (a number).
+ * Files a v3 claim. 400 when it lists no tires (it claims the tires it lists; none would be counted as a tire nobody
+ * named); 404 unknown registration; 409 when cancelled, expired, or fewer tires left than the claim's tires. Returns
+ * the claim id (a number).
  */
 export async function fileClaim(c: OpsContext, partner: string, id: string, body: Body): Promise<number> {
-  const tireCount = Math.max(1, arr(body.tires).length);
-  checkTireCount(tireCount, 'tires');
+  const tireCount = arr(body.tires).length;
+  checkTireCount(tireCount, 'tires', MIN_TIRE_COUNT.TireClaimCount);
   return c.db.transaction(async (tx) => {
     const r = await registration(c, partner, id, tx, true);
     checkClaimable(c, r, tireCount);

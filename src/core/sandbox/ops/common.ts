@@ -47,9 +47,13 @@ export const MAX_PAGE_SIZE = 1000;
 /** Maximum number of records one version 2 GET answers (its shape for several matches is "not shown"). */
 export const MAX_V2_RECORDS = 1000;
 
-/** 400 unless `n` tires (a count that expands into one object per tire) is within {@link MAX_TIRE_COUNT}. */
-export function checkTireCount(n: number, path: string): void {
+/**
+ * 400 unless `n` tires (a count that expands into one object per tire) is within `min`..{@link MAX_TIRE_COUNT}: a
+ * count outside is refused, never clamped, so what is read back is what was sent (docs/contract.md, "Tire counts").
+ */
+export function checkTireCount(n: number, path: string, min = 0): void {
   if (n > MAX_TIRE_COUNT) throw badRequest(`${path} is ${n}: the Local sandbox accepts at most ${MAX_TIRE_COUNT} tires per record`, path);
+  if (n < min) throw badRequest(`${path} is ${n}: the Local sandbox accepts ${min} to ${MAX_TIRE_COUNT} tires per record${min > 0 ? ' (a claim repairs at least one tire)' : ' (a count of tires is never negative)'}`, path);
 }
 
 /** The list envelope (spec: List envelope). */

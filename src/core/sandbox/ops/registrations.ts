@@ -13,7 +13,8 @@ import { Body, ListEnvelope, OpsContext, REG_COLUMNS, RegRow, Selector, arr, che
  * a body without invoiceNumber never collides. 400 beyond MAX_TIRE_COUNT tires. Returns the new `_id`.
  */
 export async function createRegistration(c: OpsContext, partner: string, source: Exclude<RegistrationSource, 'v2'>, body: Body): Promise<string> {
-  const tires = Math.max(1, arr(body.tires).length);
+  // The tires the body lists are the tires covered (none listed: none covered), never a count it did not send.
+  const tires = arr(body.tires).length;
   checkTireCount(tires, 'tires');
   const invoiceNumber = typeof body.invoiceNumber === 'string' ? body.invoiceNumber : null;
   const storeNumber = str(body.storeNumber);
@@ -24,7 +25,7 @@ export async function createRegistration(c: OpsContext, partner: string, source:
       `WITH pos AS (UPDATE tpp.partners SET registration_count = registration_count + 1 WHERE id = $1 RETURNING registration_count)
        INSERT INTO tpp.registrations (partner, id, position, source, invoice_number, store_number, enroll_date, created_date, status_date, tires_covered, body)
        SELECT $1, $2, registration_count, $3, $4, $5, $6, $7, $7, $8, $9::json FROM pos`,
-      [partner, id, source, invoiceNumber, storeNumber, isoDate(body.enrollDate), now, tires, JSON.stringify(body)],
+      [partner, id, source, invoiceNumber, storeNumber, body.enrollDate === undefined ? '' : isoDate(body.enrollDate), now, tires, JSON.stringify(body)],
     );
   } catch (err) {
     if (violates(err, 'registrations_invoice')) {
@@ -101,7 +102,7 @@ export async function cancelRegistration(c: OpsContext, partner: string, sel: Se
       if (k.cancelledOn !== undefined) throw conflict(`Registration ${r._id} is already cancelled (cancelledOn ${k.cancelledOn})`);
       if (k.expired) throw conflict(`Registration ${r._id} expired on ${k.expirationDate}: the program terms forbid cancelling it`);
       const when = isoDate(cancelledOn);
-      if (Date.parse(when) < Date.parse(r.enrollDate)) throw conflict(`cancelledOn ${cancelledOn} precedes enrollDate: the program terms forbid it`);
+      if (r.enrollDate !== '' && Date.parse(when) < Date.parse(r.enrollDate)) throw conflict(`cancelledOn ${cancelledOn} precedes enrollDate: the program terms forbid it`);
       const now = c.nowIso();
       await tx.query(
         `INSERT INTO tpp.cancellations (partner, registration, source, created_date, cancelled_on, tire_count, body) VALUES ($1, $2, 'v3', $3, $4, $5, $6::json)`,
@@ -121,14 +122,17 @@ export async function cancelRegistration(c: OpsContext, partner: string, sel: Se
   }
 }
 
-/** Metadata of a registration (spec: Registration metadata). */
+/**
+ * Metadata of a registration (spec: Registration metadata). Without an enrolment date, `enrollDate` and
+ * `expirationDate` are absent (never an invented date) and the registration does not expire (docs/contract.md).
+ */
 export async function metadata(c: OpsContext, partner: string, id: string): Promise<Record<string, unknown>> {
   const r = await registration(c, partner, id);
   const k = c.counts(r);
   const isActive = k.cancelledOn === undefined && !k.expired;
   return {
-    enrollDate: r.enrollDate,
-    expirationDate: k.expirationDate,
+    ...(r.enrollDate !== '' ? { enrollDate: r.enrollDate } : {}),
+    ...(k.expirationDate !== undefined ? { expirationDate: k.expirationDate } : {}),
     claimedTiresCount: k.tireClaimCount,
     availableTiresCount: k.tiresLeft,
     hasTiresToClaim: isActive && k.tiresLeft > 0,

@@ -1,6 +1,7 @@
 import { Queryable } from '../db/database';
 import { CancellationRecord, ClaimRecord, RegistrationRecord, isoDate, num, str } from '../model';
 import { addClaimed, checkClaimable } from './claims';
+import { MIN_TIRE_COUNT } from '../../contract/limits';
 import { ApiError, Body, MAX_V2_RECORDS, OpsContext, REG_COLUMNS, RegRow, badRequest, checkTireCount, conflict, newId, notFound, regOf } from './common';
 import type { PartnerRecord } from './partners';
 import { tiresLeftConflict } from './registrations';
@@ -28,9 +29,15 @@ export interface V2PostOutcome {
 type Outcome = Omit<V2PostOutcome, 'index'>;
 const key = (...parts: unknown[]) => parts.map(str).join('\u001f');
 
-/** Thrown to roll the whole POST back once a record was rejected; carries every record's outcome. */
+/**
+ * Thrown to roll the whole POST back once a record was rejected; carries every record's outcome and, by record index,
+ * the field a 400 names within the record (e.g. `TiresCovered`), for the answer's issue paths.
+ */
 export class V2Rejected extends Error {
-  constructor(readonly results: V2PostOutcome[]) {
+  constructor(
+    readonly results: V2PostOutcome[],
+    readonly fields: ReadonlyMap<number, string> = new Map(),
+  ) {
     super('rejected');
   }
 }
@@ -39,6 +46,7 @@ export class V2Rejected extends Error {
 export async function v2Post(c: OpsContext, p: PartnerRecord, kind: V2Kind, records: readonly Body[]): Promise<V2PostOutcome[]> {
   return c.db.transaction(async (tx) => {
     const results: V2PostOutcome[] = [];
+    const fields = new Map<number, string>();
     for (const [index, rec] of records.entries()) {
       await tx.query('SAVEPOINT record', []);
       try {
@@ -49,18 +57,20 @@ export async function v2Post(c: OpsContext, p: PartnerRecord, kind: V2Kind, reco
         if (!(err instanceof ApiError)) throw err;
         await tx.query('ROLLBACK TO SAVEPOINT record', []);
         results.push({ index, status: 'rejected', statusCode: err.statusCode, message: err.message });
+        const field = err.issues?.[0]?.path;
+        if (field) fields.set(index, field);
       }
     }
     if (results.some((r) => r.status === 'rejected')) {
-      throw new V2Rejected(results.map((r) => (r.status === 'rejected' ? r : { index: r.index, status: 'not stored', statusCode: r.statusCode })));
+      throw new V2Rejected(results.map((r) => (r.status === 'rejected' ? r : { index: r.index, status: 'not stored', statusCode: r.statusCode })), fields);
     }
     return results;
   });
 }
 
 async function v2Registrations(c: OpsContext, tx: Queryable, partner: string, b: Body): Promise<Outcome> {
-  const tiresCovered = Math.max(0, num(b.TiresCovered));
-  checkTireCount(tiresCovered, 'TiresCovered');
+  const tiresCovered = num(b.TiresCovered);
+  checkTireCount(tiresCovered, 'TiresCovered', MIN_TIRE_COUNT.TiresCovered);
   const invoiceNumber = str(b.InvoiceNumber);
   const shopId = str(b.ShopID);
   const now = c.nowIso();
@@ -95,8 +105,8 @@ async function v2Target(tx: Queryable, partner: string, b: Body): Promise<Regist
 
 /** A v2 claim; identity RepairShopID + RepairInvoiceNumber on the same registration: a resend updates it. */
 async function v2Claim(c: OpsContext, tx: Queryable, partner: string, b: Body): Promise<Outcome> {
-  const tireCount = Math.max(1, num(b.TireClaimCount, 1));
-  checkTireCount(tireCount, 'TireClaimCount');
+  const tireCount = num(b.TireClaimCount);
+  checkTireCount(tireCount, 'TireClaimCount', MIN_TIRE_COUNT.TireClaimCount);
   const r = await v2Target(tx, partner, b);
   const v2Key = key(b.RepairShopID, b.RepairInvoiceNumber);
   const same = (await tx.query<{ id: number; tire_count: number }>('SELECT id, tire_count FROM tpp.claims WHERE partner = $1 AND registration = $2 AND v2_key = $3', [partner, r._id, v2Key])).rows[0];
@@ -131,7 +141,8 @@ async function v2Sale(c: OpsContext, tx: Queryable, partner: string, b: Body): P
  * the database); of an expired one, 409.
  */
 async function v2Cancellation(c: OpsContext, tx: Queryable, partner: string, b: Body): Promise<Outcome> {
-  checkTireCount(Math.max(0, num(b.TireCancelCount)), 'TireCancelCount');
+  const tireCount = num(b.TireCancelCount);
+  checkTireCount(tireCount, 'TireCancelCount', MIN_TIRE_COUNT.TireCancelCount);
   const r = await v2Target(tx, partner, b);
   const v2Key = key(b.OrgID, b.ShopID, b.InvoiceNumber, b.CancelShopID, b.CancelInvoiceNumber);
   const same = (await tx.query<{ tire_count: number }>("SELECT tire_count FROM tpp.cancellations WHERE partner = $1 AND registration = $2 AND source = 'v2' AND v2_key = $3", [partner, r._id, v2Key])).rows[0];
@@ -141,7 +152,8 @@ async function v2Cancellation(c: OpsContext, tx: Queryable, partner: string, b: 
     if (k.expired) throw conflict(`Registration ${r.registrationId} expired on ${k.expirationDate}: the program terms forbid cancelling it`);
   }
   const before = same ? Number(same.tire_count) : 0;
-  const tireCount = Math.min(k.tiresLeft + before, Math.max(0, num(b.TireCancelCount)));
+  // More tires than remain is refused, not cut down to what remains: the record read back is the one sent.
+  if (tireCount > k.tiresLeft + before) throw conflict(`Registration ${r.registrationId} has ${k.tiresLeft + before} tire(s) left; the cancellation names ${tireCount}`);
   const when = isoDate(b.CancelDate);
   const now = c.nowIso();
   if (same) {

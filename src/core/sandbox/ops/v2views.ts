@@ -21,7 +21,7 @@ export function v2Registration(p: PartnerRecord, r: RegistrationRecord): Record<
     OrgID: r.orgId,
     ShopID: r.storeNumber,
     InvoiceNumber: r.invoiceNumber,
-    PlanEnrollDate: r.enrollDate,
+    PlanEnrollDate: r.enrollDate || undefined,
     EmployeeID: '',
     CustomerID: str(customer.name),
     VehicleYear: vehicle.year !== undefined ? String(vehicle.year) : undefined,
@@ -47,13 +47,14 @@ export function v2Registration(p: PartnerRecord, r: RegistrationRecord): Record<
 
 /** v2 registration status record (rec=registrationstatus). */
 export function v2Status(p: PartnerRecord, r: RegistrationRecord, k: RegistrationCounts): Record<string, unknown> {
-  return {
+  return compact({
     RegistrationID: r.registrationId,
     PartnerID: p.num,
     OrgID: r.orgId,
     ShopID: r.storeNumber,
     InvoiceNumber: r.invoiceNumber,
-    PlanEnrollDate: r.enrollDate,
+    // Absent when the (version 3) create carried no enrolment date; ExpireDate is then empty ("empty when not set").
+    PlanEnrollDate: r.enrollDate || undefined,
     CreatedDate: r.createdDate,
     TiresCovered: k.tiresCovered,
     TireClaimCount: k.tireClaimCount,
@@ -61,10 +62,10 @@ export function v2Status(p: PartnerRecord, r: RegistrationRecord, k: Registratio
     TiresLeft: k.tiresLeft,
     WarrantyStatus: k.warrantyStatus,
     CancelDate: k.cancelledOn ?? '',
-    ExpireDate: k.expirationDate,
+    ExpireDate: k.expirationDate ?? '',
     StatusDate: k.expired && k.cancelledOn === undefined ? k.expirationDate : r.statusDate,
     Message: WARRANTY_MESSAGE[k.warrantyStatus] ?? '',
-  };
+  });
 }
 
 /** v2 claim records of a registration (rec=claims). */
