@@ -5,6 +5,7 @@
 // with node:crypto per request (no cache), keep-alive connections. Then 401s (iat in milliseconds) one at a time
 // through `tpp proxy`, timing from the end of each answer to its explained JSON line on the proxy's stdout.
 //   npm run bench:proxy [-- --seconds 6 --rounds 3 --concurrency 8 --explained 50]   (seconds per target, split over the rounds)
+//   --cpu-prof <dir>: V8 CPU profiles of both proxies' processes into <dir> (node --cpu-prof), to see where the time goes
 import { spawn, type ChildProcess } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,7 +16,7 @@ import { parseArgs } from 'node:util';
 import { cpuMsOf, measure, pool, startServer, stopServer, type Figure } from './bench-sandbox/load';
 import { mint } from './bench-sandbox/token';
 
-const { values } = parseArgs({ options: { rounds: { type: 'string', default: '3' }, seconds: { type: 'string', default: '6' }, concurrency: { type: 'string', default: '8' }, explained: { type: 'string', default: '50' } } });
+const { values } = parseArgs({ options: { rounds: { type: 'string', default: '3' }, seconds: { type: 'string', default: '6' }, concurrency: { type: 'string', default: '8' }, explained: { type: 'string', default: '50' }, 'cpu-prof': { type: 'string' } } });
 const SECONDS = Number(values.seconds);
 const ROUNDS = Math.max(1, Number(values.rounds));
 const CONCURRENCY = Number(values.concurrency);
@@ -55,11 +56,11 @@ async function main(): Promise<void> {
   const upstream = await startServer('sandbox', join(__dirname, 'bench-sandbox', 'serve-sandbox.ts'), ['--partner', PARTNER, '--pem', pubFile, '--key', keyFile, '--quiet'], dir, 120_000);
   const aud = `${upstream.origin}/api/v3`;
   const explainedAt = new Map<string, number>();
-  const tpp = await spawnProxy('tpp-proxy', [join(__dirname, '..', 'dist', 'cli.js'), 'proxy', '--target', aud, '--partner', `${PARTNER}=${pubFile}`, '--log', 'json'], (line, at) => {
+  const tpp = await spawnProxy('tpp-proxy', [...(values['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', values['cpu-prof']] : []), join(__dirname, '..', 'dist', 'cli.js'), 'proxy', '--target', aud, '--partner', `${PARTNER}=${pubFile}`, '--log', 'json'], (line, at) => {
     const m = /"path":"([^"]*\?n=\d+)"/.exec(line);
     if (m?.[1]) explainedAt.set(m[1], at);
   });
-  const bare = await spawnProxy('bare-proxy', ['--import', 'tsx', join(__dirname, 'bench-proxy', 'serve-bare.ts'), '--target', upstream.origin]);
+  const bare = await spawnProxy('bare-proxy', [...(values['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', values['cpu-prof']] : []), '--import', 'tsx', join(__dirname, 'bench-proxy', 'serve-bare.ts'), '--target', upstream.origin]);
   const targets: { name: string; origin: string; pid?: number }[] = [
     { name: 'direct (upstream)', origin: upstream.origin },
     { name: 'tpp proxy', origin: tpp.base.replace(/\/api\/v3$/, ''), pid: tpp.child.pid },
