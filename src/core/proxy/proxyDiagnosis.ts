@@ -3,7 +3,7 @@ import type { EndpointDef } from '../contract';
 import type { DiagnosisItem } from '../exchange/types';
 import { decodeJwt } from '../jwt/inspect';
 import { diagnose } from '../sandbox/requestLogDiagnosis';
-import { contractDrift } from './contractDrift';
+import { contractDriftOf } from './contractDrift';
 import { isLoopbackHost, type Route } from './targets';
 
 /**
@@ -110,7 +110,7 @@ export function diagnosedFromRequest(status: number): boolean {
 export function diagnoseAnswer(x: Pick<ProxiedExchange, 'status' | 'group' | 'responseBody'>): { kind: ProxyEntryKind; diagnosis: DiagnosisItem[] } {
   let drift: DiagnosisItem[] = [];
   try {
-    drift = contractDrift(x.group, x.status, x.responseBody);
+    drift = contractDriftOf(x.group, x.status, x.responseBody);
   } catch (err) {
     return { kind: 'request', diagnosis: [{ rule: 'status', message: `HTTP ${x.status}. (No diagnosis: ${(err as Error).message})` }] };
   }
@@ -128,7 +128,7 @@ export async function diagnoseProxied(x: ProxiedExchange): Promise<{ kind: Proxy
   let drift: DiagnosisItem[] = [];
   let items: DiagnosisItem[] = [];
   try {
-    drift = contractDrift(x.group, x.status, x.responseBody);
+    drift = contractDriftOf(x.group, x.status, x.responseBody);
     if (x.status === 401) items = await diagnoseToken(x);
     else {
       items = await diagnose({
