@@ -52,9 +52,12 @@ export interface Forwarded {
 /** Most connections kept to one upstream (more requests at once wait in undici's queue; none is resent). */
 const CONNECTIONS_PER_UPSTREAM = 64;
 
-/** A keep-alive connection pool per upstream origin (one per proxy; `close()` it with the proxy). */
-export function newUpstreams(): Dispatcher {
-  return new Agent({ connections: CONNECTIONS_PER_UPSTREAM, pipelining: 1, keepAliveTimeout: 4_000 });
+/**
+ * A keep-alive connection pool per upstream origin (one per proxy; `destroy()` it with the proxy).
+ * @param connectTimeoutMs longest wait for a connection (TCP and TLS), like the wait for an answer
+ */
+export function newUpstreams(connectTimeoutMs: number): Dispatcher {
+  return new Agent({ connections: CONNECTIONS_PER_UPSTREAM, pipelining: 1, keepAliveTimeout: 4_000, connect: { timeout: connectTimeoutMs } });
 }
 
 /** Options of {@link forward}. */

@@ -103,7 +103,7 @@ export async function startProxy(opts: ProxyOptions): Promise<ProxyHandle> {
   const maxBody = opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const timeoutMs = opts.upstreamTimeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS;
   const log = new RequestLog(opts.requestLog);
-  const upstreams = newUpstreams();
+  const upstreams = newUpstreams(timeoutMs);
   const ordered = new OrderedLog(log);
   let port = 0;
 
@@ -134,6 +134,7 @@ export async function startProxy(opts: ProxyOptions): Promise<ProxyHandle> {
     };
     let problem = ownProblem;
     if (f.failure && f.failure.code !== 'BODY_TOO_LARGE' && route) problem = failureText(route, f.failure, timeoutMs, f.responseBytes);
+    if (f.clientGone && route) problem = `tpp proxy: the application closed its connection before the answer from ${new URL(route.url).origin} ended; the request there was cancelled (not resent).`;
     const put = ({ kind, diagnosis }: { kind: ProxyEntryKind; diagnosis: ProxyLogEntry['diagnosis'] }): void => {
       if (route && f.responseBytes > KEEP_BYTES) diagnosis = [...diagnosis, { rule: 'size', message: `The answer was ${(f.responseBytes / 1048576).toFixed(1)} MB: the proxy forwarded all of it, but checks only answers up to ${KEEP_BYTES / 1048576} MB against the contract (the toolkit's own client reads at most 16 MB).` }];
       if (f.failure?.midBody) kind = 'proxy-error';
