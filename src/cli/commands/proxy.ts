@@ -31,8 +31,8 @@ Options:
 Details: docs/proxy.md.`;
 
 /**
- * Longest wait of a log line before it is written, in milliseconds: far below what a reader notices (an explained
- * 401 is due in the view within 300 ms, docs/proxy.md), long enough to gather a burst of exchanges into one write.
+ * Longest wait of a success's log line before it is written, in milliseconds: far below what a reader notices, long
+ * enough to gather a burst of exchanges into one write.
  */
 const LOG_BATCH_MS = 20;
 
@@ -77,20 +77,25 @@ export async function runProxyCommand(args: string[], io: CliIo, stop?: AbortSig
   }
   io.stdout.write(`${proxy.v3BaseUrl}\n`);
   const json = values.log === 'json';
-  // Lines are written together at most LOG_BATCH_MS after the first: one write per stream for a burst of exchanges,
-  // not one per exchange (a write to a pipe or terminal is a system call on the proxy's hot path).
+  // Lines of successes are written together at most LOG_BATCH_MS after the first: one write per stream for a burst
+  // of exchanges, not one per exchange (a write to a pipe or terminal is a system call on the proxy's hot path). A
+  // line with a diagnosis (a failure explained, drift) goes out at the end of the current turn of the event loop.
   let text = '';
   let lines = '';
   let timer: NodeJS.Timeout | undefined;
+  let immediate: NodeJS.Immediate | undefined;
   const flush = () => {
-    timer = undefined;
+    clearTimeout(timer);
+    clearImmediate(immediate);
+    timer = immediate = undefined;
     if (text) io.stderr.write(text);
     if (lines) io.stdout.write(lines);
     text = lines = '';
   };
   proxy.log.subscribe((e) => {
     const entry = e as ProxyLogEntry;
-    timer ??= setTimeout(flush, LOG_BATCH_MS);
+    if (entry.diagnosis.length > 0) immediate ??= setImmediate(flush);
+    else timer ??= setTimeout(flush, LOG_BATCH_MS);
     text += `${textLine(entry)}\n`;
     if (json) lines += `${JSON.stringify(entry.line())}\n`;
   });
@@ -99,7 +104,6 @@ export async function runProxyCommand(args: string[], io: CliIo, stop?: AbortSig
   io.stderr.write(`Your application: TPP_BASE_URL=${proxy.v3BaseUrl}${proxy.targets.v2 ? ` TPP_V2_BASE_URL=${proxy.origin}` : ''} TPP_AUDIENCE=${proxy.targets.v3} (the token's aud stays the real address)\n`);
   if (partners.length === 0) io.stderr.write('No --partner given: a 401 is explained without checking the signature.\n');
   const why = await waitForStop(stop);
-  clearTimeout(timer);
   flush();
   io.stderr.write(`Stopping (${why})\n`);
   await proxy.close();
