@@ -1,10 +1,11 @@
 // Benchmark of `tpp proxy`: the same upstream (the Local sandbox from dist/sandbox.js, its own
 // process) called directly, through `tpp proxy` (dist/cli.js proxy --log json, its own process, every exchange
-// logged and checked against the contract), and through a bare node:http pass-through proxy (the physical limit of
-// a proxy in Node). This process only generates load over loopback: verify-token with a fresh ES256 token minted
+// logged and checked against the contract), through a bare node:http pass-through proxy (the physical limit of
+// a proxy in Node) and through a bare undici dispatch() pass-through (tpp proxy's own transport, nothing else). This process only generates load over loopback: verify-token with a fresh ES256 token minted
 // with node:crypto per request (no cache), keep-alive connections. Then 401s (iat in milliseconds) one at a time
 // through `tpp proxy`, timing from the end of each answer to its explained JSON line on the proxy's stdout.
 //   npm run bench:proxy [-- --seconds 6 --rounds 3 --concurrency 8 --explained 50]   (seconds per target, split over the rounds)
+//   --cpu-prof <dir>: V8 CPU profiles of the proxies' processes into <dir> (node --cpu-prof), to see where the time goes
 import { spawn, type ChildProcess } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,7 +16,7 @@ import { parseArgs } from 'node:util';
 import { cpuMsOf, measure, pool, startServer, stopServer, type Figure } from './bench-sandbox/load';
 import { mint } from './bench-sandbox/token';
 
-const { values } = parseArgs({ options: { rounds: { type: 'string', default: '3' }, seconds: { type: 'string', default: '6' }, concurrency: { type: 'string', default: '8' }, explained: { type: 'string', default: '50' } } });
+const { values } = parseArgs({ options: { rounds: { type: 'string', default: '3' }, seconds: { type: 'string', default: '6' }, concurrency: { type: 'string', default: '8' }, explained: { type: 'string', default: '50' }, 'cpu-prof': { type: 'string' } } });
 const SECONDS = Number(values.seconds);
 const ROUNDS = Math.max(1, Number(values.rounds));
 const CONCURRENCY = Number(values.concurrency);
@@ -55,15 +56,18 @@ async function main(): Promise<void> {
   const upstream = await startServer('sandbox', join(__dirname, 'bench-sandbox', 'serve-sandbox.ts'), ['--partner', PARTNER, '--pem', pubFile, '--key', keyFile, '--quiet'], dir, 120_000);
   const aud = `${upstream.origin}/api/v3`;
   const explainedAt = new Map<string, number>();
-  const tpp = await spawnProxy('tpp-proxy', [join(__dirname, '..', 'dist', 'cli.js'), 'proxy', '--target', aud, '--partner', `${PARTNER}=${pubFile}`, '--log', 'json'], (line, at) => {
+  const tpp = await spawnProxy('tpp-proxy', [...(values['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', values['cpu-prof']] : []), join(__dirname, '..', 'dist', 'cli.js'), 'proxy', '--target', aud, '--partner', `${PARTNER}=${pubFile}`, '--log', 'json'], (line, at) => {
     const m = /"path":"([^"]*\?n=\d+)"/.exec(line);
     if (m?.[1]) explainedAt.set(m[1], at);
   });
-  const bare = await spawnProxy('bare-proxy', ['--import', 'tsx', join(__dirname, 'bench-proxy', 'serve-bare.ts'), '--target', upstream.origin]);
+  const prof = values['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', values['cpu-prof']] : [];
+  const bare = await spawnProxy('bare-proxy', [...prof, '--import', 'tsx', join(__dirname, 'bench-proxy', 'serve-bare.ts'), '--target', upstream.origin]);
+  const bareUndici = await spawnProxy('bare-undici-proxy', [...prof, '--import', 'tsx', join(__dirname, 'bench-proxy', 'serve-bare-undici.ts'), '--target', upstream.origin]);
   const targets: { name: string; origin: string; pid?: number }[] = [
     { name: 'direct (upstream)', origin: upstream.origin },
     { name: 'tpp proxy', origin: tpp.base.replace(/\/api\/v3$/, ''), pid: tpp.child.pid },
     { name: 'bare node:http proxy', origin: bare.base, pid: bare.child.pid },
+    { name: 'bare undici proxy', origin: bareUndici.base, pid: bareUndici.child.pid },
   ];
   const figures = new Map<string, Figure & { proxyCpuMs?: number }>();
   try {
@@ -107,19 +111,28 @@ async function main(): Promise<void> {
 
     const direct = figures.get('direct (upstream)') as Figure;
     const viaTpp = figures.get('tpp proxy') as Figure & { proxyCpuMs?: number };
-    const viaBare = figures.get('bare node:http proxy') as Figure & { proxyCpuMs?: number };
+    const vsPeer = (name: string) => {
+      const peer = figures.get(name) as Figure & { proxyCpuMs?: number };
+      return `throughput ${fmt(viaTpp.rps / peer.rps, 2)}x, p50 ${fmt(viaTpp.p50 - peer.p50, 2)} ms more, CPU per request ${viaTpp.proxyCpuMs !== undefined && peer.proxyCpuMs ? `${fmt(viaTpp.proxyCpuMs / peer.proxyCpuMs, 2)}x` : 'n/a'}`;
+    };
     console.log(`\ntpp proxy benchmark: GET verify-token, a fresh ES256 token per request, ${CONCURRENCY} keep-alive connections, ${SECONDS} s per target in ${ROUNDS} rounds taken in turn, same upstream (Local sandbox) in the same run\n`);
     console.log('target                   req/s   p50 ms   p99 ms   proxy CPU ms/req   req/s vs direct   added p50 ms');
     for (const [name, f] of figures) {
       const cpu = (f as { proxyCpuMs?: number }).proxyCpuMs;
       console.log(`${name.padEnd(22)} ${fmt(f.rps).padStart(7)} ${fmt(f.p50, 2).padStart(8)} ${fmt(f.p99, 2).padStart(8)} ${(cpu === undefined ? '-' : fmt(cpu, 3)).padStart(18)} ${fmt(f.rps / direct.rps, 2).padStart(17)} ${fmt(f.p50 - direct.p50, 2).padStart(14)}`);
     }
-    console.log(`\ntpp proxy vs direct: throughput ${fmt(viaTpp.rps / direct.rps, 2)}x (target >= 0.8), added p50 ${fmt(viaTpp.p50 - direct.p50, 2)} ms (target <= 2 ms)`);
-    console.log(`tpp proxy vs the physical limit (bare node:http proxy): throughput ${fmt(viaTpp.rps / viaBare.rps, 2)}x, p50 ${fmt(viaTpp.p50 - viaBare.p50, 2)} ms more, CPU per request ${viaTpp.proxyCpuMs !== undefined && viaBare.proxyCpuMs ? `${fmt(viaTpp.proxyCpuMs / viaBare.proxyCpuMs, 2)}x` : 'n/a'}`);
-    console.log(`401 -> explained log line (--log json on the proxy's stdout), ${waits.length} one at a time: p50 ${fmt(pct(waits, 50), 1)} ms, p99 ${fmt(pct(waits, 99), 1)} ms, max ${fmt(Math.max(...waits), 1)} ms (target <= 300 ms)`);
+    const met = (ok: boolean) => (ok ? 'met' : 'NOT met');
+    const ratio = viaTpp.rps / direct.rps;
+    const added = viaTpp.p50 - direct.p50;
+    const explained = Math.max(...waits);
+    console.log(`\ntpp proxy vs direct: throughput ${fmt(ratio, 2)}x (target >= 0.8: ${met(ratio >= 0.8)}), added p50 ${fmt(added, 2)} ms (target <= 2 ms: ${met(added <= 2)})`);
+    console.log(`tpp proxy vs the physical limit (bare node:http proxy): ${vsPeer('bare node:http proxy')}`);
+    console.log(`tpp proxy vs its own transport alone (bare undici dispatch() proxy): ${vsPeer('bare undici proxy')}`);
+    console.log(`401 -> explained log line (--log json on the proxy's stdout), ${waits.length} one at a time: p50 ${fmt(pct(waits, 50), 1)} ms, p99 ${fmt(pct(waits, 99), 1)} ms, max ${fmt(explained, 1)} ms (target <= 300 ms: ${met(explained <= 300)})`);
   } finally {
     await stop(tpp.child);
     await stop(bare.child);
+    await stop(bareUndici.child);
     await stopServer(upstream);
     rmSync(dir, { recursive: true, force: true });
   }

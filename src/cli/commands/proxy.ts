@@ -30,6 +30,12 @@ Options:
 
 Details: docs/proxy.md.`;
 
+/**
+ * Longest wait of a success's log line before it is written, in milliseconds: far below what a reader notices, long
+ * enough to gather a burst of exchanges into one write.
+ */
+const LOG_BATCH_MS = 20;
+
 /** One stderr line of an exchange: time, environment, method, path, status, and the first finding. */
 function textLine(e: ProxyLogEntry): string {
   const first = e.diagnosis[0];
@@ -71,17 +77,25 @@ export async function runProxyCommand(args: string[], io: CliIo, stop?: AbortSig
   }
   io.stdout.write(`${proxy.v3BaseUrl}\n`);
   const json = values.log === 'json';
-  // Lines of one turn of the event loop are written together: one write per stream, not one per exchange.
+  // Lines of successes are written together at most LOG_BATCH_MS after the first: one write per stream for a burst
+  // of exchanges, not one per exchange (a write to a pipe or terminal is a system call on the proxy's hot path). A
+  // line with a diagnosis (a failure explained, drift) goes out at the end of the current turn of the event loop.
   let text = '';
   let lines = '';
+  let timer: NodeJS.Timeout | undefined;
+  let immediate: NodeJS.Immediate | undefined;
   const flush = () => {
+    clearTimeout(timer);
+    clearImmediate(immediate);
+    timer = immediate = undefined;
     if (text) io.stderr.write(text);
     if (lines) io.stdout.write(lines);
     text = lines = '';
   };
   proxy.log.subscribe((e) => {
     const entry = e as ProxyLogEntry;
-    if (!text && !lines) setImmediate(flush);
+    if (entry.diagnosis.length > 0) immediate ??= setImmediate(flush);
+    else timer ??= setTimeout(flush, LOG_BATCH_MS);
     text += `${textLine(entry)}\n`;
     if (json) lines += `${JSON.stringify(entry.line())}\n`;
   });

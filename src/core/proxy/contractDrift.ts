@@ -57,3 +57,25 @@ export function contractDrift(group: readonly EndpointDef[], status: number, bod
   if (!problem) return [];
   return [{ rule: 'contract-drift', message: `${where} answered ${status} with ${problem}: the server's answer differs from the spec, not your request.` }];
 }
+
+/** Answers remembered by {@link contractDriftOf}, and the longest body remembered (characters). */
+const REMEMBERED = 256;
+const REMEMBERED_BODY = 4096;
+const remembered = new Map<string, DiagnosisItem[]>();
+
+/**
+ * {@link contractDrift}, remembered for small answers: an application that polls gets the same answer (same
+ * endpoints, status and body) many times, and the proxy parses and checks it once. At most {@link REMEMBERED}
+ * answers of at most {@link REMEMBERED_BODY} characters are kept, then the memory starts afresh.
+ */
+export function contractDriftOf(group: readonly EndpointDef[], status: number, body: string | undefined): DiagnosisItem[] {
+  if (group.length === 0 || body === undefined || body.length > REMEMBERED_BODY) return contractDrift(group, status, body);
+  const key = `${group.length === 1 ? (group[0] as EndpointDef).id : group.map((e) => e.id).join(' ')}\n${status}\n${body}`;
+  let drift = remembered.get(key);
+  if (!drift) {
+    drift = contractDrift(group, status, body);
+    if (remembered.size >= REMEMBERED) remembered.clear();
+    remembered.set(key, drift);
+  }
+  return drift;
+}

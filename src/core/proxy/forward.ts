@@ -1,18 +1,17 @@
-import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { pipeline, Transform } from 'node:stream';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
+import { Agent, type Dispatcher } from 'undici';
 
 /**
  * Forwarding one request, streamed both ways (docs/proxy.md): the request body goes upstream as it arrives (up to
  * the size cap), the answer comes back as it arrives. Method, path, query, headers (Authorization untouched) and
  * body are sent as received, except the hop-by-hop headers of RFC 9110 section 7.6.1, which belong to each
  * connection, and Host, which names the upstream. The first {@link KEEP_BYTES} of each body are kept for the
- * diagnosis and dropped once the log entry is built. node:http(s) with keep-alive agents carries both sides: the
- * proxy costs about what a bare node:http pass-through costs (npm run bench:proxy measured undici's request path at
- * twice that).
+ * diagnosis and dropped once the log entry is built. The upstream side is undici's dispatch() with its callbacks:
+ * no stream object per answer, the keep-alive pool and both timeouts are undici's (npm run bench:proxy measured it
+ * below a bare node:http pass-through's CPU per request).
  */
-
 
 /** Bytes of each body kept for the diagnosis (the spec's bodies are JSON well under this). */
 export const KEEP_BYTES = 1024 * 1024;
@@ -21,9 +20,13 @@ const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'pro
 
 /** Headers without the hop-by-hop ones (and those named by Connection). */
 export function endToEnd(headers: IncomingHttpHeaders | Record<string, string | string[] | undefined>): Record<string, string | string[]> {
-  const named = new Set(String(headers.connection ?? '').toLowerCase().split(',').map((s) => s.trim()).filter(Boolean));
+  const connection = headers.connection;
+  const named = connection ? new Set(String(connection).toLowerCase().split(',').map((s) => s.trim())) : undefined;
   const out: Record<string, string | string[]> = {};
-  for (const [k, v] of Object.entries(headers)) if (v !== undefined && !HOP_BY_HOP.has(k) && !named.has(k)) out[k] = v;
+  for (const k in headers) {
+    const v = headers[k];
+    if (v !== undefined && !HOP_BY_HOP.has(k) && !named?.has(k)) out[k] = v;
+  }
   return out;
 }
 
@@ -46,15 +49,15 @@ export interface Forwarded {
   readonly clientGone?: boolean;
 }
 
-/** Keep-alive agents to the upstreams (one pair per proxy). */
-export interface Agents {
-  readonly http: HttpAgent;
-  readonly https: HttpsAgent;
-}
+/** Most connections kept to one upstream (more requests at once wait in undici's queue; none is resent). */
+const CONNECTIONS_PER_UPSTREAM = 64;
 
-/** Agents that keep connections to the upstream open between requests. */
-export function newAgents(): Agents {
-  return { http: new HttpAgent({ keepAlive: true, maxSockets: 64 }), https: new HttpsAgent({ keepAlive: true, maxSockets: 64 }) };
+/**
+ * A keep-alive connection pool per upstream origin (one per proxy; `destroy()` it with the proxy).
+ * @param connectTimeoutMs longest wait for a connection (TCP and TLS), like the wait for an answer
+ */
+export function newUpstreams(connectTimeoutMs: number): Dispatcher {
+  return new Agent({ connections: CONNECTIONS_PER_UPSTREAM, pipelining: 1, keepAliveTimeout: 4_000, connect: { timeout: connectTimeoutMs } });
 }
 
 /** Options of {@link forward}. */
@@ -63,24 +66,34 @@ export interface ForwardOptions {
   readonly maxBodyBytes: number;
   /** Longest wait for the answer to start, and longest silence in the middle of it, in milliseconds. */
   readonly timeoutMs: number;
-  readonly agents: Agents;
+  readonly upstreams: Dispatcher;
 }
 
-/** Keeps the first KEEP_BYTES of what passes, and fails beyond `cap` bytes. */
-function tap(cap: number | undefined, kept: Buffer[], count: { n: number }): Transform {
+/** Keeps the first KEEP_BYTES of what passes, and fails beyond `cap` bytes (setting `count.over` first). */
+function tap(cap: number, kept: Buffer[], count: { n: number; over: boolean }): Transform {
   return new Transform({
     transform(chunk: Buffer, _enc, cb) {
       count.n += chunk.length;
-      if (cap !== undefined && count.n > cap) return cb(new BodyTooLarge());
+      if (count.n > cap) {
+        count.over = true;
+        return cb(new BodyTooLarge());
+      }
       if (count.n - chunk.length < KEEP_BYTES) kept.push(chunk);
       cb(null, chunk);
     },
   });
 }
 
-/** The error code of a failure, e.g. ECONNREFUSED, ENOTFOUND, UPSTREAM_TIMEOUT. */
+/** The error code of a failure, e.g. ECONNREFUSED, ENOTFOUND, UND_ERR_HEADERS_TIMEOUT. */
 function codeOf(err: unknown): string {
-  return (err as { code?: string }).code ?? (err as Error).message ?? String(err);
+  const e = err as { code?: string; cause?: { code?: string } };
+  return e.cause?.code ?? e.code ?? (err as Error).message ?? String(err);
+}
+
+/** undici's dispatch() takes the origin and the path apart: `https://host:port` and `/api/v3/...?q`. */
+function split(url: string): { origin: string; path: string } {
+  const slash = url.indexOf('/', url.indexOf('//') + 2);
+  return slash < 0 ? { origin: url, path: '/' } : { origin: url.slice(0, slash), path: url.slice(slash) };
 }
 
 /**
@@ -92,76 +105,74 @@ function codeOf(err: unknown): string {
 export function forward(req: IncomingMessage, res: ServerResponse, opts: ForwardOptions): Promise<Forwarded> {
   return new Promise<Forwarded>((resolve) => {
     const reqKept: Buffer[] = [];
-    const reqCount = { n: 0 };
-    const url = new URL(opts.url);
-    const https = url.protocol === 'https:';
+    const reqCount = { n: 0, over: false };
+    const kept: Buffer[] = [];
+    let bytes = 0;
+    let status = 0;
+    let headers: Record<string, string | string[]> = {};
     let done = false;
     let clientGone = false;
-    const finish = (f: Omit<Forwarded, 'requestBody'>) => {
+    let controller: Dispatcher.DispatchController | undefined;
+    const finish = (failure?: unknown): void => {
       if (done) return;
       done = true;
-      clearTimeout(timer);
-      resolve({ ...f, ...(reqKept.length ? { requestBody: Buffer.concat(reqKept) } : {}) });
+      const requestBody = reqKept.length ? { requestBody: reqKept.length === 1 ? reqKept[0] : Buffer.concat(reqKept) } : {};
+      const gone = clientGone ? { clientGone: true } : {};
+      if (status === 0) {
+        // No answer started: the caller answers the application itself.
+        req.resume();
+        if (reqCount.over || failure instanceof BodyTooLarge) return resolve({ status: 413, responseHeaders: {}, responseBytes: 0, ...requestBody, failure: { code: 'BODY_TOO_LARGE', midBody: false } });
+        return resolve({ status: 502, responseHeaders: {}, responseBytes: 0, ...requestBody, ...gone, failure: { code: codeOf(failure), midBody: false } });
+      }
+      const responseBody = kept.length === 1 ? (kept[0] as Buffer) : Buffer.concat(kept);
+      resolve({ status, responseHeaders: headers, responseBody, responseBytes: bytes, ...requestBody, ...(failure !== undefined && !clientGone ? { failure: { code: codeOf(failure), midBody: true } } : {}), ...gone });
     };
-    const up = (https ? httpsRequest : httpRequest)({
-      protocol: url.protocol,
-      hostname: url.hostname.replace(/^\[|\]$/g, ''),
-      port: url.port,
-      path: `${url.pathname}${url.search}`,
-      method: req.method,
-      headers: { ...endToEnd(req.headers), host: url.host },
-      agent: https ? opts.agents.https : opts.agents.http,
-    });
-    const fail = (err: unknown) => {
-      if (done) return;
-      up.destroy();
-      req.resume();
-      if (err instanceof BodyTooLarge) return finish({ status: 413, responseHeaders: {}, responseBytes: 0, failure: { code: 'BODY_TOO_LARGE', midBody: false } });
-      finish({ status: 502, responseHeaders: {}, responseBytes: 0, ...(clientGone ? { clientGone } : {}), failure: { code: codeOf(err), midBody: false } });
-    };
-    const timer = setTimeout(() => fail(Object.assign(new Error('no answer'), { code: 'UPSTREAM_TIMEOUT' })), opts.timeoutMs);
-    up.on('error', fail);
     res.once('close', () => {
-      if (res.writableFinished || done) return;
+      if (done || res.writableFinished) return;
       clientGone = true;
-      up.destroy();
-    });
-    up.on('response', (answer) => {
-      clearTimeout(timer);
-      const headers = endToEnd(answer.headers as Record<string, string | string[]>);
-      const kept: Buffer[] = [];
-      const count = { n: 0 };
-      res.writeHead(answer.statusCode ?? 502, headers);
-      answer.setTimeout(opts.timeoutMs, () => answer.destroy(Object.assign(new Error('silent upstream'), { code: 'UPSTREAM_TIMEOUT' })));
-      // pipe() and a second 'data' listener, not pipeline() with a Transform: this is the hot path, and pipeline
-      // costs an AbortController and a stream per answer (npm run bench:proxy's profile).
-      answer.on('data', (chunk: Buffer) => {
-        count.n += chunk.length;
-        if (count.n - chunk.length < KEEP_BYTES) kept.push(chunk);
-      });
-      answer.pipe(res);
-      const end = (failure?: unknown) => {
-        // res's 'close' listener above runs first: an application that went away is known here.
-        finish({ status: answer.statusCode ?? 502, responseHeaders: headers, responseBody: Buffer.concat(kept), responseBytes: count.n, ...(failure && !clientGone ? { failure: { code: codeOf(failure), midBody: true } } : {}), ...(clientGone ? { clientGone: true } : {}) });
-      };
-      res.once('finish', () => end());
-      answer.once('error', (err) => {
-        res.destroy();
-        end(err);
-      });
-      answer.once('aborted', () => {
-        res.destroy();
-        end(Object.assign(new Error('aborted'), { code: 'ECONNRESET' }));
-      });
-      res.once('close', () => {
-        if (res.writableFinished) return;
-        answer.destroy();
-        end(answer.errored ?? Object.assign(new Error('closed'), { code: 'ECONNRESET' }));
-      });
+      controller?.abort(Object.assign(new Error('the application closed the connection'), { code: 'ECONNRESET' }));
+      if (status !== 0) finish(new Error('closed'));
     });
     const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
-    if (hasBody) pipeline(req, tap(opts.maxBodyBytes, reqKept, reqCount), up, (err) => err && fail(err));
-    else up.end();
+    let body: Transform | null = null;
+    if (hasBody) {
+      body = tap(opts.maxBodyBytes, reqKept, reqCount);
+      // An error here reaches undici through `body` (the request fails) and finish() through reqCount.over.
+      pipeline(req, body, () => undefined);
+    }
+    const { origin, path } = split(opts.url);
+    const handler: Dispatcher.DispatchHandler = {
+      onRequestStart(c) {
+        controller = c;
+        if (clientGone) c.abort(new Error('the application closed the connection'));
+      },
+      onResponseStart(c, statusCode, upstreamHeaders) {
+        if (statusCode < 200) return; // 1xx: informational, not forwarded
+        status = statusCode;
+        headers = endToEnd(upstreamHeaders);
+        res.writeHead(statusCode, headers);
+      },
+      onResponseData(c, chunk) {
+        bytes += chunk.length;
+        if (bytes - chunk.length < KEEP_BYTES) kept.push(chunk);
+        if (!res.write(chunk)) {
+          c.pause();
+          res.once('drain', () => c.resume());
+        }
+      },
+      onResponseEnd() {
+        res.end(() => finish());
+      },
+      onResponseError(_c, err) {
+        if (status !== 0) res.destroy();
+        finish(err);
+      },
+    };
+    try {
+      opts.upstreams.dispatch({ origin, path, method: (req.method ?? 'GET') as Dispatcher.HttpMethod, headers: endToEnd(req.headers), body, headersTimeout: opts.timeoutMs, bodyTimeout: opts.timeoutMs }, handler);
+    } catch (err) {
+      finish(err);
+    }
   });
 }
 

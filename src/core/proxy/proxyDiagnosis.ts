@@ -3,7 +3,7 @@ import type { EndpointDef } from '../contract';
 import type { DiagnosisItem } from '../exchange/types';
 import { decodeJwt } from '../jwt/inspect';
 import { diagnose } from '../sandbox/requestLogDiagnosis';
-import { contractDrift } from './contractDrift';
+import { contractDriftOf } from './contractDrift';
 import { isLoopbackHost, type Route } from './targets';
 
 /**
@@ -101,18 +101,36 @@ function serverItems(status: number): DiagnosisItem[] {
   return [];
 }
 
+/** True when the diagnosis of an answer with this status awaits the checks of the request (a 4xx: the JWT checklist, the payload diagnostics). */
+export function diagnosedFromRequest(status: number): boolean {
+  return status >= 400 && status < 500 && status !== 429;
+}
+
+/** The kind and diagnosis of an exchange whose answer is drift or nothing (a success, 429, 5xx): no I/O, no await. */
+export function diagnoseAnswer(x: Pick<ProxiedExchange, 'status' | 'group' | 'responseBody'>): { kind: ProxyEntryKind; diagnosis: DiagnosisItem[] } {
+  let drift: DiagnosisItem[] = [];
+  try {
+    drift = contractDriftOf(x.group, x.status, x.responseBody);
+  } catch (err) {
+    return { kind: 'request', diagnosis: [{ rule: 'status', message: `HTTP ${x.status}. (No diagnosis: ${(err as Error).message})` }] };
+  }
+  const items = serverItems(x.status);
+  return { kind: drift.length ? 'contract-drift' : 'request', diagnosis: drift.length || items.length ? [...drift, ...items] : drift };
+}
+
 /**
- * The diagnosis of one forwarded exchange and its entry kind. A success is checked only for drift. Never throws:
+ * The diagnosis of one forwarded exchange and its entry kind. A success is checked only for drift
+ * ({@link diagnoseAnswer}, which callers use directly when {@link diagnosedFromRequest} is false). Never throws:
  * a diagnosis that cannot be computed says so in one item.
  */
 export async function diagnoseProxied(x: ProxiedExchange): Promise<{ kind: ProxyEntryKind; diagnosis: DiagnosisItem[] }> {
+  if (!diagnosedFromRequest(x.status)) return diagnoseAnswer(x);
   let drift: DiagnosisItem[] = [];
   let items: DiagnosisItem[] = [];
   try {
-    drift = contractDrift(x.group, x.status, x.responseBody);
+    drift = contractDriftOf(x.group, x.status, x.responseBody);
     if (x.status === 401) items = await diagnoseToken(x);
-    else if (x.status === 429 || x.status >= 500) items = serverItems(x.status);
-    else if (x.status >= 400) {
+    else {
       items = await diagnose({
         status: x.status,
         method: x.method,

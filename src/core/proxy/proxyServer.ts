@@ -2,11 +2,11 @@ import type { KeyObject } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { matchEndpoints } from '../contract';
-import { decodeJwt } from '../jwt/inspect';
+import { decodeJsonPart } from '../jwt/inspectDecode';
 import { importPartnerKey } from '../sandbox/auth';
 import { REQUEST_BODY_CAP, RESPONSE_BODY_CAP, RequestLog, type RawRequest, type RequestLogOptions } from '../sandbox/requestLog';
-import { bodyText, forward, KEEP_BYTES, newAgents, type Forwarded } from './forward';
-import { diagnoseProxied, type ProxyEntryKind } from './proxyDiagnosis';
+import { bodyText, forward, KEEP_BYTES, newUpstreams, type Forwarded } from './forward';
+import { diagnoseAnswer, diagnosedFromRequest, diagnoseProxied, type ProxyEntryKind } from './proxyDiagnosis';
 import { OrderedLog, ProxyLogEntry } from './proxyLog';
 import { checkBindHost, parseTarget, ProxyConfigError, routeOf, V3_PREFIX, type Route, type Targets } from './targets';
 
@@ -75,10 +75,10 @@ function failureText(route: Route, f: NonNullable<Forwarded['failure']>, timeout
   return `tpp proxy: ${where} did not answer (${f.code}); nothing was resent. Check the --target address and your network.`;
 }
 
-/** The `iss` a token claims, when readable (never the token). */
+/** The `iss` a token claims, when readable (never the token); decodes the claims part only. */
 function claimedIss(authorization: string | undefined): string | undefined {
-  const t = /^Bearer\s+(\S+)/i.exec(authorization ?? '')?.[1];
-  const iss = t ? decodeJwt(t).claims?.iss : undefined;
+  const claims = /^Bearer\s+[^.\s]*\.([^.\s]*)/i.exec(authorization ?? '')?.[1];
+  const iss = claims ? decodeJsonPart(claims)?.iss : undefined;
   return typeof iss === 'string' ? iss.slice(0, 200) : undefined;
 }
 
@@ -103,11 +103,16 @@ export async function startProxy(opts: ProxyOptions): Promise<ProxyHandle> {
   const maxBody = opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const timeoutMs = opts.upstreamTimeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS;
   const log = new RequestLog(opts.requestLog);
-  const agents = newAgents();
+  const upstreams = newUpstreams(timeoutMs);
   const ordered = new OrderedLog(log);
   let port = 0;
 
-  const record = async (req: IncomingMessage, route: Route | undefined, f: Forwarded, started: number, ownProblem?: string): Promise<void> => {
+  /**
+   * Puts the exchange into the log, in its place in the order of the answers. A success (and 429, 5xx) is checked
+   * for drift at once; only a 4xx awaits its diagnosis (the JWT checklist, the payload diagnostics), and the entries
+   * after it wait for it in OrderedLog, not the answers.
+   */
+  const record = (req: IncomingMessage, route: Route | undefined, f: Forwarded, started: number, ownProblem?: string): void => {
     const ticket = ordered.take();
     const end = now();
     const ms = performance.now() - started;
@@ -127,18 +132,22 @@ export async function startProxy(opts: ProxyOptions): Promise<ProxyHandle> {
       ms,
       partner: claimedIss(authorization),
     };
-    let kind: ProxyEntryKind = 'proxy-error';
-    let diagnosis: ProxyLogEntry['diagnosis'] = [];
     let problem = ownProblem;
     if (f.failure && f.failure.code !== 'BODY_TOO_LARGE' && route) problem = failureText(route, f.failure, timeoutMs, f.responseBytes);
-    if (route && !(f.failure && !f.failure.midBody)) {
-      const matches = matchEndpoints(raw.method, route.relPath).filter((m) => m.def.base === route.base);
-      ({ kind, diagnosis } = await diagnoseProxied({ status: f.status, method: raw.method, route, group: matches.map((m) => m.def), params: matches[0]?.params ?? {}, authorization, userAgent: req.headers['user-agent'], body: reqText, responseBody: resText, nowSeconds: Math.floor(end / 1000), keys, proxyPort: port, missingKeyHint: opts.missingKeyHint }));
-      if (f.responseBytes > KEEP_BYTES) diagnosis = [...diagnosis, { rule: 'size', message: `The answer was ${(f.responseBytes / 1048576).toFixed(1)} MB: the proxy forwarded all of it, but checks only answers up to ${KEEP_BYTES / 1048576} MB against the contract (the toolkit's own client reads at most 16 MB).` }];
+    if (f.clientGone && route) problem = `tpp proxy: the application closed its connection before the answer from ${new URL(route.url).origin} ended; the request there was cancelled (not resent).`;
+    const put = ({ kind, diagnosis }: { kind: ProxyEntryKind; diagnosis: ProxyLogEntry['diagnosis'] }): void => {
+      if (route && f.responseBytes > KEEP_BYTES) diagnosis = [...diagnosis, { rule: 'size', message: `The answer was ${(f.responseBytes / 1048576).toFixed(1)} MB: the proxy forwarded all of it, but checks only answers up to ${KEEP_BYTES / 1048576} MB against the contract (the toolkit's own client reads at most 16 MB).` }];
       if (f.failure?.midBody) kind = 'proxy-error';
-    }
-    if (problem) diagnosis = [{ rule: 'upstream', message: problem }, ...diagnosis];
-    ordered.put(ticket, new ProxyLogEntry(raw, diagnosis, end, { environment, kind, problem, responseBytes: f.responseBytes }));
+      if (problem) diagnosis = [{ rule: 'upstream', message: problem }, ...diagnosis];
+      ordered.put(ticket, new ProxyLogEntry(raw, diagnosis, end, { environment, kind, problem, responseBytes: f.responseBytes }));
+    };
+    if (!route || (f.failure && !f.failure.midBody)) return put({ kind: 'proxy-error', diagnosis: [] });
+    const matches = matchEndpoints(raw.method, route.relPath).filter((m) => m.def.base === route.base);
+    const group = matches.map((m) => m.def);
+    if (!diagnosedFromRequest(f.status)) return put(diagnoseAnswer({ status: f.status, group, responseBody: resText }));
+    void diagnoseProxied({ status: f.status, method: raw.method, route, group, params: matches[0]?.params ?? {}, authorization, userAgent: req.headers['user-agent'], body: reqText, responseBody: resText, nowSeconds: Math.floor(end / 1000), keys, proxyPort: port, missingKeyHint: opts.missingKeyHint })
+      .then(put)
+      .catch((err: unknown) => put({ kind: 'request', diagnosis: [{ rule: 'status', message: `HTTP ${f.status}. (No diagnosis: ${(err as Error).message})` }] }));
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -156,7 +165,7 @@ export async function startProxy(opts: ProxyOptions): Promise<ProxyHandle> {
       req.resume();
       return record(req, route, { status: 413, responseHeaders: headers, responseBytes: 0 }, started, why);
     }
-    const f = await forward(req, res, { url: route.url, maxBodyBytes: maxBody, timeoutMs, agents });
+    const f = await forward(req, res, { url: route.url, maxBodyBytes: maxBody, timeoutMs, upstreams });
     if (f.failure && !f.failure.midBody && !f.clientGone) {
       const why = f.failure.code === 'BODY_TOO_LARGE' ? `tpp proxy: the request body is over the proxy's limit of ${maxBody} bytes; the upstream got a cut request, and its answer was dropped.` : failureText(route, f.failure, timeoutMs, 0);
       const headers = answerOwn(res, f.status, why);
@@ -188,8 +197,7 @@ export async function startProxy(opts: ProxyOptions): Promise<ProxyHandle> {
       (closed ??= new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
-        agents.http.destroy();
-        agents.https.destroy();
+        void upstreams.destroy().catch(() => undefined);
       })),
   };
 }

@@ -83,6 +83,30 @@ describe('tpp proxy: bad input', () => {
     assert.match(e.problem ?? '', /closed the connection after 14 bytes/);
   });
 
+  it('an application that goes away before the answer: the upstream request is cancelled, the entry says so, the next one goes through', async () => {
+    let cancelled = false;
+    const slow = await upstream((req, res) => {
+      if (req.url?.includes('slow')) {
+        res.once('close', () => (cancelled = !res.writableFinished));
+        return void setTimeout(() => !res.destroyed && res.writeHead(200, { 'content-type': 'application/json' }).end('{"partner_id":"P","name":"n"}'), 2000);
+      }
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"partner_id":"P","name":"n"}');
+    });
+    servers.push(slow.server);
+    const p = await proxyTo(slow.url);
+    const entry = new Promise<{ problem?: string }>((r) => p.log.subscribe((e) => r(e as never)));
+    const gone = new AbortController();
+    const call = fetch(`${p.v3BaseUrl}/verify-token?slow`, { signal: gone.signal });
+    setTimeout(() => gone.abort(), 200);
+    await assert.rejects(call);
+    assert.match((await entry).problem ?? '', /the application closed its connection before the answer .* ended; the request there was cancelled/);
+    const deadline = Date.now() + 2000;
+    while (!cancelled && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    assert.ok(cancelled, 'the upstream saw its request closed before it answered');
+    const next = await through(p, 'GET', `${p.v3BaseUrl}/verify-token`, {});
+    assert.equal(next.reply.status, 200);
+  });
+
   it('a 50 MB answer is forwarded whole, and the entry says it was too large to check', async function () {
     this.timeout(60_000);
     const chunk = Buffer.alloc(1024 * 1024, 0x20);
