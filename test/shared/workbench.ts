@@ -3,7 +3,10 @@
 // sleeps beyond an animation), so the suites hold on a loaded machine.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import { resolvePayloadVariables } from '../../src/core/variables';
+import type { ExtensionApi } from '../../src/extension/extension';
 import { driver, sleep, texts, until } from './driver';
+import { activateExtension } from './extension';
 
 /** A box in page pixels, as getBoundingClientRect gives it. */
 export interface Box {
@@ -76,4 +79,25 @@ export async function quickPickRows(title: RegExp): Promise<string[]> {
   }, 20_000);
   assert.ok(rows, `a quick pick titled ${title}: ${(await texts('.quick-input-widget')).join(' | ')}`);
   return rows;
+}
+
+/** Resolves true once the quick input is hidden (its rows stay in the DOM, the widget is hidden). */
+export async function quickInputClosed(): Promise<boolean> {
+  const hidden = async () => (await driver<(string | null)[]>('attrs', { selector: '.quick-input-widget', name: 'style' })).every((s) => /display:\s*none/.test(s ?? ''));
+  return until(hidden);
+}
+
+/** Activates the extension with Local active and given a key pair, and shows the Tire Protection side bar. */
+export async function startWithLocalKey(): Promise<ExtensionApi> {
+  const api = await activateExtension();
+  await vscode.commands.executeCommand('tpp.selectEnvironment', 'local');
+  await vscode.commands.executeCommand('tpp.generateKeyPair', 'local', { curve: 'P-256', existing: 'replace' });
+  await vscode.commands.executeCommand('workbench.view.extension.tpp');
+  return api;
+}
+
+/** The workspace's example registration (examples/tire-protection-registration.json), its variables resolved as a send does. */
+export async function exampleRegistration(): Promise<Record<string, unknown>> {
+  const file = vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0]!.uri, 'tire-protection-registration.json');
+  return resolvePayloadVariables(JSON.parse(Buffer.from(await vscode.workspace.fs.readFile(file)).toString()), 'tire-protection-registration') as Record<string, unknown>;
 }

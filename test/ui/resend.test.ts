@@ -7,10 +7,8 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../src/extension/extension';
 import type { RequestOutcome } from '../../src/extension/send/runRequest';
-import { resolvePayloadVariables } from '../../src/core/variables';
-import { activateExtension } from '../shared/extension';
 import { driver, screenshot, sleep, texts, until } from '../shared/driver';
-import { boxes, contextMenu, expandRow, insideWindow, resizeWindow, showDialogs } from '../shared/workbench';
+import { boxes, contextMenu, exampleRegistration, expandRow, insideWindow, resizeWindow, showDialogs, startWithLocalKey } from '../shared/workbench';
 
 const cmd = <T = unknown>(id: string, ...args: unknown[]) => vscode.commands.executeCommand<T>(id, ...args);
 const WINDOW = { width: 1400, height: 880 };
@@ -22,10 +20,7 @@ describe('Resend Request… confirmation (rendered workbench)', function () {
   let uri: vscode.Uri | undefined;
 
   before(async () => {
-    api = await activateExtension();
-    await cmd('tpp.selectEnvironment', 'local');
-    await cmd('tpp.generateKeyPair', 'local', { curve: 'P-256', existing: 'replace' });
-    await cmd('workbench.view.extension.tpp');
+    api = await startWithLocalKey();
   });
 
   after(async () => {
@@ -43,8 +38,8 @@ describe('Resend Request… confirmation (rendered workbench)', function () {
   it('the modal of a registration POST fits a 1400×880 window and shows method, URL, invoice number and size, not the body', async () => {
     // The example registration as a person sends it (four tires, a customer, a vehicle): its indented body is about
     // 50 lines, more than such a window holds.
+    const example = await exampleRegistration();
     const folder = vscode.workspace.workspaceFolders![0]!.uri;
-    const example = resolvePayloadVariables(JSON.parse(Buffer.from(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(folder, 'tire-protection-registration.json'))).toString()), 'tire-protection-registration') as Record<string, unknown>;
     const invoice = `INV-RS-${Date.now().toString(36).toUpperCase()}`;
     uri = vscode.Uri.joinPath(folder, 'ui-resend.tire-protection-registration.json');
     await vscode.workspace.fs.writeFile(uri, Buffer.from(JSON.stringify({ ...example, invoiceNumber: invoice }, null, 2) + '\n'));
