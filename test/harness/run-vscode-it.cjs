@@ -14,7 +14,7 @@
 // {"passed":n,"failed":m} there, the driver prints the line "n passed, m failed".
 // Test -> driver requests (for UI checks): console.log('__VSCODE_IT_RPC__' + JSON.stringify({op, arg, out}))
 //   op 'screenshot': PNG of the page saved to arg;  op 'texts': innerText of all elements matching CSS
-//   selector arg; 'click', 'hover', 'press', 'type', 'attrs', 'boxes' (bounding boxes), 'viewport' (resize the window),
+//   selector arg; 'click', 'hover', 'wheel', 'press', 'type', 'attrs', 'boxes' (bounding boxes), 'viewport' (resize the window),
 //   'dialogs' (true: modal dialogs show, as outside tests; false: refused again, VS Code's default in tests).  The driver then writes JSON {ok, value|error} to the file `out` (poll for it).
 const { spawn } = require('child_process');
 const fs = require('fs');
@@ -151,6 +151,9 @@ const noise = /^(Resolving connection token|Resolved connection token|Creating a
         if (frames) for (const f of page.frames()) if (await f.locator(selector).count().catch(() => 0)) { target = f.locator(selector); break; }
         await target.first().click(button ? { button } : {}); res = { ok: true };
       }
+      // arg: { selector, dy }: the mouse wheel over the first match (lists scroll on wheel events, not on scrollTop);
+      // the mouse then leaves, so that no hover stays open
+      else if (op === 'wheel') { await page.locator(arg.selector).first().hover(); await page.mouse.wheel(0, arg.dy); await page.mouse.move(0, 0); res = { ok: true }; }
       else if (op === 'hover') { await page.locator(arg).first().hover(); res = { ok: true }; }
       // page-relative boxes of the elements matching arg (what is on the screen: the page is the window)
       else if (op === 'boxes') res = { ok: true, value: await page.locator(arg).evaluateAll(els => els.map(e => { const r = e.getBoundingClientRect(); return { x: r.x, y: r.y, width: r.width, height: r.height }; })) };
