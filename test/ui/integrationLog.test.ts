@@ -82,7 +82,7 @@ describe('Integration Log and the deliberate-mistakes tour (rendered DOM)', () =
     assert.deepEqual(tour.map((x) => x.diagnosis?.map((d) => d.rule)), [['iat'], ['aud'], ['Registrations[0].TirePrice']]);
 
     // The tour's notification comes once its rows are logged; it is cleared with the terminal for a clean frame.
-    await until(async () => ((await texts('.notifications-toasts')).join('\n').includes('The tour sent') ? true : undefined), 20_000);
+    await until(async () => ((await texts('.notifications-toasts')).join('\n').includes(`The tour sent 3 broken requests as ${partner}`) ? true : undefined), 20_000);
     vscode.window.terminals.find((t) => t.name === TOUR_TERMINAL_NAME)?.dispose();
     await vscode.commands.executeCommand('notifications.clearAll');
 

@@ -57,6 +57,7 @@ describe('a send refused by the payload checker (rendered workbench)', function 
     const warning = await until(async () => (await toasts()).find((t) => t.startsWith(`Not sent: ${name}`)));
     assert.ok(warning, `a warning says it was not sent: ${JSON.stringify(await toasts())}`);
     assert.equal(api.history.list('local').length, sentBefore, 'nothing was sent');
+    await cmd('notifications.clearAll'); // the warning would cover the log's last lines in the screenshot
 
     await cmd('tpp.showLog');
     await cmd('workbench.action.toggleMaximizedPanel');
