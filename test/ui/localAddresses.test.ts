@@ -42,7 +42,11 @@ describe('Local base addresses (rendered tree)', function () {
       const inline = await driver<(string | null)[]>('attrs', { selector: `${rowSelector(label)} .actions .action-label`, name: 'aria-label' });
       assert.ok(inline.includes('Copy Address'), `${label} has Copy Address inline: ${JSON.stringify(inline)}`);
     }
+    // A wider side bar shows the addresses whole (without window focus the resize commands act on the editor part:
+    // narrowing it widens the side bar).
+    for (let i = 0; i < 6; i++) await cmd('workbench.action.decreaseViewWidth');
     await screenshot('local-addresses');
+    for (let i = 0; i < 6; i++) await cmd('workbench.action.increaseViewWidth');
     await contextMenu('v2 address', 'Copy Address');
     const copied = await until(async () => (await texts('.part.statusbar')).join(' ').includes(`Copied ${origin}`), 10_000);
     assert.ok(copied, `the status bar says what was copied: ${(await texts('.part.statusbar')).join(' ')}`);
