@@ -14,7 +14,8 @@
 // {"passed":n,"failed":m} there, the driver prints the line "n passed, m failed".
 // Test -> driver requests (for UI checks): console.log('__VSCODE_IT_RPC__' + JSON.stringify({op, arg, out}))
 //   op 'screenshot': PNG of the page saved to arg;  op 'texts': innerText of all elements matching CSS
-//   selector arg.  The driver then writes JSON {ok, value|error} to the file `out` (poll for it).
+//   selector arg; 'click', 'hover', 'wheel', 'press', 'type', 'attrs', 'boxes' (bounding boxes), 'viewport' (resize the window),
+//   'dialogs' (true: modal dialogs show, as outside tests; false: refused again, VS Code's default in tests).  The driver then writes JSON {ok, value|error} to the file `out` (poll for it).
 const { spawn } = require('child_process');
 const fs = require('fs');
 const os = require('os');
@@ -110,6 +111,15 @@ const noise = /^(Resolving connection token|Resolved connection token|Creating a
   // never let the workbench reach outside this machine
   await context.route(u => !/^(https?|wss?):\/\/(127\.0\.0\.1|localhost)[:/]/.test(u.href), r => {
     if (verbose) console.log('[vscode-it] blocked', r.request().url()); return r.abort('blockedbyclient'); });
+  // VS Code's DialogService refuses every modal dialog while extension tests run. A test that checks a modal as a
+  // person sees it turns them on for a while (op 'dialogs'): the workbench's refusal also asks a flag of the page.
+  let dialogsPatched = false;
+  await context.route(u => /^http:\/\/127\.0\.0\.1:\d+\/.*\/workbench\.js$/.test(u.href), async r => {
+    const res = await r.fetch();
+    const refusal = /([\w$]+)\(\)\{(return this\.(\w)\.isExtensionDevelopment&&this\.\3\.extensionTestsLocationURI\?!0:!!this\.\3\.enableSmokeTestDriver)\}(?=async confirm\(\w\)\{return this\.\1\(\)\?\(this\.\w\.trace\("DialogService:)/;
+    const body = (await res.text()).replace(refusal, (_, fn, ret) => { dialogsPatched = true; return `${fn}(){if(globalThis.__vscodeItDialogs)return!1;${ret}}`; });
+    await r.fulfill({ response: res, body });
+  });
   const page = await context.newPage();
 
   let resolveExit; const exitP = new Promise(r => (resolveExit = r));
@@ -133,7 +143,26 @@ const noise = /^(Resolving connection token|Resolved connection token|Creating a
       else if (op === 'texts') res = { ok: true, value: await page.locator(arg).allInnerTexts() };
       else if (op === 'press') { await page.keyboard.press(arg); res = { ok: true }; }
       else if (op === 'type') { await page.keyboard.type(arg); res = { ok: true }; }
-      else if (op === 'click') { await page.locator(arg).first().click(); res = { ok: true }; }
+      else if (op === 'click') {
+        // arg: a selector, or { selector, button: 'right' } (a context menu), or { selector, frames: true } (inside a
+        // webview: the first frame holding a match is clicked)
+        const { selector, button, frames } = typeof arg === 'string' ? { selector: arg } : arg;
+        let target = page.locator(selector);
+        if (frames) for (const f of page.frames()) if (await f.locator(selector).count().catch(() => 0)) { target = f.locator(selector); break; }
+        await target.first().click(button ? { button } : {}); res = { ok: true };
+      }
+      // arg: { selector, dy }: the mouse wheel over the first match (lists scroll on wheel events, not on scrollTop);
+      // the mouse then leaves, so that no hover stays open
+      else if (op === 'wheel') { await page.locator(arg.selector).first().hover(); await page.mouse.wheel(0, arg.dy); await page.mouse.move(0, 0); res = { ok: true }; }
+      else if (op === 'hover') { await page.locator(arg).first().hover(); res = { ok: true }; }
+      // page-relative boxes of the elements matching arg (what is on the screen: the page is the window)
+      else if (op === 'boxes') res = { ok: true, value: await page.locator(arg).evaluateAll(els => els.map(e => { const r = e.getBoundingClientRect(); return { x: r.x, y: r.y, width: r.width, height: r.height }; })) };
+      // arg: { width, height } -> the window's size before
+      else if (op === 'viewport') { const before = page.viewportSize(); await page.setViewportSize(arg); res = { ok: true, value: before }; }
+      else if (op === 'dialogs') {
+        if (!dialogsPatched) throw new Error("this workbench's DialogService was not found to let modal dialogs show in tests");
+        await page.evaluate(on => { globalThis.__vscodeItDialogs = on; }, !!arg); res = { ok: true };
+      }
       else if (op === 'attrs') { res = { ok: true, value: await page.locator(arg.selector).evaluateAll((els, name) => els.map(e => e.getAttribute(name)), arg.name) }; }
       else res = { ok: false, error: 'unknown op ' + op };
     } catch (e) { res = { ok: false, error: String(e && e.message || e) }; }

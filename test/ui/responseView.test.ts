@@ -2,13 +2,14 @@
 // panel beside the payload; sending it again gives a 409 with the registration it conflicts with. The page runs
 // in a webview iframe: its content is read from the page's own report, its look from the screenshots
 // test-results/ui/response-view-201.png and response-view-409.png (the README shows the latter).
+// Its Open Invoice… button opens the conflicting registration in a tab named by the invoice number a person knows.
 // Leaves the workbench as it found it (Local key deleted, editors closed).
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../src/extension/extension';
 import type { RequestOutcome } from '../../src/extension/send/runRequest';
 import { activateExtension } from '../shared/extension';
-import { screenshot, sleep } from '../shared/driver';
+import { driver, screenshot, sleep, texts, until } from '../shared/driver';
 
 const cmd = <T = unknown>(id: string, ...args: unknown[]) => vscode.commands.executeCommand<T>(id, ...args);
 
@@ -16,6 +17,7 @@ describe('response view (rendered workbench)', function () {
   this.timeout(180_000);
   let api: ExtensionApi;
   let uri: vscode.Uri;
+  const invoice = `INV-UI-${Date.now().toString(36).toUpperCase()}`;
 
   before(async () => {
     api = await activateExtension();
@@ -40,7 +42,7 @@ describe('response view (rendered workbench)', function () {
     const payload = {
       $schema: 'tpp://schemas/tire-protection-registration.json',
       product_id: 'tp-road-hazard-36',
-      invoiceNumber: `INV-UI-${Date.now().toString(36).toUpperCase()}`,
+      invoiceNumber: invoice,
       enrollDate: new Date(Date.now() - 86_400_000).toISOString().slice(0, 19) + 'Z',
       customer: { name: 'Daniel Okafor <img src=x onerror=alert(1)>', email: 'daniel.okafor@example.com' },
       vehicle: { year: 2022, make: 'Ford', model: 'F-150' },
@@ -71,5 +73,14 @@ describe('response view (rendered workbench)', function () {
     await cmd('notifications.clearAll');
     await sleep(600);
     await screenshot('response-view-409');
+  });
+
+  it('Open Invoice… of the 409 opens the registration in a tab titled by its invoice number, not its id', async () => {
+    const tabs = () => texts('.part.editor .tabs-container .tab');
+    await driver('click', { selector: 'vscode-button:has-text("Open Invoice")', frames: true });
+    const tab = await until(async () => (await tabs()).find((t) => t.includes('· registration')), 20_000);
+    assert.ok(tab, `a record tab opened: ${JSON.stringify(await tabs())}`);
+    await screenshot('response-view-409-open-invoice');
+    assert.equal(tab.trim(), `${invoice} · registration`);
   });
 });
