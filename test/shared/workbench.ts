@@ -36,6 +36,16 @@ export const resizeWindow = (size: { width: number; height: number }) => driver<
 export const insideWindow = (b: Box, size: { width: number; height: number }) => b.x >= 0 && b.y >= 0 && b.x + b.width <= size.width && b.y + b.height <= size.height;
 
 export const sidebarRows = () => texts('.part.sidebar .monaco-list-row');
+/** The Integration Log view's rows and its list (rows are drawn only where the list is scrolled to). */
+export const LOG_ROWS = '.part.sidebar .pane:has(.pane-header:has-text("Integration Log")) .monaco-list-row';
+export const LOG_LIST = '.part.sidebar .pane:has(.pane-header:has-text("Integration Log")) .monaco-list';
+/**
+ * Scrolls the Integration Log to its newest rows, as a person does to see what just arrived: a list scrolled down
+ * keeps its place when rows arrive above it, so they land out of view (and out of the DOM).
+ */
+export async function scrollLogToTop(): Promise<void> {
+  if ((await texts(LOG_ROWS)).length) await driver('wheel', { selector: LOG_LIST, dy: -100_000 });
+}
 export const toasts = () => texts('.notifications-toasts .notification-list-item-message');
 /** The text of the quick input (palette, quick pick, input box, the editor's file dialog) and its placeholder; '' while it is hidden. */
 export async function quickInput(): Promise<string> {

@@ -2,13 +2,11 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { TOUR_TERMINAL_NAME } from '../../src/extension/services/integrationLogTour';
 import { activateExtension } from '../shared/extension';
-import { boxes, runFromPalette } from '../shared/workbench';
+import { LOG_LIST, LOG_ROWS, boxes, runFromPalette, scrollLogToTop } from '../shared/workbench';
 import { driver, screenshot, texts, until } from '../shared/driver';
 
 const sidebarRows = () => texts('.part.sidebar .monaco-list-row');
 /** The Integration Log's tree rows (the second view of the side bar, after Environments). */
-const LOG_ROWS = '.part.sidebar .pane:has(.pane-header:has-text("Integration Log")) .monaco-list-row';
-const LOG_LIST = '.part.sidebar .pane:has(.pane-header:has-text("Integration Log")) .monaco-list';
 
 /**
  * The deliberate-mistakes tour in the rendered workbench: the script runs in a terminal as an
@@ -65,6 +63,7 @@ describe('Integration Log and the deliberate-mistakes tour (rendered DOM)', () =
     }, 10_000);
     assert.ok(shown, `the newest tour row is selected and in view: ${JSON.stringify(await texts(`${LOG_ROWS}.selected`))} ${JSON.stringify(await boxes(LOG_LIST))}`);
     await screenshot('integration-log-tour-run');
+    await scrollLogToTop(); // leave the view as later suites expect it: at its newest rows
     terminal.dispose();
     await vscode.commands.executeCommand('notifications.clearAll');
   });

@@ -17,7 +17,7 @@ import type { ExtensionApi } from '../../src/extension/extension';
 import { findTool } from '../samples/harness';
 import { EXTENSION_ID, activateExtension } from '../shared/extension';
 import { driver, screenshot, sleep, until } from '../shared/driver';
-import { answerInput, clickToastButton, expandRow, pick, quickInput, runFromPalette, sidebarRows, waitToast } from '../shared/workbench';
+import { answerInput, clickToastButton, expandRow, pick, quickInput, runFromPalette, scrollLogToTop, sidebarRows, waitToast } from '../shared/workbench';
 
 const cmd = <T = unknown>(id: string, ...args: unknown[]) => vscode.commands.executeCommand<T>(id, ...args);
 const PARTNER = 'P-TEN-MINUTES';
@@ -73,7 +73,11 @@ async function logEntry(api: ExtensionApi, match: (x: Exchange) => boolean): Pro
 
 /** Waits for a rendered side-bar row matching every pattern; returns its text. */
 async function row(...res: RegExp[]): Promise<string> {
-  const r = await until(async () => (await sidebarRows()).find((t) => res.every((re) => re.test(t))), 20_000);
+  const r = await until(async () => {
+    const found = (await sidebarRows()).find((t) => res.every((re) => re.test(t)));
+    if (!found) await scrollLogToTop();
+    return found;
+  }, 20_000);
   assert.ok(r, `a row matching ${res.join(' and ')}; rows: ${JSON.stringify(await sidebarRows())}`);
   return r;
 }
