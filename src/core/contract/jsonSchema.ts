@@ -1,3 +1,4 @@
+import { ISO_8601_PATTERN, ISO_DATE_OR_TIMESTAMP_PATTERN } from './datePatterns';
 import { PAYLOAD_KINDS, schemaUri } from './kinds';
 import { INT_STRING_RE, ISO_8601_RE, ISO_DATE_OR_TIMESTAMP_RE, MESSAGES, MONEY_STRING_RE } from './primitives';
 import { toJsonSchema } from './toJsonSchema';
@@ -14,6 +15,8 @@ const PATTERN_MESSAGES: Record<string, string> = {
   [INT_STRING_RE.source]: MESSAGES.int,
   [ISO_DATE_OR_TIMESTAMP_RE.source]: MESSAGES.datetime,
   [ISO_8601_RE.source]: MESSAGES.isoDate,
+  [ISO_DATE_OR_TIMESTAMP_PATTERN]: MESSAGES.datetime,
+  [ISO_8601_PATTERN]: MESSAGES.isoDate,
   '^(\\d{4})?$': MESSAGES.vehicleYear,
 };
 

@@ -200,6 +200,19 @@ describe('contract: OpenAPI export as strict as the sandbox', () => {
     assert.ok(typed > 0);
   });
 
+  it('refuses version 2 money with a third decimal and impossible dates, as the sandbox does (ajv 2020-12)', () => {
+    // multipleOf is a decimal rule; ajv divides binary floats (0.29 / 0.01 = 28.999999999999996) unless given a
+    // precision, and with one it cannot see the 17th digit of 0.1 + 0.2 (which the contract refuses): not tried here.
+    const ajv = new Ajv2020({ strict: false, multipleOfPrecision: 9 });
+    ajv.addSchema({ $id: 'https://tpp.invalid/openapi', components: all.components });
+    const check = ajv.compile({ $ref: 'https://tpp.invalid/openapi#/components/schemas/V2PostBody' });
+    const reg = { ShopID: 'NW', InvoiceNumber: 'I', PlanEnrollDate: '2024-02-29', EmployeeID: 'E', CustomerID: 'C', TiresCovered: 4, TPPPrice: '24.99', TireBrand: 'B', TireSize: 'S', TirePrice: 219.01, TireCost: 0.29, TireDOT1: 'D' };
+    assert.ok(check({ Registrations: [reg] }), JSON.stringify(check.errors));
+    for (const bad of [{ TirePrice: 219.005 }, { TirePrice: '219.005' }, { PlanEnrollDate: '2023-02-29' }, { PlanEnrollDate: '2024-01-01T10:00:00' }]) {
+      assert.equal(check({ Registrations: [{ ...reg, ...bad }] }), false, JSON.stringify(bad));
+    }
+  });
+
   it('gives the eligibility lookup its own security scheme (a dedicated token, not the partner JWT)', () => {
     const path = '/vehicle-lookup/{program}/rsa/eligible';
     assert.deepEqual(opAt(all, path, 'get').security, [{ eligibilityToken: [] }]);
