@@ -213,6 +213,17 @@ describe('contract: OpenAPI export as strict as the sandbox', () => {
     }
   });
 
+  it('describes the version 2 answers: a GET answers records carrying PartnerID, a POST one outcome per record', () => {
+    const ajv = new Ajv2020({ strict: false });
+    ajv.addSchema({ $id: 'https://tpp.invalid/openapi', components: all.components });
+    const get = ajv.compile({ $ref: 'https://tpp.invalid/openapi#/components/schemas/V2GetResponse' });
+    assert.ok(get([]) && get([{ PartnerID: 17, ShopID: 'NW', TiresCovered: '4' }]) && get({ PartnerID: '17', WarrantyStatus: 1 }));
+    for (const bad of [[{}], {}, [{ PartnerID: 'seventeen' }], 'text', [{ PartnerID: 1, OrgID: {} }]]) assert.equal(get(bad), false, JSON.stringify(bad));
+    const post = ajv.compile({ $ref: 'https://tpp.invalid/openapi#/components/schemas/V2PostResponse' });
+    assert.ok(post({ Registrations: [{ index: 0, status: 'created', statusCode: 201, RegistrationID: 48213, id: 'r1' }] }) && post({ other: 1 }));
+    for (const bad of [[], 'ok', { Claims: {} }, { Sales: [{ statusCode: '201' }] }, { Registrations: [{ index: 0.5 }] }]) assert.equal(post(bad), false, JSON.stringify(bad));
+  });
+
   it('gives the eligibility lookup its own security scheme (a dedicated token, not the partner JWT)', () => {
     const path = '/vehicle-lookup/{program}/rsa/eligible';
     assert.deepEqual(opAt(all, path, 'get').security, [{ eligibilityToken: [] }]);
