@@ -213,6 +213,15 @@ describe('contract: OpenAPI export as strict as the sandbox', () => {
     }
   });
 
+  it('a version 2 POST body has one array property: a second one is refused whatever it holds, as the contract does', () => {
+    const ajv = new Ajv2020({ strict: false });
+    ajv.addSchema({ $id: 'https://tpp.invalid/openapi', components: all.components });
+    const check = ajv.compile({ $ref: 'https://tpp.invalid/openapi#/components/schemas/V2PostBody' });
+    const sales = { Sales: [{ ShopID: 'NW', InvoiceNumber: 'S1', SaleDate: '2025-06-02', TireCount: 2, TireBrand: 'B', TireModel: 'M', TireSize: 'S', TirePrice: '219.00', TireCost: 1 }] };
+    assert.ok(check(sales) && check({ ...sales, note: 'unknown properties pass' }), JSON.stringify(check.errors));
+    for (const second of [{ Claims: [] }, { Claims: [{}] }, { Registrations: null }, { Cancellations: 'x' }]) assert.equal(check({ ...sales, ...second }), false, JSON.stringify(second));
+  });
+
   it('describes the version 2 answers: a GET answers records carrying PartnerID, a POST one outcome per record', () => {
     const ajv = new Ajv2020({ strict: false });
     ajv.addSchema({ $id: 'https://tpp.invalid/openapi', components: all.components });
