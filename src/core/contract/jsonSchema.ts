@@ -1,4 +1,4 @@
-import { ISO_8601_PATTERN, ISO_DATE_OR_TIMESTAMP_PATTERN } from './datePatterns';
+import { ISO_8601_PATTERN, ISO_DATE_OR_TIMESTAMP_PATTERN } from './patterns';
 import { PAYLOAD_KINDS, schemaUri } from './kinds';
 import { INT_STRING_RE, ISO_8601_RE, ISO_DATE_OR_TIMESTAMP_RE, MESSAGES, MONEY_STRING_RE } from './primitives';
 import { toJsonSchema } from './toJsonSchema';

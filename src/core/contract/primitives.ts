@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ISO_8601_PATTERN, ISO_DATE_OR_TIMESTAMP_PATTERN } from './datePatterns';
+import { ISO_8601_PATTERN, ISO_DATE_OR_TIMESTAMP_PATTERN } from './patterns';
 
 /**
  * Field primitives shared by the version 2 and version 3 schemas (spec: Resources and their fields,

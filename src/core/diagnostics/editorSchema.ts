@@ -1,4 +1,4 @@
-import { ISO_8601_PATTERN, ISO_DATE_OR_TIMESTAMP_PATTERN } from '../contract/datePatterns';
+import { ISO_8601_PATTERN, ISO_DATE_OR_TIMESTAMP_PATTERN } from '../contract/patterns';
 
 /**
  * The JSON Schema served to VS Code's JSON language service under `tpp://schemas/<kind>.json`, for

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { ISO_DATE_OR_TIMESTAMP_RE, MONEY_STRING_RE, charLength, hasAtMostTwoDecimals, int, isIsoDateOrTimestamp, money } from '../../../src/core/contract';
-import { ISO_8601_PATTERN, ISO_DATE_OR_TIMESTAMP_PATTERN } from '../../../src/core/contract/datePatterns';
+import { ISO_8601_PATTERN, ISO_DATE_OR_TIMESTAMP_PATTERN } from '../../../src/core/contract/patterns';
 
 describe('contract: primitives (property tests)', () => {
   it('money: every amount in cents, as number or as "d.dd" string, passes and reads back as the same number', () => {

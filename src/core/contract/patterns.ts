@@ -1,5 +1,5 @@
 /**
- * The dates of the contract as JSON Schema `pattern`s (ECMA-262), exact to the calendar: a month's last day, 29
+ * Patterns of the contract that JSON Schema carries as they are checked. The dates as `pattern`s (ECMA-262), exact to the calendar: a month's last day, 29
  * February of leap years only (Gregorian, proleptic), hours to 23, minutes and seconds to 59, offsets to 23:59. They
  * accept exactly what `isIsoDateOrTimestamp` accepts (test/unit/contract/primitives.test.ts), so that a validator of
  * the exported schemas refuses `2024-02-30` as the contract and the Local sandbox do (docs/contract.md, Field formats).
@@ -19,3 +19,11 @@ const ZONE = '(?:[Zz]|[+-](?:[01]\\d|2[0-3]):?[0-5]\\d)';
 export const ISO_DATE_OR_TIMESTAMP_PATTERN = `^${DAY}(?:${TIME}${ZONE})?$`;
 /** Version 3 dates ("Dates are ISO 8601 strings"): the same, the zone optional. */
 export const ISO_8601_PATTERN = `^${DAY}(?:${TIME}${ZONE}?)?$`;
+
+/**
+ * A vehicle identification number: 17 letters (I, O and Q excluded) and digits, any letter case (ISO 3779). The
+ * eligibility lookup's `vin` (docs/contract.md, Eligibility query).
+ */
+export const VIN_RE = /^[A-HJ-NPR-Za-hj-npr-z0-9]{17}$/;
+/** What a bad `vin` is told. */
+export const VIN_MESSAGE = '17-character VIN expected (letters except I, O, Q, and digits)';
