@@ -29,7 +29,7 @@ const ELIGIBILITY_TOKEN = 'agree-requests-token';
 const ex = exampleBodies() as Record<PayloadKind, Body>;
 
 /**
- * Disagreements the sandbox is being fixed for (issue: nothing silently dropped or changed). The property skips a
+ * Disagreements the sandbox is being fixed for (a body matching no accepted shape is a 400, nothing dropped). The property skips a
  * case an entry matches; each entry's own test prints its reason while the disagreement lasts and fails once it is
  * gone, so that the entry is removed.
  */
