@@ -1,6 +1,8 @@
+import { ISO_8601_PATTERN, ISO_DATE_OR_TIMESTAMP_PATTERN } from './patterns';
 import { PAYLOAD_KINDS, schemaUri } from './kinds';
 import { INT_STRING_RE, ISO_8601_RE, ISO_DATE_OR_TIMESTAMP_RE, MESSAGES, MONEY_STRING_RE } from './primitives';
 import { toJsonSchema } from './toJsonSchema';
+import { COMMERCIAL_VEHICLE_PATTERN, YES_NO_MESSAGE } from './v2/fields';
 import { PayloadKind } from './types';
 
 /** A JSON Schema object (draft-07 for payload files). */
@@ -14,7 +16,10 @@ const PATTERN_MESSAGES: Record<string, string> = {
   [INT_STRING_RE.source]: MESSAGES.int,
   [ISO_DATE_OR_TIMESTAMP_RE.source]: MESSAGES.datetime,
   [ISO_8601_RE.source]: MESSAGES.isoDate,
+  [ISO_DATE_OR_TIMESTAMP_PATTERN]: MESSAGES.datetime,
+  [ISO_8601_PATTERN]: MESSAGES.isoDate,
   '^(\\d{4})?$': MESSAGES.vehicleYear,
+  [COMMERCIAL_VEHICLE_PATTERN]: YES_NO_MESSAGE,
 };
 
 /** Adds `patternErrorMessage` next to every known `pattern`, in place. */

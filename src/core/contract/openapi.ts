@@ -130,7 +130,7 @@ export function buildOpenApiDocument(version = '0.0.0', options: OpenApiOptions 
             : [];
       schemas[name] =
         branches.length > 0 && branches.every((o) => names.has(o))
-          ? withoutEditorKeywords({ ...(z.globalRegistry.get(schema) ?? {}), oneOf: branches.map(ref) })
+          ? withoutEditorKeywords({ ...(z.globalRegistry.get(schema) ?? {}), oneOf: branches.map(ref), ...(schema === v2.V2PostBody ? onlyOneV2Array() : {}) })
           : exportSchema(schema);
     }
     return { $ref: `#/components/schemas/${name}` };
@@ -187,6 +187,16 @@ export function buildOpenApiDocument(version = '0.0.0', options: OpenApiOptions 
       securitySchemes: { ...securitySchemes(which), ...(extra?.components?.securitySchemes ?? {}) },
     },
   };
+}
+
+/**
+ * With one of the v2 POST's array properties, none of the other three: the contract refuses a second one whatever it
+ * holds ("only one array property per request"), where the `oneOf` alone would let an invalid or empty second array
+ * through (only the valid branch matching).
+ */
+function onlyOneV2Array(): Json {
+  const others = (key: string) => Object.fromEntries(v2.V2_POST_KEYS.filter((k) => k !== key).map((k) => [k, false]));
+  return { dependentSchemas: Object.fromEntries(v2.V2_POST_KEYS.map((k) => [k, { properties: others(k) }])) };
 }
 
 /** The partner JWT (versions 3 and 2) and the eligibility lookup's dedicated token, as far as `which` uses them. */

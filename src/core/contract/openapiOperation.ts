@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SANDBOX_STATUS_TABLE, STATUS_TABLE } from './errors';
+import { RETRYABLE_STATUSES, SANDBOX_STATUS_TABLE, STATUS_TABLE } from './errors';
 import { PAYLOAD_KINDS } from './kinds';
 import { toJsonSchema } from './toJsonSchema';
 import { EndpointDef, PayloadKind } from './types';
@@ -69,10 +69,14 @@ function parameters(defs: readonly EndpointDef[]): Json[] {
   return out;
 }
 
-/** Answers that may say how long to wait (spec: Errors, 429 "wait and retry", 503 "Retry later"; docs/contract.md). */
-const RETRY_AFTER_STATUSES: ReadonlySet<number> = new Set([429, 503]);
+/**
+ * Answers that may say how long to wait: every one a client retries (spec: Errors, "Clients are responsible for
+ * retrying failed requests (5xx and 429)"; docs/contract.md).
+ */
+const RETRY_AFTER_STATUSES: ReadonlySet<number> = new Set(RETRYABLE_STATUSES);
 const RETRY_AFTER: Json = {
-  description: 'How long to wait before retrying: seconds, or an HTTP date (RFC 9110). The Local sandbox sends seconds on every 429 and on a storage 503.',
+  description:
+    'How long to wait before retrying: seconds, or an HTTP date (RFC 9110). The Local sandbox sends seconds on every 429, on a storage 503, and on a fault scheduled with retryAfter.',
   schema: { type: 'string' },
 };
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ISO_8601_PATTERN, ISO_DATE_OR_TIMESTAMP_PATTERN } from './patterns';
 
 /**
  * Field primitives shared by the version 2 and version 3 schemas (spec: Resources and their fields,
@@ -55,6 +56,12 @@ export interface PrimitiveOptions {
 
 /** Strict money string: optional minus, digits, at most 2 decimals. */
 export const MONEY_STRING_RE = /^-?\d+(\.\d{1,2})?$/;
+/**
+ * Money as a JSON number: a multiple of a cent. Written as the number's `multipleOf` in JSON Schema (the decimal rule:
+ * a validator dividing binary floats, like ajv without `multipleOfPrecision`, may refuse amounts such as 0.29;
+ * docs/contract.md); the contract's check is {@link hasAtMostTwoDecimals}.
+ */
+export const MONEY_STEP = 0.01;
 /** Integer sent as a string: optional minus, digits. */
 export const INT_STRING_RE = /^-?\d+$/;
 
@@ -216,7 +223,7 @@ export function int(opts: PrimitiveOptions = {}) {
 export function money(opts: PrimitiveOptions = {}) {
   const required = opts.required ?? true;
   const branches = [
-    z.number(),
+    z.number().meta({ multipleOf: MONEY_STEP }),
     z.string().regex(MONEY_STRING_RE, { error: errorFor(MESSAGES.money, required) }),
     ...(required ? [] : [z.literal('')]),
   ] as const;
@@ -238,7 +245,8 @@ export function isoDate(opts: PrimitiveOptions & { zone?: 'required' | 'optional
     .string({ error: errorFor(message) })
     .min(1, { error: (opts.required ?? true) && !v3 ? MESSAGES.empty : message, abort: true })
     .regex(v3 ? ISO_8601_RE : ISO_DATE_OR_TIMESTAMP_RE, { error: message, abort: true })
-    .refine((s) => isIsoDateOrTimestamp(s, v3 ? 'optional' : 'required'), { error: message });
+    .refine((s) => isIsoDateOrTimestamp(s, v3 ? 'optional' : 'required'), { error: message })
+    .meta({ pattern: v3 ? ISO_8601_PATTERN : ISO_DATE_OR_TIMESTAMP_PATTERN });
 }
 
 /** A JSON number (version 3 number fields; strings are not converted there). */

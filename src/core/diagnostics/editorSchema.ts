@@ -1,3 +1,5 @@
+import { ISO_8601_PATTERN, ISO_DATE_OR_TIMESTAMP_PATTERN } from '../contract/patterns';
+
 /**
  * The JSON Schema served to VS Code's JSON language service under `tpp://schemas/<kind>.json`, for
  * completion and hover only. Validation is this extension's own (source "tpp", with the spec's messages
@@ -42,7 +44,8 @@ type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
 /** A body string starting with `^` is inserted as snippet text as is (vscode-json-languageservice's convention). */
 const TODAY = '^"${CURRENT_YEAR}-${CURRENT_MONTH}-${CURRENT_DATE}"';
-const DATE_PATTERN_START = '^(\\d{4})-(\\d{2})-(\\d{2})';
+const DATE_PATTERNS: ReadonlySet<string> = new Set([ISO_DATE_OR_TIMESTAMP_PATTERN, ISO_8601_PATTERN]);
+const isDatePattern = (p: string) => DATE_PATTERNS.has(p);
 const MONEY = '^0.00';
 
 /**
@@ -57,7 +60,7 @@ export function valueSnippet(node: { readonly [k: string]: Json }): Json | undef
   const branches = Array.isArray(node.anyOf) ? (node.anyOf as { [k: string]: Json }[]) : Array.isArray(node.oneOf) ? (node.oneOf as { [k: string]: Json }[]) : [];
   if (branches.length) {
     const patterns = branches.map((b) => (typeof b.pattern === 'string' ? b.pattern : ''));
-    if (patterns.some((p) => p.startsWith(DATE_PATTERN_START))) return TODAY;
+    if (patterns.some(isDatePattern)) return TODAY;
     if (patterns.some((p) => p.includes('\\.\\d{1,2}'))) return MONEY; // money: number or "12.50"
     if (branches.some((b) => b.type === 'integer')) return 1;
     return branches.map((b) => valueSnippet(b)).find((v) => v !== undefined);
@@ -66,7 +69,7 @@ export function valueSnippet(node: { readonly [k: string]: Json }): Json | undef
   switch (type) {
     case 'string': {
       const p = typeof node.pattern === 'string' ? node.pattern : '';
-      if (p.startsWith(DATE_PATTERN_START)) return TODAY;
+      if (isDatePattern(p)) return TODAY;
       if (p === '^(\\d{4})?$') return '^"${CURRENT_YEAR}"';
       return '^"$1"';
     }

@@ -1,4 +1,5 @@
 import { EligibilityQuery } from '../contract';
+import { VIN_MESSAGE, VIN_RE } from '../contract/patterns';
 import type { EndpointDef, EndpointId } from '../contract';
 import { ApiError, OpsContext, Selector } from './ops/common';
 import type { PartnerRecord } from './ops/partners';
@@ -54,9 +55,9 @@ const NO_CONTENT: HandlerResult = { status: 204 };
 /** Deterministic eligibility rule of the sandbox (documented in docs/sandbox.md). */
 export function isEligible(q: { vin?: string; licensePlate?: string; state?: string }): boolean {
   if (q.vin) {
-    const vin = q.vin.toUpperCase();
-    if (!/^[A-HJ-NPR-Z0-9]{17}$/.test(vin)) throw new ApiError(400, 'bad_request', 'vin must be 17 characters (letters except I, O, Q, and digits)', [{ path: 'query.vin', message: '17-character VIN expected' }]);
-    return /[02468]$/.test(vin);
+    // The query's schema (the contract's VIN_RE) has refused any other vin: here only for direct callers.
+    if (!VIN_RE.test(q.vin)) throw new ApiError(400, 'bad_request', 'vin must be 17 characters (letters except I, O, Q, and digits)', [{ path: 'query.vin', message: VIN_MESSAGE }]);
+    return /[02468]$/.test(q.vin);
   }
   const plate = (q.licensePlate ?? '').toUpperCase().replace(/[^A-Z0-9]/g, '');
   return plate.length > 0 && /[02468]$/.test(plate);

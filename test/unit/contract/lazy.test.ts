@@ -38,10 +38,10 @@ const OWN: Record<PayloadKind, string[]> = {
   cancellation: ['v3/cancellation'],
 };
 /**
- * Modules that build no schema of a resource: primitives, builders, the kinds, the endpoint table without schemas,
+ * Modules that build no schema of a resource: primitives (and their patterns), builders, the kinds, the endpoint table without schemas,
  * and the navigation of schemas already built (schemaWalk, paths, codegen).
  */
-const HELPERS = new Set(['codegen', 'paths', 'schemaWalk', 'endpointRows/common', 'endpointRows/motorClub', 'endpointRows/records', 'endpointRows/registrations', 'endpointRows/shops', 'endpoints', 'kindDefs/common', 'kindDefs/v2', 'kindDefs/v3', 'kinds', 'lazy', 'limits', 'primitives', 'types', 'v2/fields', 'v3/build']);
+const HELPERS = new Set(['codegen', 'patterns', 'paths', 'schemaWalk', 'endpointRows/common', 'endpointRows/motorClub', 'endpointRows/records', 'endpointRows/registrations', 'endpointRows/shops', 'endpoints', 'kindDefs/common', 'kindDefs/v2', 'kindDefs/v3', 'kinds', 'lazy', 'limits', 'primitives', 'types', 'v2/fields', 'v3/build']);
 
 describe('contract: built lazily per kind (issue 14)', function () {
   this.timeout(120000);

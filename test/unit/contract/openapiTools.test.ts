@@ -200,6 +200,39 @@ describe('contract: OpenAPI export as strict as the sandbox', () => {
     assert.ok(typed > 0);
   });
 
+  it('refuses version 2 money with a third decimal and impossible dates, as the sandbox does (ajv 2020-12)', () => {
+    // multipleOf is a decimal rule; ajv divides binary floats (0.29 / 0.01 = 28.999999999999996) unless given a
+    // precision, and with one it cannot see the 17th digit of 0.1 + 0.2 (which the contract refuses): not tried here.
+    const ajv = new Ajv2020({ strict: false, multipleOfPrecision: 9 });
+    ajv.addSchema({ $id: 'https://tpp.invalid/openapi', components: all.components });
+    const check = ajv.compile({ $ref: 'https://tpp.invalid/openapi#/components/schemas/V2PostBody' });
+    const reg = { ShopID: 'NW', InvoiceNumber: 'I', PlanEnrollDate: '2024-02-29', EmployeeID: 'E', CustomerID: 'C', TiresCovered: 4, TPPPrice: '24.99', TireBrand: 'B', TireSize: 'S', TirePrice: 219.01, TireCost: 0.29, TireDOT1: 'D' };
+    assert.ok(check({ Registrations: [reg] }), JSON.stringify(check.errors));
+    for (const bad of [{ TirePrice: 219.005 }, { TirePrice: '219.005' }, { PlanEnrollDate: '2023-02-29' }, { PlanEnrollDate: '2024-01-01T10:00:00' }]) {
+      assert.equal(check({ Registrations: [{ ...reg, ...bad }] }), false, JSON.stringify(bad));
+    }
+  });
+
+  it('a version 2 POST body has one array property: a second one is refused whatever it holds, as the contract does', () => {
+    const ajv = new Ajv2020({ strict: false });
+    ajv.addSchema({ $id: 'https://tpp.invalid/openapi', components: all.components });
+    const check = ajv.compile({ $ref: 'https://tpp.invalid/openapi#/components/schemas/V2PostBody' });
+    const sales = { Sales: [{ ShopID: 'NW', InvoiceNumber: 'S1', SaleDate: '2025-06-02', TireCount: 2, TireBrand: 'B', TireModel: 'M', TireSize: 'S', TirePrice: '219.00', TireCost: 1 }] };
+    assert.ok(check(sales) && check({ ...sales, note: 'unknown properties pass' }), JSON.stringify(check.errors));
+    for (const second of [{ Claims: [] }, { Claims: [{}] }, { Registrations: null }, { Cancellations: 'x' }]) assert.equal(check({ ...sales, ...second }), false, JSON.stringify(second));
+  });
+
+  it('describes the version 2 answers: a GET answers records carrying PartnerID, a POST one outcome per record', () => {
+    const ajv = new Ajv2020({ strict: false });
+    ajv.addSchema({ $id: 'https://tpp.invalid/openapi', components: all.components });
+    const get = ajv.compile({ $ref: 'https://tpp.invalid/openapi#/components/schemas/V2GetResponse' });
+    assert.ok(get([]) && get([{ PartnerID: 17, ShopID: 'NW', TiresCovered: '4' }]) && get({ PartnerID: '17', WarrantyStatus: 1 }));
+    for (const bad of [[{}], {}, [{ PartnerID: 'seventeen' }], 'text', [{ PartnerID: 1, OrgID: {} }]]) assert.equal(get(bad), false, JSON.stringify(bad));
+    const post = ajv.compile({ $ref: 'https://tpp.invalid/openapi#/components/schemas/V2PostResponse' });
+    assert.ok(post({ Registrations: [{ index: 0, status: 'created', statusCode: 201, RegistrationID: 48213, id: 'r1' }] }) && post({ other: 1 }));
+    for (const bad of [[], 'ok', { Claims: {} }, { Sales: [{ statusCode: '201' }] }, { Registrations: [{ index: 0.5 }] }]) assert.equal(post(bad), false, JSON.stringify(bad));
+  });
+
   it('gives the eligibility lookup its own security scheme (a dedicated token, not the partner JWT)', () => {
     const path = '/vehicle-lookup/{program}/rsa/eligible';
     assert.deepEqual(opAt(all, path, 'get').security, [{ eligibilityToken: [] }]);

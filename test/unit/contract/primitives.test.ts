@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { ISO_DATE_OR_TIMESTAMP_RE, MONEY_STRING_RE, charLength, hasAtMostTwoDecimals, int, isIsoDateOrTimestamp, money } from '../../../src/core/contract';
+import { ISO_8601_PATTERN, ISO_DATE_OR_TIMESTAMP_PATTERN } from '../../../src/core/contract/patterns';
 
 describe('contract: primitives (property tests)', () => {
   it('money: every amount in cents, as number or as "d.dd" string, passes and reads back as the same number', () => {
@@ -115,6 +116,28 @@ describe('contract: primitives (property tests)', () => {
       }),
       { numRuns: 2000 },
     );
+  });
+
+  it('datetime: the JSON Schema patterns accept exactly what the contract accepts (both zone rules; property)', () => {
+    const exact = { required: new RegExp(ISO_DATE_OR_TIMESTAMP_PATTERN, 'u'), optional: new RegExp(ISO_8601_PATTERN, 'u') };
+    const two = (max: number) => fc.integer({ min: 0, max }).map((n) => String(n).padStart(2, '0'));
+    const day = fc.tuple(fc.integer({ min: 0, max: 9999 }), two(13), two(32)).map(([y, m, d]) => `${String(y).padStart(4, '0')}-${m}-${d}`);
+    const time = fc.tuple(fc.constantFrom('T', 't', ' ', '_'), two(25), two(61), fc.option(two(61)), fc.constantFrom('', '.5', '.123456789', '.1234567890'));
+    const zone = fc.oneof(fc.constantFrom('', 'Z', 'z', 'UTC'), fc.tuple(fc.constantFrom('+', '-'), two(25), fc.constantFrom(':', ''), two(61)).map((p) => p.join('')));
+    const text = fc.oneof(
+      day,
+      fc.tuple(day, time, zone).map(([d, [t, h, mi, se, f], z]) => `${d}${t}${h}:${mi}${se === null ? '' : `:${se}${f}`}${z}`),
+      fc.tuple(day, fc.integer({ min: 0, max: 9 }), fc.constantFrom('/', 'x', '0', '-', '\u0660')).map(([d, i, c]) => d.slice(0, i) + c + d.slice(i + 1)),
+    );
+    fc.assert(
+      fc.property(text, (s) => {
+        assert.equal(exact.required.test(s), isIsoDateOrTimestamp(s), s);
+        assert.equal(exact.optional.test(s), isIsoDateOrTimestamp(s, 'optional'), s);
+      }),
+      { numRuns: 5000, seed: 20261125 },
+    );
+    for (const s of ['2024-02-29', '2000-02-29', '0000-02-29', '2024-12-31T23:59:59.123Z']) assert.ok(exact.required.test(s), s);
+    for (const s of ['2023-02-29', '2100-02-29', '2024-04-31', '2024-02-30', '2024-01-01T24:00Z']) assert.ok(!exact.optional.test(s), s);
   });
 
   it('string(n) counts characters as a reader does: plain ASCII the same as grapheme clusters (CR LF is one)', () => {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { schemas } from '../lazy';
 import type { EndpointId } from '../types';
+import { VIN_MESSAGE, VIN_RE } from '../patterns';
 import { V2_REC_VALUES } from '../v2/fields';
 import { TableRow, created, errorBody, nonEmpty, param, unauthorized } from './common';
 
@@ -62,7 +63,7 @@ export const recordRows = {
     base: 'eligibility',
     path: '/vehicle-lookup/:program/rsa/eligible',
     query: {
-      vin: param(nonEmpty, { description: 'Vehicle identification number; if sent, only vin is used.' }),
+      vin: param(() => z.string().regex(VIN_RE, { error: VIN_MESSAGE }), { description: 'Vehicle identification number (17 characters); if sent, only vin is used.' }),
       licensePlate: param(nonEmpty, { description: 'License plate, together with state.' }),
       state: param(() => z.string().regex(/^[A-Za-z]{2}$/, { error: 'two-letter state abbreviation' }), {
         description: 'Two-letter state abbreviation, with licensePlate.',

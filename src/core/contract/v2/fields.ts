@@ -89,6 +89,8 @@ export const COMMERCIAL_VEHICLE_VALUES = ['Yes', 'No'] as const;
  * docs/contract.md), converted to Yes / No; '' means omitted ("Blank if omitted"). Other case: a warning.
  */
 export const COMMERCIAL_VEHICLE_RE = /^(yes|no)$/i;
+/** {@link COMMERCIAL_VEHICLE_RE} or '' as a JSON Schema pattern (no flags there: each letter in both cases). */
+export const COMMERCIAL_VEHICLE_PATTERN = '^([Yy][Ee][Ss]|[Nn][Oo])?$';
 /** Version 2 WarrantyStatus values (spec: States and transitions). */
 export const WARRANTY_STATUS = {
   1: 'Registration is Active',

@@ -43,7 +43,8 @@ function readShape<S extends Record<string, z.ZodType>>(shape: S): ReadShape<S> 
   return out as ReadShape<S>;
 }
 
-const partnerId = readInt().optional().meta({ description: 'Partner ID (int). Every record read back carries it.' });
+/** Required: "Every record read back also carries PartnerID (int)" (spec: Version 2 records). */
+const partnerId = readInt().meta({ description: 'Partner ID (int). Every record read back carries it.' });
 
 /** A v2 registration read back (rec=registrations): the registration fields plus PartnerID. */
 export const V2RegistrationRecord = z.looseObject({ ...readShape(V2RegistrationShape), PartnerID: partnerId });
@@ -92,16 +93,44 @@ export const V2_RECORD_BY_REC: Readonly<Record<V2Rec, z.ZodType>> = {
   cancellations: V2CancellationRecord,
 };
 
-/**
- * Response of a v2 GET: one record, or (shape "not shown" when several match; tolerated) an array of records,
- * or an object holding such an array. Parse with {@link V2_RECORD_BY_REC} for the field types of a given rec.
- */
-export const V2GetResponse = z.union([z.array(z.looseObject({})), z.looseObject({})]);
+/** Any v2 record read back: the five kinds (a GET's `rec` says which; a document cannot tie the query to the body). */
+const V2AnyRecord = z.union([V2RegistrationRecord, V2RegistrationStatus, V2ClaimRecord, V2SaleRecord, V2CancellationRecord]);
 
 /**
- * Response of a v2 POST: "Legacy POST responses (status and body): not shown". Any JSON body, or none, is accepted.
+ * Response of a v2 GET: "JSON record of the chosen kind". The Local sandbox answers an array of the records (empty
+ * when none matches); one record alone is accepted too ("Shape of a legacy GET when several records match: not
+ * shown"). Parse with {@link V2_RECORD_BY_REC} for the field types of a given rec.
  */
-export const V2PostResponse = z.unknown().meta({ description: 'Legacy POST responses (status and body): not shown.' });
+export const V2GetResponse = z
+  .union([z.array(V2AnyRecord), V2AnyRecord])
+  .meta({ description: 'The records of the kind rec names: an array (the Local sandbox), or one record.' });
+
+const described = <T extends z.ZodType>(schema: T, description: string) => schema.nullable().optional().meta({ description });
+
+/**
+ * One record's outcome in a v2 POST answer, as the Local sandbox writes it (docs/contract.md: the real service's
+ * answer is not shown, so every field is optional and unknown fields are kept).
+ */
+export const V2PostOutcome = z.looseObject({
+  index: described(z.number().int(), 'Position of the record in the posted array, from 0.'),
+  status: described(z.string(), 'created or updated (in an error answer also rejected, or not stored: another record was rejected).'),
+  statusCode: described(z.number().int(), 'The status of this record alone: 201 created, 200 updated, or its error.'),
+  message: described(z.string(), 'Why the record was rejected.'),
+  RegistrationID: described(readInt(), 'The registration the record created or concerns.'),
+  ClaimID: described(readInt(), 'The claim created or updated (Claims).'),
+  id: described(z.string(), 'The version 3 identifier of the registration created or updated (Registrations).'),
+});
+
+const outcomes = (kind: string) => described(z.array(V2PostOutcome), `One outcome per posted ${kind} record, in order.`);
+
+/**
+ * Response of a v2 POST ("Legacy POST responses (status and body): not shown"): the Local sandbox answers 200 with the
+ * array property it was sent, holding one {@link V2PostOutcome} per record. A JSON object; its fields are checked
+ * when present and none is required, so a real service answering otherwise is not a malformed answer.
+ */
+export const V2PostResponse = z
+  .looseObject({ Registrations: outcomes('registration'), Claims: outcomes('claim'), Sales: outcomes('sale'), Cancellations: outcomes('cancellation') })
+  .meta({ description: 'Legacy POST responses (status and body): not shown. The Local sandbox answers the array property sent, one outcome per record.' });
 
 export type V2RegistrationRecord = z.infer<typeof V2RegistrationRecord>;
 export type V2ClaimRecord = z.infer<typeof V2ClaimRecord>;

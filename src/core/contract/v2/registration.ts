@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MESSAGES, charLength, errorFor, fitsLength, str } from '../primitives';
-import { COMMERCIAL_VEHICLE_RE, COMMERCIAL_VEHICLE_VALUES, YES_NO_MESSAGE, arrayOf, d, i, m, register, s } from './fields';
+import { COMMERCIAL_VEHICLE_PATTERN, COMMERCIAL_VEHICLE_RE, COMMERCIAL_VEHICLE_VALUES, YES_NO_MESSAGE, arrayOf, d, i, m, register, s } from './fields';
 
 /** The version 2 registration (spec: Version 2 records, "Registration (v2)") and its POST body. */
 
@@ -42,7 +42,7 @@ export const V2RegistrationShape = {
         error: (iss) => (typeof iss.input === 'string' && !fitsLength(iss.input, 5) ? `${MESSAGES.maxLength(5)}, got ${charLength(iss.input)}` : YES_NO_MESSAGE),
       })
       // On the input side (before the transform): the editor's completion offers Yes and No.
-      .meta({ default: 'No', examples: [...COMMERCIAL_VEHICLE_VALUES], maxLength: 5 })
+      .meta({ default: 'No', examples: [...COMMERCIAL_VEHICLE_VALUES], maxLength: 5, pattern: COMMERCIAL_VEHICLE_PATTERN })
       .transform((v) => (v === '' ? undefined : v.toLowerCase() === 'yes' ? 'Yes' : 'No'))
       .optional(),
     { type: 'string', max: 5, req: '', notes: 'Yes or No; default No. Reads return a string such as false.' },

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { VIN_MESSAGE, VIN_RE } from '../patterns';
 import { str } from '../primitives';
 
 /** The retired vehicle eligibility lookup (spec: Endpoints, eligibility lookup; deprecated and unsupported). */
@@ -6,7 +7,7 @@ import { str } from '../primitives';
 /** Query of the eligibility lookup: vin; or licensePlate together with state (two-letter). vin wins. */
 export const EligibilityQuery = z
   .object({
-    vin: str({ nonEmpty: true }).optional().meta({ description: 'Vehicle identification number; if sent, only vin is used.' }),
+    vin: z.string().regex(VIN_RE, { error: VIN_MESSAGE }).optional().meta({ description: 'Vehicle identification number (17 characters); if sent, only vin is used.' }),
     licensePlate: str({ nonEmpty: true }).optional().meta({ description: 'License plate; needs state.' }),
     state: z
       .string()

@@ -55,8 +55,14 @@ function readNode(schema: z.ZodType): z.ZodType {
   return withMeta(out, meta);
 }
 
+/**
+ * The metadata of a request schema minus the checks it carries for JSON Schema (a date's `pattern`, money's
+ * `multipleOf`, primitives.ts): a read does not re-check formats, so neither does its JSON Schema.
+ */
 function withMeta(schema: z.ZodType, meta: Record<string, unknown> | undefined): z.ZodType {
-  return meta ? schema.meta(meta) : schema;
+  if (!meta) return schema;
+  const { pattern: _pattern, multipleOf: _multipleOf, ...rest } = meta;
+  return schema.meta(rest);
 }
 
 /**
