@@ -56,12 +56,6 @@ export interface PrimitiveOptions {
 
 /** Strict money string: optional minus, digits, at most 2 decimals. */
 export const MONEY_STRING_RE = /^-?\d+(\.\d{1,2})?$/;
-/**
- * Money as a JSON number: a multiple of a cent. Written as the number's `multipleOf` in JSON Schema (the decimal rule:
- * a validator dividing binary floats, like ajv without `multipleOfPrecision`, may refuse amounts such as 0.29;
- * docs/contract.md); the contract's check is {@link hasAtMostTwoDecimals}.
- */
-export const MONEY_STEP = 0.01;
 /** Integer sent as a string: optional minus, digits. */
 export const INT_STRING_RE = /^-?\d+$/;
 
@@ -223,7 +217,10 @@ export function int(opts: PrimitiveOptions = {}) {
 export function money(opts: PrimitiveOptions = {}) {
   const required = opts.required ?? true;
   const branches = [
-    z.number().meta({ multipleOf: MONEY_STEP }),
+    // No `multipleOf: 0.01` in the JSON Schema: validators that divide binary floats (ajv's default, hence Prism) would
+    // refuse ordinary prices such as 19.99 (19.99 / 0.01 = 1998.9999999999998). The decimals rule is the contract's
+    // own check ({@link hasAtMostTwoDecimals}); docs/contract.md, money.
+    z.number(),
     z.string().regex(MONEY_STRING_RE, { error: errorFor(MESSAGES.money, required) }),
     ...(required ? [] : [z.literal('')]),
   ] as const;

@@ -56,12 +56,12 @@ function readNode(schema: z.ZodType): z.ZodType {
 }
 
 /**
- * The metadata of a request schema minus the checks it carries for JSON Schema (a date's `pattern`, money's
- * `multipleOf`, primitives.ts): a read does not re-check formats, so neither does its JSON Schema.
+ * The metadata of a request schema minus the check it carries for JSON Schema (a date's `pattern`, primitives.ts): a
+ * read does not re-check formats, so neither does its JSON Schema.
  */
 function withMeta(schema: z.ZodType, meta: Record<string, unknown> | undefined): z.ZodType {
   if (!meta) return schema;
-  const { pattern: _pattern, multipleOf: _multipleOf, ...rest } = meta;
+  const { pattern: _pattern, ...rest } = meta;
   return schema.meta(rest);
 }
 
