@@ -102,4 +102,15 @@ describe('Local sandbox: values stored as sent or refused with their rule', func
     assert.deepEqual([m.claimedTiresCount, m.availableTiresCount], [0, 2]);
     assert.deepEqual((await a.call('GET', `/tire-protection/registrations/${id}`)).json.claims, []);
   });
+
+  it('version 2 reads of a version 3 registration and claim carry what was sent and nothing invented (no EmployeeID, TPPPrice, TireCost, CostPerUnit, no empty or zero stand-ins)', async () => {
+    const id = (await a.call('POST', '/tire-protection/registrations', { invoiceNumber: 'V3-AS-V2', enrollDate: '2025-06-01', tires: [{ make: 'M' }] })).json.id as string;
+    assert.equal((await a.call('POST', `/tire-protection/registrations/${id}/claims`, { tires: [{}] })).status, 201);
+    const [reg] = (await a.call('GET', '/v2/partners/partner1?rec=registrations&invoicenumber=V3-AS-V2')).json as Record<string, unknown>[];
+    for (const k of ['ShopID', 'EmployeeID', 'TPPPrice', 'TireCost', 'CommercialVehicle', 'CustomerID', 'TireModel', 'TireSize', 'TirePrice', 'TireDOT1']) assert.equal(reg?.[k], undefined, `${k}: ${JSON.stringify(reg)}`);
+    assert.deepEqual([reg?.InvoiceNumber, reg?.PlanEnrollDate, reg?.TiresCovered, reg?.TireBrand, reg?.OrgID], ['V3-AS-V2', '2025-06-01', 1, 'M', ''], 'OrgID: "Blank if omitted"');
+    const [cl] = (await a.call('GET', '/v2/partners/partner1?rec=claims&invoicenumber=V3-AS-V2')).json as Record<string, unknown>[];
+    for (const k of ['CostPerUnit', 'TireCost', 'TirePrice', 'CreditAmount', 'ClaimDate', 'RepairInvoiceNumber', 'TireBrand']) assert.equal(cl?.[k], undefined, `${k}: ${JSON.stringify(cl)}`);
+    assert.equal(cl?.TireClaimCount, 1);
+  });
 });

@@ -4,8 +4,18 @@ import { arr, compact, obj } from './common';
 
 /**
  * The version 2 views of a tire registration (spec: Registration (v2); Registration status record (v2); Claim (v2);
- * Cancellation (v2)): the record as sent, or mapped from a version 3 one, plus PartnerID.
+ * Cancellation (v2)): the record as sent, or mapped from a version 3 one, plus PartnerID. A version 2 field with no
+ * version 3 counterpart (EmployeeID, TPPPrice, TireCost, CostPerUnit), or whose counterpart was not sent, is absent:
+ * a read never invents a value (docs/contract.md).
  */
+
+/** The value as a string when it is one (or a number), else absent. */
+const optStr = (v: unknown): string | undefined => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined);
+/** The value as a number when it is one (or a numeric string), else absent. */
+const optNum = (v: unknown): number | undefined => {
+  const n = num(v, Number.NaN);
+  return Number.isNaN(n) ? undefined : n;
+};
 
 /** v2 registration record (rec=registrations). */
 export function v2Registration(p: PartnerRecord, r: RegistrationRecord): Record<string, unknown> {
@@ -18,43 +28,42 @@ export function v2Registration(p: PartnerRecord, r: RegistrationRecord): Record<
   const tires = arr(b.tires).map(obj);
   const first = tires[0] ?? {};
   const out: Record<string, unknown> = {
-    OrgID: r.orgId,
-    ShopID: r.storeNumber,
+    OrgID: r.orgId, // "Blank if omitted" (spec: Registration (v2))
+    ShopID: r.storeNumber || undefined,
     InvoiceNumber: r.invoiceNumber,
-    PlanEnrollDate: r.enrollDate || undefined,
-    EmployeeID: '',
-    CustomerID: str(customer.name),
+    PlanEnrollDate: enrollDateAsSent(r),
+    CustomerID: optStr(customer.name),
     VehicleYear: vehicle.year !== undefined ? String(vehicle.year) : undefined,
     VehicleMake: vehicle.make,
     VehicleModel: vehicle.model,
     VIN: vehicle.vin,
     CurrentMileage: vehicle.mileage,
     TiresCovered: r.tiresCovered,
-    TPPPrice: 0,
-    TireBrand: str(first.make),
-    TireModel: str(first.model),
-    TireSize: str(first.size),
-    TirePrice: num(first.retailPrice),
-    TireCost: 0,
-    CommercialVehicle: 'false',
+    TireBrand: optStr(first.make),
+    TireModel: optStr(first.model),
+    TireSize: optStr(first.size),
+    TirePrice: optNum(first.retailPrice),
     PartnerID: p.num,
   };
   tires.slice(0, 6).forEach((t, i) => {
-    out[`TireDOT${i + 1}`] = str(t.dot);
+    out[`TireDOT${i + 1}`] = optStr(t.dot);
   });
   return compact(out);
 }
+
+/** The enrolment date as the create sent it (PlanEnrollDate, or version 3's enrollDate), not as stored for date arithmetic. */
+const enrollDateAsSent = (r: RegistrationRecord): string | undefined => optStr(r.source === 'v2' ? r.body.PlanEnrollDate : r.body.enrollDate) || undefined;
 
 /** v2 registration status record (rec=registrationstatus). */
 export function v2Status(p: PartnerRecord, r: RegistrationRecord, k: RegistrationCounts): Record<string, unknown> {
   return compact({
     RegistrationID: r.registrationId,
     PartnerID: p.num,
-    OrgID: r.orgId,
-    ShopID: r.storeNumber,
+    OrgID: r.orgId, // "Blank if omitted" (spec: Registration (v2))
+    ShopID: r.storeNumber || undefined,
     InvoiceNumber: r.invoiceNumber,
-    // Absent when the (version 3) create carried no enrolment date; ExpireDate is then empty ("empty when not set").
-    PlanEnrollDate: r.enrollDate || undefined,
+    // As sent; absent when the (version 3) create carried no enrolment date; ExpireDate is then empty ("empty when not set").
+    PlanEnrollDate: enrollDateAsSent(r),
     CreatedDate: r.createdDate,
     TiresCovered: k.tiresCovered,
     TireClaimCount: k.tireClaimCount,
@@ -70,29 +79,27 @@ export function v2Status(p: PartnerRecord, r: RegistrationRecord, k: Registratio
 
 /** v2 claim records of a registration (rec=claims). */
 export function v2Claims(p: PartnerRecord, r: RegistrationRecord, claims: readonly ClaimRecord[]): Record<string, unknown>[] {
-  const regTirePrice = num(r.source === 'v2' ? r.body.TirePrice : obj(arr(r.body.tires)[0]).retailPrice);
+  const regTirePrice = optNum(r.source === 'v2' ? r.body.TirePrice : obj(arr(r.body.tires)[0]).retailPrice);
   return claims.map((cl) => {
-    if (cl.source === 'v2') return { ...cl.body, OrgID: str(cl.body.OrgID), TirePrice: regTirePrice, PartnerID: p.num };
+    if (cl.source === 'v2') return compact({ ...cl.body, OrgID: str(cl.body.OrgID), TirePrice: regTirePrice, PartnerID: p.num });
     const b = cl.body;
     const t = obj(obj(arr(b.tires)[0]).replacement);
     const o = obj(obj(arr(b.tires)[0]).original);
     return compact({
-      OrgID: r.orgId,
-      ShopID: r.storeNumber,
+      OrgID: r.orgId, // "Blank if omitted" (spec: Registration (v2))
+      ShopID: r.storeNumber || undefined,
       InvoiceNumber: r.invoiceNumber,
-      ClaimDate: str(b.serviceInvoiceDate),
-      RepairShopID: r.storeNumber,
-      RepairInvoiceNumber: str(b.serviceInvoiceNumber),
+      ClaimDate: optStr(b.serviceInvoiceDate),
+      RepairShopID: r.storeNumber || undefined,
+      RepairInvoiceNumber: optStr(b.serviceInvoiceNumber),
       VehicleMileage: b.vehicleMileage,
       TireClaimCount: cl.tireCount,
-      CreditAmount: num(b.authorizedAmount),
-      CostPerUnit: 0,
+      CreditAmount: optNum(b.authorizedAmount),
       ServiceType: Object.keys(t).length > 0 ? 'REPLACE' : 'REPAIR',
       ServiceDescription: [b.damageReason, b.damageDescription].filter((x) => typeof x === 'string').join(': ') || undefined,
-      TireBrand: str(t.make ?? o.make),
-      TireModel: str(t.model ?? o.model),
-      TireSize: str(t.size ?? o.size),
-      TireCost: 0,
+      TireBrand: optStr(t.make ?? o.make),
+      TireModel: optStr(t.model ?? o.model),
+      TireSize: optStr(t.size ?? o.size),
       TirePrice: regTirePrice,
       PartnerID: p.num,
     });
@@ -105,10 +112,10 @@ export function v2Cancellations(p: PartnerRecord, r: RegistrationRecord, c: Canc
   if (c.source === 'v2') return [{ ...c.body, OrgID: str(c.body.OrgID), PartnerID: p.num }];
   return [
     {
-      OrgID: r.orgId,
-      ShopID: r.storeNumber,
+      OrgID: r.orgId, // "Blank if omitted" (spec: Registration (v2))
+      ShopID: r.storeNumber || undefined,
       InvoiceNumber: r.invoiceNumber,
-      CancelShopID: r.storeNumber,
+      CancelShopID: r.storeNumber || undefined,
       CancelInvoiceNumber: r.invoiceNumber,
       TireCancelCount: c.tireCount,
       CancelDate: c.cancelledOn,
