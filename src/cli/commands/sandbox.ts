@@ -3,6 +3,7 @@ import { controlEnabled } from '../../core/sandbox/control/security';
 import { redactUrl } from '../../core/sandbox/db/database';
 import { CliCommand, CliIo, UsageError } from '../io';
 import { number, partnersOf, waitForStop } from '../options';
+import { parentGone, respawnSandbox, servesHere } from './sandboxProcess';
 
 const USAGE =
   'tpp sandbox [--port <n>] [--host 127.0.0.1] [--data-dir <dir> | --database <postgres://user@host:port/db>] [--partner <id>[:<company_name>]=<spki.pem>]... [--seed | --seed-count <n>] [--eligibility-token <token>] [--rate-limit <per-second>] [--fault-rate <0..1> [--fault-mode before|after-commit]] [--slow-rate <0..1>] [--slow-ms <ms>] [--term-months <n>] [--log text|json] [--admin-token <t> | --no-admin]';
@@ -155,5 +156,6 @@ export const sandboxCommand: CliCommand = {
   name: 'sandbox',
   usage: USAGE,
   help: HELP,
-  run: (args, io) => runSandboxCommand(args, io),
+  // Served by a process with the options of the editor's sandbox process (./sandboxProcess.ts), unless this is one.
+  run: (args, io) => (servesHere() ? runSandboxCommand(args, io, parentGone()) : respawnSandbox(args)),
 };
