@@ -3,7 +3,7 @@
 // --seed-count <n>` starts it. Prints one JSON line {origin, pid, stored, seedSeconds} on stdout when ready; SIGTERM
 // stops it. Unless --quiet, per-request log lines go to stderr (a file, like a terminal would), and the request log
 // with its diagnosis is on, one JSON line per request to stderr as `tpp sandbox --log json` prints them.
-//   node --import tsx scripts/bench-sandbox/serve-sandbox.ts --partner ID --pem FILE --key FILE --stored N
+//   node scripts/bench-sandbox/serve-sandbox.bench.cjs (made by load.ts from this file) --partner ID --pem FILE --key FILE --stored N
 //        [--data-dir DIR] [--database URL] [--quiet] [--request-log]
 // (--key: the partner's private key, only to count what is stored through the API after seeding.)
 import { readFileSync } from 'node:fs';
