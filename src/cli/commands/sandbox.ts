@@ -132,6 +132,8 @@ export async function runSandboxCommand(args: string[], io: CliIo, stop?: AbortS
     return 2;
   }
   sb.setReady();
+  // Listening for SIGINT/SIGTERM before the address is printed: a client may stop the sandbox as soon as it reads it.
+  const stopped = waitForStop(stop);
   io.stdout.write(`${sb.v3BaseUrl}\n`);
   const requestLog = sb.requestLog;
   if (jsonLog && requestLog) {
@@ -145,7 +147,7 @@ export async function runSandboxCommand(args: string[], io: CliIo, stop?: AbortS
   io.stderr.write(`Control API: ${controlEnabled(values.host ?? '127.0.0.1', admin) ? `${sb.origin}/__tpp/ (${admin.token ? 'admin token required' : 'loopback only'})` : 'off'}\n`);
   for (const p of partners) io.stderr.write(`Partner ${p.id}: v2 path /v2/partners/${p.name ?? p.id}, v3 aud ${sb.v3BaseUrl}, v2 aud ${sb.v2BaseUrl}\n`);
   for (const line of seeded) io.stderr.write(`${line}\n`);
-  const why = await waitForStop(stop);
+  const why = await stopped;
   io.stderr.write(`Stopping (${why})\n`);
   await sb.close();
   return 0;

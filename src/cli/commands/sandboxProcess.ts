@@ -32,11 +32,12 @@ export function respawnSandbox(args: readonly string[], script = process.argv[1]
   const forward = (signal: NodeJS.Signals) => () => {
     if (child.exitCode === null && child.signalCode === null) child.kill(signal);
   };
-  // On Windows the console's Ctrl+C reaches both processes: this one only waits.
+  // On Windows the console's Ctrl+C reaches both processes: this one only waits. A closed terminal (SIGHUP) stops
+  // the sandbox cleanly, as SIGTERM does (it handles SIGINT and SIGTERM only).
   const signals: [NodeJS.Signals, () => void][] = [
     ['SIGINT', posix ? forward('SIGINT') : () => undefined],
     ['SIGTERM', forward('SIGTERM')],
-    ['SIGHUP', forward('SIGHUP')],
+    ['SIGHUP', forward('SIGTERM')],
   ];
   for (const [s, f] of signals) process.on(s, f);
   return new Promise<number>((resolve, reject) => {
