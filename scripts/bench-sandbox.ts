@@ -21,7 +21,8 @@ import { createWriteStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { cpuMsOf, measure, pool, rssOf, startServer, stopServer, type Figure, type Req, type Server } from './bench-sandbox/load';
+import { CHILD_EXEC_ARGV, childEnv } from '../src/core/sandbox/childProtocol';
+import { cpuMsOf, measure, pool, removeCompiled, rssOf, startServer, stopServer, type Figure, type Req, type Server } from './bench-sandbox/load';
 import { mint } from './bench-sandbox/token';
 import { printSizeTargets, printStartTargets, type FirstStart } from './bench-sandbox/targets';
 
@@ -48,6 +49,8 @@ const keyFile = join(dir, 'bench.key.pem');
 writeFileSync(pubFile, publicKey.export({ type: 'spki', format: 'pem' }));
 writeFileSync(keyFile, privateKey.export({ type: 'pkcs8', format: 'pem' }));
 const script = (f: string) => join(__dirname, 'bench-sandbox', f);
+/** The sandbox's process as `tpp sandbox` and the editor start it: their V8 options and environment. */
+const SERVING = { execArgv: CHILD_EXEC_ARGV, env: childEnv(process.env) };
 
 /** What the loops read: ids, invoice and store numbers of stored registrations, spread over the table. */
 interface Samples {
@@ -194,23 +197,23 @@ async function sizeRun(stored: number): Promise<void> {
   const rows: Row[] = [];
   const data = join(dir, `registrations-${stored}.ndjson`);
 
-  let s = await startServer('sandbox (log on)', script('serve-sandbox.ts'), [...common, '--data-dir', dataDir], dir, limit);
+  let s = await startServer('sandbox (log on)', script('serve-sandbox.ts'), [...common, '--data-dir', dataDir], dir, limit, SERVING);
   const samples = await exportAll(s, data);
   rows.push(await runAll(s, 'sandbox', samples, `first start + seeding ${fmt(s.startSeconds, 1)} s`));
   await stopServer(s);
   // A restart on the data in place: nothing more to seed (--seed-count would add another batch).
   const restart = common.map((a, i) => (common[i - 1] === '--stored' ? '0' : a));
-  s = await startServer('sandbox (log off)', script('serve-sandbox.ts'), [...restart, '--data-dir', dataDir, '--quiet'], dir, limit);
+  s = await startServer('sandbox (log off)', script('serve-sandbox.ts'), [...restart, '--data-dir', dataDir, '--quiet'], dir, limit, SERVING);
   rows.push(await runAll(s, 'sandbox', samples, `restart with ${s.stored.toLocaleString('en-US')} stored: ${fmt(s.startSeconds, 2)} s (process start to ready)`));
   restarts.set(stored, s.startSeconds);
   await stopServer(s);
   // The request log alone, as the editor's sandbox process runs it: every entry built and serialised.
-  s = await startServer('sandbox (request log)', script('serve-sandbox.ts'), [...restart, '--data-dir', dataDir, '--quiet', '--request-log'], dir, limit);
+  s = await startServer('sandbox (request log)', script('serve-sandbox.ts'), [...restart, '--data-dir', dataDir, '--quiet', '--request-log'], dir, limit, SERVING);
   rows.push(await runAll(s, 'sandbox', samples, 'no text log; each request-log entry built whole and serialised as for the IPC channel'));
   await stopServer(s);
 
   if (DATABASE) {
-    s = await startServer('sandbox (PostgreSQL)', script('serve-sandbox.ts'), [...common, '--database', DATABASE, '--quiet'], dir, limit);
+    s = await startServer('sandbox (PostgreSQL)', script('serve-sandbox.ts'), [...common, '--database', DATABASE, '--quiet'], dir, limit, SERVING);
     if (await usesDatabase(DATABASE)) {
       const pgSamples = await exportAll(s, join(dir, `pg-${stored}.ndjson`));
       rows.push(await runAll(s, 'sandbox', pgSamples, `start + seeding ${fmt(s.startSeconds, 1)} s`));
@@ -250,7 +253,7 @@ async function firstStarts(): Promise<FirstStart[]> {
   const out: FirstStart[] = [];
   const args = ['--partner', PARTNER, '--pem', pubFile, '--key', keyFile, '--stored', '0', '--quiet'];
   for (const where of ['in memory', 'on a new directory'] as const) {
-    const s = await startServer(`first start ${where}`, script('serve-sandbox.ts'), where === 'in memory' ? args : [...args, '--data-dir', join(dir, 'first-start')], dir, 120_000);
+    const s = await startServer(`first start ${where}`, script('serve-sandbox.ts'), where === 'in memory' ? args : [...args, '--data-dir', join(dir, 'first-start')], dir, 120_000, SERVING);
     await new Promise((r) => setTimeout(r, 2000));
     out.push({ where, seconds: s.startSeconds, idleRss: rssOf(s.child.pid)?.rss });
     await stopServer(s);
@@ -266,6 +269,7 @@ async function main(): Promise<void> {
     printStartTargets(first, restarts);
   } finally {
     rmSync(dir, { recursive: true, force: true });
+    removeCompiled();
   }
   if (!SIZES.includes(1_000_000)) console.log('\n1M registrations: npm run bench:sandbox -- --sizes 1000000');
   console.log('Earlier targets: reads >= 0.7x the floor and ahead of json-server; list p99 <= 20 ms at 1M; creates >= 1,000/s; RSS <= 300 MiB at 1M.');

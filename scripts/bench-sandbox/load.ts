@@ -2,9 +2,10 @@
 // loopback with keep-alive connections (undici), a freshly minted token on each, and reports req/s, p50, p99 and the
 // server's memory.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { openSync, readFileSync } from 'node:fs';
+import { openSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { buildSync } from 'esbuild';
 import { Pool } from 'undici';
 
 /** A server under test: its process, origin and what it reported at start. */
@@ -18,14 +19,44 @@ export interface Server {
   readonly stderrFile: string;
 }
 
+/** Plain JavaScript made of each server script, next to it (so that it resolves modules as the script does). */
+const compiledScripts = new Map<string, string>();
+
 /**
- * Starts `script` (under tsx) in its own process and waits for its ready line (JSON with origin, stored,
- * seedSeconds). Its stderr goes to `<dir>/<name>.stderr.log`. Rejects when it exits first or after `timeoutMs`.
+ * `script` bundled by esbuild into `<script>.bench.cjs` (its packages left to require): servers run without tsx,
+ * whose loader alone holds about 50 MiB resident, so that the memory printed is the server's.
  */
-export async function startServer(name: string, script: string, args: string[], dir: string, timeoutMs: number): Promise<Server> {
+function compiled(script: string): string {
+  let out = compiledScripts.get(script);
+  if (!out) {
+    out = script.replace(/\.ts$/, '.bench.cjs');
+    buildSync({ entryPoints: [script], outfile: out, bundle: true, platform: 'node', format: 'cjs', packages: 'external', logLevel: 'error' });
+    compiledScripts.set(script, out);
+  }
+  return out;
+}
+
+/** Removes the plain JavaScript made of the server scripts. */
+export function removeCompiled(): void {
+  for (const file of compiledScripts.values()) rmSync(file, { force: true });
+  compiledScripts.clear();
+}
+
+/** How a server's process is started: Node options and environment (default: none, and this process's). */
+export interface ServerProcess {
+  readonly execArgv?: readonly string[];
+  readonly env?: NodeJS.ProcessEnv;
+}
+
+/**
+ * Starts `script` (compiled to plain JavaScript) in its own process and waits for its ready line (JSON with origin,
+ * stored, seedSeconds). Its stderr goes to `<dir>/<name>.stderr.log`. Rejects when it exits first or after `timeoutMs`.
+ */
+export async function startServer(name: string, script: string, args: string[], dir: string, timeoutMs: number, how: ServerProcess = {}): Promise<Server> {
   const stderrFile = join(dir, `${name.replace(/\W+/g, '-')}.stderr.log`);
+  const file = compiled(script);
   const t0 = performance.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { stdio: ['ignore', 'pipe', openSync(stderrFile, 'w')] });
+  const child = spawn(process.execPath, [...(how.execArgv ?? []), file, ...args], { stdio: ['ignore', 'pipe', openSync(stderrFile, 'w')], env: how.env ?? process.env });
   const ready = await new Promise<{ origin: string; stored: number; seedSeconds: number }>((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');

@@ -3,10 +3,11 @@
 // --seed-count <n>` starts it. Prints one JSON line {origin, pid, stored, seedSeconds} on stdout when ready; SIGTERM
 // stops it. Unless --quiet, per-request log lines go to stderr (a file, like a terminal would), and the request log
 // with its diagnosis is on, one JSON line per request to stderr as `tpp sandbox --log json` prints them.
-//   node --import tsx scripts/bench-sandbox/serve-sandbox.ts --partner ID --pem FILE --key FILE --stored N
+//   node scripts/bench-sandbox/serve-sandbox.bench.cjs (made by load.ts from this file) --partner ID --pem FILE --key FILE --stored N
 //        [--data-dir DIR] [--database URL] [--quiet] [--request-log]
 // (--key: the partner's private key, only to count what is stored through the API after seeding.)
 import { readFileSync } from 'node:fs';
+import { get } from 'node:http';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { mint, privateKeyOf } from './token';
@@ -63,12 +64,21 @@ async function main(): Promise<void> {
   process.on('SIGINT', stop);
 }
 
-/** Registrations stored for `partner`, asked through the API (whatever the storage). */
+/**
+ * Registrations stored for `partner`, asked through the API (whatever the storage), with node:http: the server already
+ * loaded it, while fetch would load undici into the process whose memory the benchmark reports.
+ */
 async function countOf(h: Handle, partner: string): Promise<number> {
   const token = mint(privateKeyOf(readFileSync(values.key as string, 'utf8')), partner, h.v3BaseUrl);
-  const res = await fetch(`${h.v3BaseUrl}/tire-protection/registrations?pageSize=1`, { headers: { authorization: `Bearer ${token}` } });
-  if (res.status !== 200) throw new Error(`counting the stored registrations: ${res.status} ${await res.text()}`);
-  return ((await res.json()) as { totalRecordCount: number }).totalRecordCount;
+  const { status, body } = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+    get(`${h.v3BaseUrl}/tire-protection/registrations?pageSize=1`, { headers: { authorization: `Bearer ${token}` } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8').on('data', (c: string) => (text += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+    }).on('error', reject);
+  });
+  if (status !== 200) throw new Error(`counting the stored registrations: ${status} ${body}`);
+  return (JSON.parse(body) as { totalRecordCount: number }).totalRecordCount;
 }
 
 main().catch((err: unknown) => {

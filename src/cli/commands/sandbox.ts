@@ -3,6 +3,7 @@ import { controlEnabled } from '../../core/sandbox/control/security';
 import { redactUrl } from '../../core/sandbox/db/database';
 import { CliCommand, CliIo, UsageError } from '../io';
 import { number, partnersOf, waitForStop } from '../options';
+import { parentGone, respawnSandbox, servesHere } from './sandboxProcess';
 
 const USAGE =
   'tpp sandbox [--port <n>] [--host 127.0.0.1] [--data-dir <dir> | --database <postgres://user@host:port/db>] [--partner <id>[:<company_name>]=<spki.pem>]... [--seed | --seed-count <n>] [--eligibility-token <token>] [--rate-limit <per-second>] [--fault-rate <0..1> [--fault-mode before|after-commit]] [--slow-rate <0..1>] [--slow-ms <ms>] [--term-months <n>] [--log text|json] [--admin-token <t> | --no-admin]';
@@ -131,6 +132,8 @@ export async function runSandboxCommand(args: string[], io: CliIo, stop?: AbortS
     return 2;
   }
   sb.setReady();
+  // Listening for SIGINT/SIGTERM before the address is printed: a client may stop the sandbox as soon as it reads it.
+  const stopped = waitForStop(stop);
   io.stdout.write(`${sb.v3BaseUrl}\n`);
   const requestLog = sb.requestLog;
   if (jsonLog && requestLog) {
@@ -144,7 +147,7 @@ export async function runSandboxCommand(args: string[], io: CliIo, stop?: AbortS
   io.stderr.write(`Control API: ${controlEnabled(values.host ?? '127.0.0.1', admin) ? `${sb.origin}/__tpp/ (${admin.token ? 'admin token required' : 'loopback only'})` : 'off'}\n`);
   for (const p of partners) io.stderr.write(`Partner ${p.id}: v2 path /v2/partners/${p.name ?? p.id}, v3 aud ${sb.v3BaseUrl}, v2 aud ${sb.v2BaseUrl}\n`);
   for (const line of seeded) io.stderr.write(`${line}\n`);
-  const why = await waitForStop(stop);
+  const why = await stopped;
   io.stderr.write(`Stopping (${why})\n`);
   await sb.close();
   return 0;
@@ -155,5 +158,6 @@ export const sandboxCommand: CliCommand = {
   name: 'sandbox',
   usage: USAGE,
   help: HELP,
-  run: (args, io) => runSandboxCommand(args, io),
+  // Served by a process with the options of the editor's sandbox process (./sandboxProcess.ts), unless this is one.
+  run: (args, io) => (servesHere() ? runSandboxCommand(args, io, parentGone()) : respawnSandbox(args)),
 };

@@ -1,4 +1,4 @@
-import { CHILD_EXEC_ARGV } from './childProtocol';
+import { CHILD_EXEC_ARGV, childEnv } from './childProtocol';
 import { fork, type ChildProcess } from 'node:child_process';
 import type { ChildMessage, ChildReady, ChildRequestCall, ChildStartOptions, ParentMessage } from './childProtocol';
 import type { SampleSummary } from './seed';
@@ -77,7 +77,7 @@ export class EmbeddedSandbox {
     const child = fork(this.opts.childModule, this.opts.serverModule ? ['--server', this.opts.serverModule] : [], {
       execPath: process.execPath,
       execArgv: [...CHILD_EXEC_ARGV, ...(this.opts.execArgv ?? [])],
-      env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
+      env: { ...childEnv(process.env), ELECTRON_RUN_AS_NODE: '1' },
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     });
     let settle!: { resolve(i: LocalSandboxInfo): void; reject(e: Error): void };

@@ -1,5 +1,8 @@
-import type { DiagnosisItem, Exchange, ExchangeHeaders } from '../exchange/types';
+import type { DiagnosisItem, Exchange } from '../exchange/types';
 import { maskSecrets } from '../log/mask';
+import { cut, maskHeaders, maskQuery } from './requestLogMask';
+
+export { maskQuery } from './requestLogMask';
 
 /**
  * The Local sandbox's request log (spec: Errors): one entry per request the sandbox answers, from
@@ -19,6 +22,14 @@ export const DEFAULT_REQUEST_LOG_LIMIT = 1000;
 export const REQUEST_BODY_CAP = 32 * 1024;
 /** Characters of a response body kept in an entry (`response.truncated` says when cut). */
 export const RESPONSE_BODY_CAP = 16 * 1024;
+/**
+ * Bytes the entries kept may hold together, by {@link RequestLogEntry.bytes}' estimate (default of
+ * {@link RequestLogOptions.maxBytes}): 10,000 entries with bodies near the caps would be hundreds of MiB; beyond it
+ * the oldest entries are dropped (docs/sandbox.md, Limits).
+ */
+export const REQUEST_LOG_BYTES = 16 * 1024 * 1024;
+/** What an entry holds besides its URL and bodies (fields, both header objects), in {@link RequestLogEntry.bytes}. */
+const ENTRY_OVERHEAD = 1024;
 
 /** What the sandbox hands the log about one answered request (raw: masked when the exchange is built). */
 export interface RawRequest {
@@ -60,19 +71,6 @@ function newId(nowMs: number): string {
   return `${nowMs.toString(36)}-${counter.toString(36).padStart(4, '0')}-${process.pid.toString(36)}`;
 }
 
-/** Headers as an exchange shows them: lower-case names, values masked, Authorization reduced to its scheme, cookies masked. */
-function maskHeaders(headers: Readonly<Record<string, unknown>>): ExchangeHeaders {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined) continue;
-    const text = Array.isArray(value) ? value.join(', ') : String(value);
-    const lower = name.toLowerCase();
-    if (lower === 'cookie' || lower === 'set-cookie') out[lower] = '[masked]';
-    else out[lower] = lower === 'authorization' || lower === 'proxy-authorization' ? `${/^\s*(\S+)/.exec(text)?.[1] ?? ''} [masked]`.trim() : maskSecrets(text);
-  }
-  return out;
-}
-
 /** One request the sandbox answered. */
 export class RequestLogEntry {
   readonly id: string;
@@ -89,6 +87,8 @@ export class RequestLogEntry {
   private raw: RawRequest | undefined;
   /** Bytes of an answer longer than {@link RESPONSE_BODY_CAP}, whose text is kept cut. */
   private readonly cutAnswerBytes: number | undefined;
+  /** Estimate of the memory this entry holds (its URL, bodies, and a fixed allowance for the rest), in bytes. */
+  readonly bytes: number;
 
   constructor(
     raw: RawRequest,
@@ -102,8 +102,9 @@ export class RequestLogEntry {
     this.cutAnswerBytes = answer !== undefined && answer.length > RESPONSE_BODY_CAP ? Buffer.byteLength(answer) : undefined;
     this.raw =
       (raw.body?.length ?? 0) > REQUEST_BODY_CAP || this.cutAnswerBytes !== undefined
-        ? { ...raw, body: raw.body?.slice(0, REQUEST_BODY_CAP), responseBody: answer?.slice(0, RESPONSE_BODY_CAP) }
+        ? { ...raw, body: raw.body === undefined ? undefined : cut(raw.body, REQUEST_BODY_CAP), responseBody: answer === undefined ? undefined : cut(answer, RESPONSE_BODY_CAP) }
         : raw;
+    this.bytes = ENTRY_OVERHEAD + raw.url.length + (this.raw.body?.length ?? 0) + (this.raw.responseBody?.length ?? 0);
     this.id = newId(nowMs);
     this.time = new Date(nowMs - raw.ms).toISOString();
     this.method = raw.method;
@@ -146,15 +147,12 @@ export class RequestLogEntry {
   }
 }
 
-/** Masks secrets of a URL or path: query values named like secrets, tokens anywhere. */
-export function maskQuery(url: string): string {
-  return maskSecrets(url.replace(/([?&](?:api_?key|token|access_token|key|secret|password)=)[^&\s]*/gi, '$1***'));
-}
-
 /** Options of {@link RequestLog}. */
 export interface RequestLogOptions {
   /** Entries kept (default {@link DEFAULT_REQUEST_LOG_LIMIT}); a positive integer. */
   readonly limit?: number;
+  /** Bytes the entries kept may hold together (default {@link REQUEST_LOG_BYTES}); the newest entry is always kept. */
+  readonly maxBytes?: number;
   /** Milliseconds an entry waits for the diagnosis of an earlier answer (default {@link ORDER_WAIT_MS}). */
   readonly orderWaitMs?: number;
 }
@@ -180,20 +178,26 @@ interface Slot {
  */
 export class RequestLog {
   readonly limit: number;
+  readonly maxBytes: number;
   private readonly ring: (RequestLogEntry | undefined)[];
   private next = 0;
   private count = 0;
+  /** Sum of the kept entries' {@link RequestLogEntry.bytes}. */
+  private bytes = 0;
   private readonly listeners = new Set<(e: RequestLogEntry) => void>();
   /** Places taken and not yet published, oldest first (at most `limit`: beyond, the oldest is given up on). */
   private readonly waiting: Slot[] = [];
   private timer: NodeJS.Timeout | undefined;
   private readonly orderWaitMs: number;
 
-  /** @throws RangeError when `limit` is not a positive integer. */
+  /** @throws RangeError when `limit` or `maxBytes` is not a positive integer. */
   constructor(options: RequestLogOptions = {}) {
     const limit = options.limit ?? DEFAULT_REQUEST_LOG_LIMIT;
     if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`The request log limit must be a positive integer, not ${limit}`);
+    const maxBytes = options.maxBytes ?? REQUEST_LOG_BYTES;
+    if (!Number.isInteger(maxBytes) || maxBytes < 1) throw new RangeError(`The request log's byte bound must be a positive integer, not ${maxBytes}`);
     this.limit = limit;
+    this.maxBytes = maxBytes;
     this.ring = new Array<RequestLogEntry | undefined>(limit);
     this.orderWaitMs = options.orderWaitMs ?? ORDER_WAIT_MS;
   }
@@ -236,11 +240,16 @@ export class RequestLog {
     this.drain();
   }
 
-  /** Keeps `entry` (dropping the oldest beyond the limit) and tells every subscriber, now (see {@link reserve}). */
+  /**
+   * Keeps `entry` (dropping the oldest beyond the limit of entries or of bytes) and tells every subscriber, now (see
+   * {@link reserve}).
+   */
   add(entry: RequestLogEntry): void {
+    while (this.count > 0 && (this.count === this.limit || this.bytes + entry.bytes > this.maxBytes)) this.dropOldest();
     this.ring[this.next] = entry;
     this.next = (this.next + 1) % this.limit;
-    if (this.count < this.limit) this.count++;
+    this.count++;
+    this.bytes += entry.bytes;
     for (const l of this.listeners) {
       try {
         l(entry);
@@ -248,6 +257,13 @@ export class RequestLog {
         // a failing subscriber must not fail the sandbox
       }
     }
+  }
+
+  private dropOldest(): void {
+    const oldest = (this.next - this.count + this.limit) % this.limit;
+    this.bytes -= (this.ring[oldest] as RequestLogEntry).bytes;
+    this.ring[oldest] = undefined;
+    this.count--;
   }
 
   /** Entries kept, oldest first. */
@@ -268,6 +284,7 @@ export class RequestLog {
     this.ring.fill(undefined);
     this.next = 0;
     this.count = 0;
+    this.bytes = 0;
   }
 
   /** Calls `listener` with each new entry until the returned function is called. */

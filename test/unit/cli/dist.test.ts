@@ -1,9 +1,10 @@
 import * as assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CLI_COMMANDS } from '../../../src/cli/commands';
+import { CHILD_EXEC_ARGV } from '../../../src/core/sandbox/childProtocol';
 
 // The published `tpp` is dist/cli.js: a small entry that loads each command's bundle (dist/cli-<name>.js) only when
 // that command runs ("fast and small"). These tests run the built files, as a user's `tpp` does.
@@ -101,5 +102,59 @@ describe('tpp from dist/cli.js (the built command line)', function () {
     }
     assert.equal(await exited, 0, stderr);
     assert.match(stderr, /Stopping \(SIGTERM\)/);
+  });
+
+  /** Pids of the processes whose parent is `pid` (Linux /proc). */
+  const childrenOf = (pid: number) =>
+    readdirSync('/proc')
+      .filter((n) => /^\d+$/.test(n))
+      .filter((n) => {
+        try {
+          return readFileSync(`/proc/${n}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ')[1] === String(pid);
+        } catch {
+          return false;
+        }
+      })
+      .map(Number);
+  const gone = async (pid: number) => {
+    for (let i = 0; i < 100; i++) {
+      try {
+        process.kill(pid, 0);
+      } catch {
+        return true;
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    return false;
+  };
+
+  it('tpp sandbox serves from a process with the serving V8 options; SIGINT and SIGHUP stop it cleanly, and it ends with a killed tpp', async function () {
+    if (!existsSync('/proc/self/stat')) {
+      console.log('      skipped: no /proc on this platform to find the serving process');
+      return this.skip();
+    }
+    // SIGHUP (a closed terminal) stops it as SIGTERM does; SIGKILL of tpp leaves the server to notice on its own.
+    for (const how of ['SIGINT', 'SIGHUP', 'SIGKILL'] as const) {
+      const child = spawn(process.execPath, [cli, 'sandbox', '--no-admin'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let stderr = '';
+      child.stderr.setEncoding('utf8').on('data', (s: string) => (stderr += s));
+      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+      await new Promise<void>((resolve, reject) => {
+        child.stdout.setEncoding('utf8').once('data', () => resolve());
+        child.on('exit', (code) => reject(new Error(`tpp sandbox exited ${code} before printing its address: ${stderr}`)));
+      });
+      const [server] = childrenOf(child.pid as number);
+      assert.ok(server, 'a serving process');
+      const args = readFileSync(`/proc/${server}/cmdline`, 'utf8').split('\0');
+      assert.ok(CHILD_EXEC_ARGV.every((f) => args.includes(f)), args.join(' '));
+      assert.match(readFileSync(`/proc/${server}/environ`, 'utf8'), /(^|\0)MALLOC_ARENA_MAX=2\0/);
+      child.kill(how);
+      const code = await exited;
+      assert.ok(await gone(server), `the serving process ended after ${how} of tpp`);
+      if (how !== 'SIGKILL') {
+        assert.equal(code, 0, stderr);
+        assert.equal(stderr.match(/Stopping \(SIG\w+\)/g)?.join(), how === 'SIGINT' ? 'Stopping (SIGINT)' : 'Stopping (SIGTERM)', stderr);
+      }
+    }
   });
 });

@@ -1,17 +1,18 @@
 import { strict as assert } from 'node:assert';
 import { existsSync, readFileSync } from 'node:fs';
+import { CHILD_EXEC_ARGV } from '../../../src/core/sandbox/childProtocol';
 import { EmbeddedSandbox } from '../../../src/core/sandbox/embedded';
 import { childOptions } from './childOptions';
 import { newKey } from './helpers';
 
 /**
- * The editor's sandbox process compiles PGlite's WebAssembly with the baseline compiler only (CHILD_EXEC_ARGV in
- * src/core/sandbox/childProtocol.ts): its optimised recompilation cost 70-90 MiB of resident memory for nothing.
+ * The editor's sandbox process compiles PGlite's WebAssembly with the baseline compiler only and keeps a small young
+ * generation (CHILD_EXEC_ARGV, childEnv in src/core/sandbox/childProtocol.ts): resident memory never given back.
  */
 describe('Local sandbox: child process V8 options', function () {
   this.timeout(60_000);
 
-  it('forks the child with --liftoff-only, before the caller\'s own options, and it serves', async function () {
+  it('forks the child with the serving options (--liftoff-only, a small young generation, 2 malloc arenas), before the caller\'s own, and it serves', async function () {
     const key = newKey('ES256');
     const e = new EmbeddedSandbox({ ...childOptions(), partnerId: 'local-flags', publicKey: async () => key.spkiPem });
     try {
@@ -21,7 +22,8 @@ describe('Local sandbox: child process V8 options', function () {
         console.log('    (skipped the command-line check: no /proc on this platform)');
       } else {
         const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-        assert.ok(args.indexOf('--liftoff-only') > 0 && args.indexOf('--liftoff-only') < args.indexOf('--import'), args.join(' '));
+        for (const flag of CHILD_EXEC_ARGV) assert.ok(args.indexOf(flag) > 0 && args.indexOf(flag) < args.indexOf('--import'), `${flag}: ${args.join(' ')}`);
+        assert.match(readFileSync(`/proc/${pid}/environ`, 'utf8'), /(^|\0)MALLOC_ARENA_MAX=2\0/, 'at most 2 malloc arenas');
       }
       const res = await fetch(`${info.v3BaseUrl}/verify-token`);
       assert.equal(res.status, 401, 'the child answers requests');

@@ -1,6 +1,8 @@
 import { strict as assert } from 'node:assert';
 import { generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
-import { RequestLog, RequestLogEntry } from '../../../src/core/sandbox/requestLog';
+import v8 from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { REQUEST_BODY_CAP, REQUEST_LOG_BYTES, RESPONSE_BODY_CAP, RequestLog, RequestLogEntry } from '../../../src/core/sandbox/requestLog';
 import type { SandboxHandle } from '../../../src/core/sandbox/server';
 import { request, startWith, tpRegistration, v2Registration } from './helpers';
 
@@ -155,6 +157,39 @@ describe('Local sandbox: request log and its diagnosis', () => {
     assert.deepEqual(log.list().map((e) => e.status), [400, 401, 404]);
     assert.deepEqual(seen, [200, 201, 400, 401, 404]);
     assert.throws(() => new RequestLog({ limit: 0 }), RangeError);
+  });
+
+  it('keeps at most `maxBytes` of entries (bodies, URL and an allowance), oldest dropped first; the newest always kept', () => {
+    const entry = (status: number, body: string) => new RequestLogEntry({ method: 'POST', url: 'http://h/p', path: '/p', headers: {}, body, status, responseHeaders: {}, ms: 1 }, [], Date.now());
+    const one = entry(200, 'x'.repeat(4000)).bytes;
+    assert.ok(one > 4000 && one < 6000, `an entry's estimate counts its body and an allowance: ${one}`);
+    const log = new RequestLog({ limit: 100, maxBytes: 3 * one });
+    for (const status of [200, 201, 202, 203, 204]) log.add(entry(status, 'x'.repeat(4000)));
+    assert.deepEqual(log.list().map((e) => e.status), [202, 203, 204], 'three entries fit');
+    log.add(entry(205, 'y'.repeat(REQUEST_BODY_CAP)));
+    assert.deepEqual(log.list().map((e) => e.status), [205], 'an entry larger than the bound is kept alone');
+    log.clear();
+    log.add(entry(206, 'x'.repeat(4000)));
+    assert.deepEqual(log.list().map((e) => e.status), [206]);
+    assert.throws(() => new RequestLog({ maxBytes: 0 }), RangeError);
+    assert.equal(new RequestLog().maxBytes, REQUEST_LOG_BYTES);
+  });
+
+  it('holds a cut body as a string of its own, not a view of the whole (which would keep the whole alive)', () => {
+    const raw = (i: number, body: string) => ({ method: 'POST', url: 'http://h/p', path: '/p', headers: {}, body, status: 201, responseHeaders: {}, responseBody: `{"n":${i}}`.padEnd(RESPONSE_BODY_CAP * 2, ' '), ms: 1 });
+    const wide = new RequestLogEntry(raw(0, `é€${'a'.repeat(REQUEST_BODY_CAP * 2)}`), [], Date.now()).exchange();
+    assert.equal(wide.request.body, `é€${'a'.repeat(REQUEST_BODY_CAP - 2)}`, 'cut at the cap, every character kept');
+    assert.equal(wide.response?.truncated, true);
+    // 40 bodies of 1 MiB each: held as views they would keep 40 MiB alive after a full GC, cut copies 2 MiB.
+    v8.setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    const kept = Array.from({ length: 40 }, (_, i) => new RequestLogEntry(raw(i, String(i).padEnd(1024 * 1024, 'a')), [], Date.now()));
+    gc();
+    const grown = process.memoryUsage().heapUsed - before;
+    assert.equal(kept.length, 40);
+    assert.ok(grown < 12 * 1024 * 1024, `${(grown / 1048576).toFixed(1)} MiB held for 40 entries`);
   });
 });
 

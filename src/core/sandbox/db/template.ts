@@ -49,35 +49,29 @@ export function templateCacheDir(env: NodeJS.ProcessEnv = process.env): string {
   return join(homedir(), '.cache', 'tpp');
 }
 
-let found: { key: string; bytes: Promise<Uint8Array | undefined> } | undefined;
+/** Where the template was found (not its bytes: they are read for each new cluster, and not kept after). */
+let found: { key: string; file: string | undefined } | undefined;
 
 /**
  * The template's bytes: from `assetDir` (the shipped one), else from the per-machine cache; undefined when neither
- * has it. Read once per process. Never throws.
+ * has it. Looked up once per process, read at each call. Never throws.
  */
-export function readTemplate(assetDir: string): Promise<Uint8Array | undefined> {
+export async function readTemplate(assetDir: string): Promise<Uint8Array | undefined> {
   let name: string;
   try {
     name = templateFileName(assetDir);
   } catch {
-    return Promise.resolve(undefined);
+    return undefined;
   }
   const places = [assetDir, templateCacheDir()];
   const key = [...places, name].join('\0');
-  if (found?.key === key) return found.bytes;
-  const bytes = (async () => {
-    for (const dir of places) {
-      const file = join(dir, name);
-      try {
-        if (existsSync(file)) return new Uint8Array(readFileSync(file));
-      } catch {
-        // unreadable: try the next place, else initdb
-      }
-    }
+  if (found?.key !== key) found = { key, file: places.map((dir) => join(dir, name)).find((file) => existsSync(file)) };
+  try {
+    return found.file ? new Uint8Array(readFileSync(found.file)) : undefined;
+  } catch {
+    found = undefined; // unreadable: initdb, and look again next time
     return undefined;
-  })();
-  found = { key, bytes };
-  return bytes;
+  }
 }
 
 /** Forgets a template that PGlite could not load (a damaged cache file), and removes it from the cache. */

@@ -1,0 +1,33 @@
+import type { ExchangeHeaders } from '../exchange/types';
+import { maskSecrets } from '../log/mask';
+
+/** What the Local sandbox's request log (./requestLog.ts) keeps of a request: masked and cut. */
+
+/** Headers as an exchange shows them: lower-case names, values masked, Authorization reduced to its scheme, cookies masked. */
+export function maskHeaders(headers: Readonly<Record<string, unknown>>): ExchangeHeaders {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    const text = Array.isArray(value) ? value.join(', ') : String(value);
+    const lower = name.toLowerCase();
+    if (lower === 'cookie' || lower === 'set-cookie') out[lower] = '[masked]';
+    else out[lower] = lower === 'authorization' || lower === 'proxy-authorization' ? `${/^\s*(\S+)/.exec(text)?.[1] ?? ''} [masked]`.trim() : maskSecrets(text);
+  }
+  return out;
+}
+
+/** Masks secrets of a URL or path: query values named like secrets, tokens anywhere. */
+export function maskQuery(url: string): string {
+  return maskSecrets(url.replace(/([?&](?:api_?key|token|access_token|key|secret|password)=)[^&\s]*/gi, '$1***'));
+}
+
+/**
+ * `text` cut to `cap` characters as a string of its own: V8 makes `slice` a view that keeps the whole original alive
+ * (an answer of 16 MiB for 16 KB shown).
+ */
+export function cut(text: string, cap: number): string {
+  if (text.length <= cap) return text;
+  const part = text.slice(0, cap);
+  const encoding = /[\u0100-\uffff]/.test(part) ? 'utf16le' : 'latin1';
+  return Buffer.from(part, encoding).toString(encoding);
+}
