@@ -5,6 +5,7 @@ import { matchEndpoints } from '../contract';
 import { decodeJsonPart } from '../jwt/inspectDecode';
 import { importPartnerKey } from '../sandbox/auth';
 import { REQUEST_BODY_CAP, RESPONSE_BODY_CAP, RequestLog, type RawRequest, type RequestLogOptions } from '../sandbox/requestLog';
+import { cut } from '../sandbox/requestLogMask';
 import { bodyText, forward, KEEP_BYTES, newUpstreams, type Forwarded } from './forward';
 import { diagnoseAnswer, diagnosedFromRequest, diagnoseProxied, type ProxyEntryKind } from './proxyDiagnosis';
 import { OrderedLog, ProxyLogEntry } from './proxyLog';
@@ -124,11 +125,12 @@ export async function startProxy(opts: ProxyOptions): Promise<ProxyHandle> {
       url: route?.url ?? `http://${host}:${port}${req.url ?? ''}`,
       path: req.url ?? '',
       headers: req.headers,
-      // Only what an entry shows is held until its exchange is built (requestLog.ts caps); the diagnosis reads all.
-      ...(reqText !== undefined ? { body: reqText.slice(0, REQUEST_BODY_CAP) } : {}),
+      // Only what an entry shows is held until its exchange is built (requestLog.ts caps), as a copy: a slice would keep
+      // the whole body alive; the diagnosis reads all.
+      ...(reqText !== undefined ? { body: cut(reqText, REQUEST_BODY_CAP) } : {}),
       status: f.status,
       responseHeaders: f.responseHeaders,
-      ...(resText !== undefined ? { responseBody: resText.slice(0, RESPONSE_BODY_CAP + 1) } : {}),
+      ...(resText !== undefined ? { responseBody: cut(resText, RESPONSE_BODY_CAP + 1) } : {}),
       ms,
       partner: claimedIss(authorization),
     };
