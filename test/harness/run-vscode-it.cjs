@@ -141,6 +141,8 @@ const noise = /^(Resolving connection token|Resolved connection token|Creating a
     try {
       if (op === 'screenshot') { await page.screenshot({ path: arg }); res = { ok: true, value: arg }; }
       else if (op === 'texts') res = { ok: true, value: await page.locator(arg).allInnerTexts() };
+      // innerText of the elements matching arg in every frame (webviews: the response view, the Markdown preview)
+      else if (op === 'frameTexts') { const value = []; for (const f of page.frames()) value.push(...(await f.locator(arg).allInnerTexts().catch(() => []))); res = { ok: true, value }; }
       else if (op === 'press') { await page.keyboard.press(arg); res = { ok: true }; }
       else if (op === 'type') { await page.keyboard.type(arg); res = { ok: true }; }
       else if (op === 'click') {

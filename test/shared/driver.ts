@@ -38,6 +38,8 @@ export async function until<T>(fn: () => T | Promise<T>, ms = 15000): Promise<T>
 
 /** innerTexts of the elements matching `selector`. */
 export const texts = (selector: string) => driver<string[]>('texts', selector);
+/** innerText of the elements matching `selector` inside any frame of the page (a webview's content). */
+export const frameTexts = (selector: string) => driver<string[]>('frameTexts', selector);
 
 /** Saves a PNG of the workbench to test-results/<tier>/<name>.png. */
 export async function screenshot(name: string): Promise<string | undefined> {

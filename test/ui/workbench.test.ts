@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { activateExtension } from '../shared/extension';
-import { driver, screenshot, sidebarDescriptions, sidebarLabels, sleep, texts, until } from '../shared/driver';
+import { driver, frameTexts, screenshot, sidebarDescriptions, sidebarLabels, sleep, texts, until } from '../shared/driver';
 
 const sidebarRows = () => texts('.part.sidebar .monaco-list-row');
 const statusItems = () => texts('.part.statusbar .statusbar-item');
@@ -72,12 +72,14 @@ describe('workbench (rendered DOM)', () => {
   it('Inspect JWT opens the read-only preview with the checklist beside the editor', async () => {
     const r = await vscode.commands.executeCommand<{ uri: string; ok: boolean } | undefined>('tpp.inspectJwt', 'local', { source: 'mint' });
     assert.ok(r?.ok, JSON.stringify(r));
-    // Rendered by VS Code's Markdown preview, a webview whose content the DOM driver cannot read: the tab says which
-    // it is, the host tier checks the checklist's text, the screenshot shows it.
+    // Rendered by VS Code's Markdown preview, a webview: its tab says which it is, its frame holds the checklist.
     const tab = await until(async () => (await texts('.part.editor .tabs-container .tab')).find((t) => /Preview JWT Preview \(Local\)/.test(t)));
     assert.ok(tab, `the rendered preview's tab: ${JSON.stringify(await texts('.part.editor .tabs-container .tab'))}`);
     assert.ok(!(await texts('.part.editor .view-lines')).some((t) => t.includes('All 13 checks pass')), 'no Markdown source open');
-    await sleep(1000); // the webview paints after its tab appears
+    const rendered = await until(async () => (await frameTexts('body')).find((t) => /All \d+ checks pass/.test(t)), 20_000);
+    assert.ok(rendered, 'the preview shows its checklist');
+    await vscode.commands.executeCommand('notifications.clearAll');
+    await sleep(300); // the toasts' fade-out
     await screenshot('07-jwt-preview');
   });
 });
