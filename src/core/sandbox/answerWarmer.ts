@@ -1,4 +1,4 @@
-import { AnswerCache, answerKey } from './db/answerCache';
+import { AnswerCache, recordKey } from './db/answerCache';
 import type { OpsContext } from './ops/common';
 import { registrationsAfter } from './ops/registrations';
 import { tireProtectionView } from './ops/views';
@@ -8,12 +8,10 @@ import { tireProtectionView } from './ops/views';
  * registrations, in the background, once the sandbox listens and again whenever writes pause: a first read of a
  * record then costs what a repeated one does (docs/sandbox.md, Storage). Startup never waits for it (a restart does
  * not grow with the data); it reads the partners' registrations in creation order, a page at a time, and stops when
- * the cache holds {@link WARM_SHARE} of its bound, when a write starts (it starts again once writes pause) or when the
- * sandbox closes. A storage failure ends it quietly: reads then build their own answers.
+ * the cache holds {@link WARM_SHARE} of its bound, when a write starts (it goes on where it stopped once writes pause,
+ * from the first record again only when the cache was emptied whole) or when the sandbox closes. A storage failure
+ * ends it quietly: reads then build their own answers.
  */
-
-/** What a read by id of a tire-protection registration is asked as in a cache key (with the partner and the id). */
-export const TIRE_PROTECTION_READ = 'tire-protection registration';
 /** Milliseconds without a write before warming (again). */
 export const WARM_DELAY_MS = 300;
 /** Registrations read per query: short enough that a request waiting behind one waits a few milliseconds. */
@@ -26,6 +24,9 @@ export class AnswerWarmer {
   private running = false;
   private again = false;
   private stopped = false;
+  /** Per partner, the creation-order position warmed last, valid while the cache's epoch is {@link warmedEpoch}. */
+  private readonly warmedUpTo = new Map<string, number>();
+  private warmedEpoch = -1;
 
   constructor(
     private readonly c: OpsContext,
@@ -70,18 +71,22 @@ export class AnswerWarmer {
 
   private async warm(): Promise<void> {
     const full = () => this.cache.heldChars >= this.cache.maxChars * WARM_SHARE;
+    if (this.warmedEpoch !== this.cache.epoch) {
+      this.warmedEpoch = this.cache.epoch;
+      this.warmedUpTo.clear();
+    }
     for (const partner of [...this.partners()]) {
-      let after = 0;
       for (;;) {
+        const after = this.warmedUpTo.get(partner) ?? 0;
         if (this.stopped || full()) return;
         const mark = this.cache.mark();
-        if (mark === undefined) return; // a write runs: its end schedules warming again
+        if (mark === undefined || this.cache.epoch !== this.warmedEpoch) return; // a write runs: its end schedules warming again
         const page = await registrationsAfter(this.c, partner, after, WARM_PAGE);
         if (page.length === 0) break;
         for (const { registration, claims, position } of page) {
           if (full()) return;
-          if (!this.cache.offer(answerKey(partner, TIRE_PROTECTION_READ, registration._id), JSON.stringify(tireProtectionView(registration, claims)), mark)) return;
-          after = position;
+          if (!this.cache.offer(recordKey(partner, 'tire-protection registration', registration._id), JSON.stringify(tireProtectionView(registration, claims)), mark)) return;
+          this.warmedUpTo.set(partner, position);
         }
         await new Promise((resolve) => setImmediate(resolve));
       }

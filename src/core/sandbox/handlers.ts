@@ -1,8 +1,7 @@
 import { EligibilityQuery } from '../contract';
 import type { EndpointDef, EndpointId } from '../contract';
 import { ApiError, OpsContext, Selector } from './ops/common';
-import { AnswerCache, answerKey } from './db/answerCache';
-import { TIRE_PROTECTION_READ } from './answerWarmer';
+import { AnswerCache, RecordView, WriteScope, answerKey, recordKey } from './db/answerCache';
 import type { PartnerRecord } from './ops/partners';
 import { cancelRegistration, createRegistration, listRegistrations, metadata, registration, registrationWithClaims } from './ops/registrations';
 import { fileClaim } from './ops/claims';
@@ -58,12 +57,27 @@ const cancelledOn = (ctx: HandlerContext) => String(body(ctx).cancelledOn);
 const NO_CONTENT: HandlerResult = { status: 204 };
 
 /**
- * A read's answer as JSON text: the one kept in the answer cache under `key` (the partner's own: every key names
- * the partner), else built by `build` and serialised once.
+ * A read's answer as JSON text: the one kept in the answer cache (every key names the partner: a partner's own), else
+ * built by `build` and serialised once. `what` is a registration's view and id, or what a list page was asked for.
  */
-async function cachedJson(ctx: HandlerContext, key: readonly unknown[], build: () => Promise<unknown>): Promise<HandlerResult> {
+async function cachedJson(ctx: HandlerContext, what: { view: RecordView; id: string } | readonly unknown[], build: () => Promise<unknown>): Promise<HandlerResult> {
   const make = async () => JSON.stringify(await build());
-  return { json: ctx.answers ? await ctx.answers.through(answerKey(pid(ctx), ...key), make) : await make() };
+  if (!ctx.answers) return { json: await make() };
+  if (Array.isArray(what)) return { json: await ctx.answers.through(answerKey(pid(ctx), 'page', ...what), make, true) };
+  const { view, id } = what as { view: RecordView; id: string };
+  return { json: await ctx.answers.through(recordKey(pid(ctx), view, id), make) };
+}
+
+/**
+ * What a write of `endpoint` changes among the cached answers, when it is known: a version 3 registration create
+ * changes only the partner's list pages; a claim or a cancellation by id, also that registration's reads. Undefined
+ * (everything may change) for every other write.
+ */
+export function writeScopeOf(endpoint: EndpointId, partner: string | undefined, params: Readonly<Record<string, string>>): WriteScope | undefined {
+  if (partner === undefined) return undefined;
+  if (endpoint === 'createRegistration' || endpoint === 'createTireProtectionRegistration') return { partner };
+  const byId = ['createTireProtectionClaim', 'cancelRegistration', 'cancelTireProtectionRegistration'] as const;
+  return (byId as readonly string[]).includes(endpoint) && params.id ? { partner, id: params.id } : undefined;
 }
 
 /** Deterministic eligibility rule of the sandbox (documented in docs/sandbox.md). */
@@ -95,7 +109,7 @@ export const handlers: Readonly<Record<EndpointId, Handler>> = {
     const { page, pageSize } = paging(ctx);
     return cachedJson(ctx, ['registrations', page, pageSize], () => listRegistrations(ctx.c, pid(ctx), { page, pageSize }, registrationView));
   },
-  getRegistration: async (ctx) => cachedJson(ctx, ['registration', ctx.params.id ?? ''], async () => registrationView(await registration(ctx.c, pid(ctx), ctx.params.id ?? ''))),
+  getRegistration: async (ctx) => cachedJson(ctx, { view: 'registration', id: ctx.params.id ?? '' }, async () => registrationView(await registration(ctx.c, pid(ctx), ctx.params.id ?? ''))),
   cancelRegistration: async (ctx) => (await cancelRegistration(ctx.c, pid(ctx), byId(ctx), cancelledOn(ctx)), NO_CONTENT),
   cancelRegistrationByInvoice: async (ctx) => (await cancelRegistration(ctx.c, pid(ctx), byInvoice(ctx), cancelledOn(ctx)), NO_CONTENT),
 
@@ -107,7 +121,7 @@ export const handlers: Readonly<Record<EndpointId, Handler>> = {
     );
   },
   getTireProtectionRegistration: async (ctx) =>
-    cachedJson(ctx, [TIRE_PROTECTION_READ, ctx.params.id ?? ''], async () => {
+    cachedJson(ctx, { view: 'tire-protection registration', id: ctx.params.id ?? '' }, async () => {
       const { registration: r, claims } = await registrationWithClaims(ctx.c, pid(ctx), ctx.params.id ?? '');
       return tireProtectionView(r, claims);
     }),

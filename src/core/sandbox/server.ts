@@ -4,7 +4,7 @@ import { UNAUTHORIZED_BODY, PartnerKey, TokenRejected, VerifiedTokenCache, check
 import { SandboxDb } from './db/database';
 import { errorBody, installErrorReplies, logSafe } from './replies';
 import { openStorage } from './db/open';
-import { handlers, HandlerContext } from './handlers';
+import { handlers, HandlerContext, writeScopeOf } from './handlers';
 import { OpsContext } from './ops/common';
 import { PartnerRecord, allPartners, findPartner, upsertPartner } from './ops/partners';
 import { FaultInjector, RateLimiter } from './realism';
@@ -214,7 +214,12 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
       handler: async (req, reply) => {
         const { endpoint, body } = chooseAndParseBody(group, req.body);
         const query = parseQuery(endpoint, (req.query ?? {}) as Record<string, unknown>);
-        const ctx: HandlerContext = { c: context, partner: (req as GatedRequest).tpp?.partner, params: (req.params ?? {}) as Record<string, string>, query, body, endpoint, answers };
+        const partner = (req as GatedRequest).tpp?.partner;
+        const params = (req.params ?? {}) as Record<string, string>;
+        // A write that says what it changes drops only that from the answer cache (handlers.ts, writeScopeOf).
+        const scope = answers && method !== 'GET' ? writeScopeOf(endpoint.id as EndpointId, partner?.id, params) : undefined;
+        const c = scope && answers ? new OpsContext(announcingWrites(storage, answers, scope), now, context.termMonths) : context;
+        const ctx: HandlerContext = { c, partner, params, query, body, endpoint, answers };
         const result = await handlers[endpoint.id as EndpointId](ctx);
         const status = result.status ?? successStatus(endpoint);
         // A scheduled or injected after-commit fault: the write above is committed; only its answer is lost.

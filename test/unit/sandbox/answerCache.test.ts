@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
-import { AnswerCache, answerKey, readsOnly } from '../../../src/core/sandbox/db/answerCache';
-import { AnswerWarmer, TIRE_PROTECTION_READ } from '../../../src/core/sandbox/answerWarmer';
+import { AnswerCache, readsOnly, recordKey } from '../../../src/core/sandbox/db/answerCache';
+import { AnswerWarmer } from '../../../src/core/sandbox/answerWarmer';
 import { BACKENDS, claim, Client, newKey, request, startWith, tpRegistration, v2Registration } from './helpers';
 
 /**
@@ -45,6 +45,32 @@ describe('Local sandbox: answer cache', function () {
     assert.equal(await cache.through('big', async () => 'again'), 'again');
   });
 
+  it('a write that says what it changes drops only that: list pages, and the reads by id of the one registration named', async () => {
+    const cache = new AnswerCache();
+    const keep = (key: string, page = false) => cache.through(key, async () => `"${key}"`, page);
+    const [a, b] = [recordKey('P1', 'tire-protection registration', 'a'), recordKey('P1', 'registration', 'b')];
+    const [aOld, other] = [recordKey('P1', 'registration', 'a'), recordKey('P2', 'tire-protection registration', 'a')];
+    for (const k of [a, b, aOld, other]) await keep(k);
+    await keep('page 1', true);
+    const epoch = cache.epoch;
+    cache.beginWrite({ partner: 'P1' }); // a create
+    cache.endWrite({ partner: 'P1' });
+    assert.equal(cache.size, 4, 'a create drops the list pages only');
+    assert.equal(await cache.through('page 1', async () => 'rebuilt', true), 'rebuilt');
+    cache.beginWrite({ partner: 'P1', id: 'a' }); // a claim on a
+    cache.endWrite({ partner: 'P1', id: 'a' });
+    assert.equal(await cache.through(a, async () => 'rebuilt'), 'rebuilt', 'both views of a');
+    assert.equal(await cache.through(aOld, async () => 'rebuilt'), 'rebuilt');
+    assert.equal(await cache.through('page 1', async () => 'rebuilt again', true), 'rebuilt again');
+    assert.equal(await cache.through(b, async () => 'rebuilt'), `"${b}"`, 'another registration stays');
+    assert.equal(await cache.through(other, async () => 'rebuilt'), `"${other}"`, 'another partner’s a stays');
+    assert.equal(cache.epoch, epoch, 'never emptied whole');
+    cache.beginWrite();
+    cache.endWrite();
+    assert.equal(cache.size, 0, 'a write without a scope empties it');
+    assert.ok(cache.epoch > epoch);
+  });
+
   it('counts as a read only a plain SELECT without sequences or locks', () => {
     for (const sql of ['SELECT id FROM tpp.registrations WHERE partner = $1', ' select 1']) assert.ok(readsOnly(sql), sql);
     for (const sql of [
@@ -78,9 +104,13 @@ describe('Local sandbox: answer cache', function () {
       const cached = await c.call('GET', `/tire-protection/registrations/${id}`);
       assert.equal(cached.headers.get('content-type'), 'application/json; charset=utf-8');
 
-      assert.equal((await c.call('POST', '/tire-protection/registrations', tpRegistration('AC-2'))).status, 201);
+      const id2 = (await c.call('POST', '/tire-protection/registrations', tpRegistration('AC-2'))).json.id as string;
       assert.equal((await list()).totalRecordCount, 2, 'a create');
+      for (let i = 0; i < 2; i++) assert.equal((await c.call('GET', `/tire-protection/registrations/${id2}`)).json.cancelledOn, undefined);
+      assert.equal((await c.call('PATCH', '/tire-protection/registrations?invoiceNumber=AC-2', { cancelledOn: new Date().toISOString() })).status, 204);
+      assert.ok((await c.call('GET', `/tire-protection/registrations/${id2}`)).json.cancelledOn, 'a cancellation by invoice number');
 
+      for (let i = 0; i < 2; i++) assert.deepEqual((await read()).claims, []);
       assert.equal((await c.call('POST', `/tire-protection/registrations/${id}/claims`, claim(1))).status, 201);
       assert.equal((await read()).claims.length, 1, 'a claim');
 
@@ -136,7 +166,7 @@ describe('Local sandbox: answer cache', function () {
       await warmed(cache, ids.length);
       assert.equal(cache.size, ids.length);
       for (const id of ids) {
-        const kept = await cache.through(answerKey('P1001', TIRE_PROTECTION_READ, id), async () => 'not warmed');
+        const kept = await cache.through(recordKey('P1001', 'tire-protection registration', id), async () => 'not warmed');
         assert.equal(kept, (await c.call('GET', `/tire-protection/registrations/${id}`)).text);
       }
       const small = new AnswerCache(16_000); // room for ~14 of the 20 answers within its warming share (0.75)

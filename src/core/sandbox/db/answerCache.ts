@@ -9,8 +9,9 @@ import type { Queryable, QueryResult, SandboxDb } from './database';
  *
  * Never a stale read: every statement that may write (anything but a plain SELECT) and every transaction empties the
  * cache when it starts and again when it ends, whichever operation runs it (partner API, version 2, claims,
- * cancellations, control API reset and seed, bulk loads). An answer built while a write was running, or while one
- * started, is not kept. A clock change empties it too (control API, docs/testing-your-application.md, Clock), though
+ * cancellations, control API reset and seed, bulk loads), unless the write says what it changes ({@link WriteScope}:
+ * a version 3 create, a claim or a cancellation by id); then only that goes. An answer built while a write was
+ * running, or while one started, is not kept. A clock change empties it too (control API, docs/testing-your-application.md, Clock), though
  * the answers kept carry no field derived from the clock.
  *
  * Bounded by the characters it holds ({@link ANSWER_CACHE_CHARS}); the least recently used answers go first.
@@ -19,6 +20,24 @@ import type { Queryable, QueryResult, SandboxDb } from './database';
 /** The key of an answer: the partner's (every answer is one partner's own) and what was asked. */
 export function answerKey(partner: string, ...asked: readonly unknown[]): string {
   return JSON.stringify([partner, ...asked]);
+}
+
+/** The views of a registration read by id (what a record key names besides the partner and the id). */
+export type RecordView = 'registration' | 'tire-protection registration';
+const RECORD_VIEWS: readonly RecordView[] = ['registration', 'tire-protection registration'];
+
+/** The key of a registration read by id in one of its views. */
+export function recordKey(partner: string, view: RecordView, id: string): string {
+  return answerKey(partner, view, id);
+}
+
+/**
+ * What a write changes, when it knows: the list pages (totals, order) and, with `id`, that registration's reads by id.
+ * Without a scope a write empties the whole cache.
+ */
+export interface WriteScope {
+  readonly partner: string;
+  readonly id?: string;
 }
 
 /** Characters of answer text (and keys) the cache holds at most: 16 Mi, 16–32 MiB of memory. */
@@ -30,8 +49,11 @@ const ENTRY_OVERHEAD = 64;
 
 export class AnswerCache {
   private readonly entries = new Map<string, string>();
+  /** Keys of list pages among the entries: every write of a registration drops them. */
+  private readonly pageKeys = new Set<string>();
   private chars = 0;
   private generation = 0;
+  private emptied = 0;
   private writing = 0;
   private readonly writeListeners: (() => void)[] = [];
 
@@ -54,9 +76,9 @@ export class AnswerCache {
    * Keeps `text` under `key` when nothing was written since `mark` was taken; returns false (keeping nothing) when
    * something was.
    */
-  offer(key: string, text: string, mark: number | undefined): boolean {
+  offer(key: string, text: string, mark: number | undefined, page = false): boolean {
     if (mark === undefined || mark !== this.generation || this.writing > 0) return false;
-    this.keep(key, text);
+    this.keep(key, text, page);
     return true;
   }
 
@@ -65,16 +87,21 @@ export class AnswerCache {
     return this.entries.size;
   }
 
+  /** Counts the times the cache was emptied whole (./answerWarmer.ts starts again from the first record then). */
+  get epoch(): number {
+    return this.emptied;
+  }
+
   /** Characters held now (answers, keys and overhead). */
   get heldChars(): number {
     return this.chars;
   }
 
   /**
-   * The answer kept under `key`, else the one `build` makes (kept when no write ran or started meanwhile).
-   * Rejects with what `build` rejects with (a 404, a storage failure: nothing is kept).
+   * The answer kept under `key`, else the one `build` makes (kept when no write ran or started meanwhile); `page`
+   * for a list page. Rejects with what `build` rejects with (a 404, a storage failure: nothing is kept).
    */
-  async through(key: string, build: () => Promise<string>): Promise<string> {
+  async through(key: string, build: () => Promise<string>, page = false): Promise<string> {
     const hit = this.entries.get(key);
     if (hit !== undefined) {
       // most recently used last: eviction takes the Map's first entries
@@ -84,45 +111,62 @@ export class AnswerCache {
     }
     const mark = this.mark();
     const text = await build();
-    this.offer(key, text, mark);
+    this.offer(key, text, mark, page);
     return text;
   }
 
-  /** A write starts: everything kept is dropped, and no answer is kept until it has ended. */
-  beginWrite(): void {
+  /**
+   * A write starts: what it may change is dropped (everything without `scope`), and no answer is kept until it has
+   * ended.
+   */
+  beginWrite(scope?: WriteScope): void {
     this.writing++;
-    this.clear();
+    this.drop(scope);
   }
 
   /** A write has ended (committed, rolled back or failed): what was read during it is not kept. */
-  endWrite(): void {
+  endWrite(scope?: WriteScope): void {
     this.writing--;
-    this.clear();
+    this.drop(scope);
     for (const l of this.writeListeners) l();
   }
 
   /** Drops every answer and every answer being built. */
   clear(): void {
-    this.generation++;
-    if (this.entries.size === 0) return;
-    this.entries.clear();
-    this.chars = 0;
+    this.drop(undefined);
   }
 
-  private keep(key: string, text: string): void {
+  private drop(scope: WriteScope | undefined): void {
+    this.generation++;
+    if (!scope) {
+      this.emptied++;
+      this.entries.clear();
+      this.pageKeys.clear();
+      this.chars = 0;
+      return;
+    }
+    for (const k of this.pageKeys) this.remove(k);
+    if (scope.id !== undefined) for (const view of RECORD_VIEWS) this.remove(recordKey(scope.partner, view, scope.id));
+  }
+
+  private remove(key: string): void {
+    const text = this.entries.get(key);
+    this.pageKeys.delete(key);
+    if (text === undefined) return;
+    this.entries.delete(key);
+    this.chars -= key.length + text.length + ENTRY_OVERHEAD;
+  }
+
+  private keep(key: string, text: string, page: boolean): void {
     const cost = key.length + text.length + ENTRY_OVERHEAD;
     if (cost > this.maxChars / LARGEST_SHARE) return;
-    const old = this.entries.get(key);
-    if (old !== undefined) {
-      this.entries.delete(key);
-      this.chars -= key.length + old.length + ENTRY_OVERHEAD;
-    }
+    this.remove(key);
     this.entries.set(key, text);
+    if (page) this.pageKeys.add(key);
     this.chars += cost;
-    for (const [k, v] of this.entries) {
+    for (const k of this.entries.keys()) {
       if (this.chars <= this.maxChars) break;
-      this.entries.delete(k);
-      this.chars -= k.length + v.length + ENTRY_OVERHEAD;
+      this.remove(k);
     }
   }
 }
@@ -134,15 +178,15 @@ export function readsOnly(sql: string): boolean {
 
 /**
  * `db` with every write announced to `cache` (see {@link AnswerCache}): a statement that may write, or a transaction,
- * empties it when it starts and when it ends.
+ * drops what `scope` says it changes (everything without one) when it starts and when it ends.
  */
-export function announcingWrites(db: SandboxDb, cache: AnswerCache): SandboxDb {
+export function announcingWrites(db: SandboxDb, cache: AnswerCache, scope?: WriteScope): SandboxDb {
   const writing = async <T>(run: () => Promise<T>): Promise<T> => {
-    cache.beginWrite();
+    cache.beginWrite(scope);
     try {
       return await run();
     } finally {
-      cache.endWrite();
+      cache.endWrite(scope);
     }
   };
   return {
