@@ -15,7 +15,7 @@ import { tireProtectionView } from './ops/views';
 /** Milliseconds without a write before warming (again). */
 export const WARM_DELAY_MS = 300;
 /** Registrations read per query: short enough that a request waiting behind one waits a few milliseconds. */
-const WARM_PAGE = 200;
+const WARM_PAGE = 100;
 /** Share of the cache's bound warming fills at most, leaving room for the answers reads ask for. */
 const WARM_SHARE = 0.75;
 
