@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { AnswerCache, readsOnly, recordKey } from '../../../src/core/sandbox/db/answerCache';
 import { AnswerWarmer } from '../../../src/core/sandbox/answerWarmer';
-import { BACKENDS, claim, Client, newKey, request, startWith, tpRegistration, v2Registration } from './helpers';
+import { claim, Client, newKey, postgresDatabaseOrSkip, request, startWith, tpRegistration, v2Registration } from './helpers';
 
 /**
  * The answer cache of the embedded sandbox (docs/sandbox.md, Storage): a read answered from it is never stale, whatever
@@ -181,13 +181,8 @@ describe('Local sandbox: answer cache', function () {
     }
   });
 
-  const postgres = BACKENDS.find((b) => b.name === 'PostgreSQL server');
   it('keeps nothing on a shared PostgreSQL server: two sandboxes on one database each read the other’s writes at once', async function () {
-    if (!postgres) {
-      console.log('      (skipped: TPP_TEST_DATABASE_URL is not set; .ci/run starts a server and sets it)');
-      return this.skip();
-    }
-    const { database } = await postgres.options();
+    const database = await postgresDatabaseOrSkip(this);
     const key = newKey();
     const partner = { id: 'P1001', spkiPem: key.spkiPem, name: 'partner1' };
     const one = await startWith({ database, partners: [partner] }, []);

@@ -1,19 +1,12 @@
 import { strict as assert } from 'node:assert';
 import { openPostgres } from '../../../src/core/sandbox/db/postgres';
-import { BACKENDS } from './helpers';
+import { postgresDatabaseOrSkip } from './helpers';
 
 /** The PostgreSQL back end's statements (src/core/sandbox/db/postgres.ts): named once per text, within a bound. */
 describe('Local sandbox: PostgreSQL statements', function () {
   this.timeout(60_000);
-  const postgres = BACKENDS.find((b) => b.name === 'PostgreSQL server');
-
   it('runs statements with values as named ones up to the bound and unnamed beyond; texts without values as simple queries', async function () {
-    if (!postgres) {
-      console.log('      (skipped: TPP_TEST_DATABASE_URL is not set; .ci/run starts a server and sets it)');
-      return this.skip();
-    }
-    const { database } = await postgres.options();
-    const db = await openPostgres(database as string);
+    const db = await openPostgres(await postgresDatabaseOrSkip(this));
     try {
       for (let round = 0; round < 3; round++) {
         // 150 texts: more than the named bound, each run three times (on whichever pooled connection)
