@@ -2,6 +2,7 @@ import { EligibilityQuery } from '../contract';
 import { VIN_MESSAGE, VIN_RE } from '../contract/patterns';
 import type { EndpointDef, EndpointId } from '../contract';
 import { ApiError, OpsContext, Selector } from './ops/common';
+import { AnswerCache, RecordView, WriteScope, answerKey, recordKey } from './db/answerCache';
 import type { PartnerRecord } from './ops/partners';
 import { cancelRegistration, createRegistration, listRegistrations, metadata, registration, registrationWithClaims } from './ops/registrations';
 import { fileClaim } from './ops/claims';
@@ -25,12 +26,16 @@ export interface HandlerContext {
   readonly query: Readonly<Record<string, unknown>>;
   readonly body: unknown;
   readonly endpoint: EndpointDef;
+  /** Answers kept while nothing is written (PGlite only: ./db/answerCache.ts); absent on a shared PostgreSQL server. */
+  readonly answers?: AnswerCache;
 }
 
 /** A handler's answer: body (omitted for 204) and optionally a status other than the endpoint's success status. */
 export interface HandlerResult {
   readonly status?: number;
   readonly body?: unknown;
+  /** The body as JSON text, built by the handler (sent as it is: no second serialisation). */
+  readonly json?: string;
 }
 
 type Handler = (ctx: HandlerContext) => Promise<HandlerResult>;
@@ -51,6 +56,30 @@ const byInvoice = (ctx: HandlerContext): Selector => ({
 const paging = (ctx: HandlerContext) => ({ page: Number(ctx.query.page), pageSize: Number(ctx.query.pageSize) });
 const cancelledOn = (ctx: HandlerContext) => String(body(ctx).cancelledOn);
 const NO_CONTENT: HandlerResult = { status: 204 };
+
+/**
+ * A read's answer as JSON text: the one kept in the answer cache (every key names the partner: a partner's own), else
+ * built by `build` and serialised once. `what` is a registration's view and id, or what a list page was asked for.
+ */
+async function cachedJson(ctx: HandlerContext, what: { view: RecordView; id: string } | readonly unknown[], build: () => Promise<unknown>): Promise<HandlerResult> {
+  const make = async () => JSON.stringify(await build());
+  if (!ctx.answers) return { json: await make() };
+  if (Array.isArray(what)) return { json: await ctx.answers.through(answerKey(pid(ctx), 'page', ...what), make, true) };
+  const { view, id } = what as { view: RecordView; id: string };
+  return { json: await ctx.answers.through(recordKey(pid(ctx), view, id), make) };
+}
+
+/**
+ * What a write of `endpoint` changes among the cached answers, when it is known: a version 3 registration create
+ * changes only the partner's list pages; a claim or a cancellation by id, also that registration's reads. Undefined
+ * (everything may change) for every other write.
+ */
+export function writeScopeOf(endpoint: EndpointId, partner: string | undefined, params: Readonly<Record<string, string>>): WriteScope | undefined {
+  if (partner === undefined) return undefined;
+  if (endpoint === 'createRegistration' || endpoint === 'createTireProtectionRegistration') return { partner };
+  const byId = ['createTireProtectionClaim', 'cancelRegistration', 'cancelTireProtectionRegistration'] as const;
+  return (byId as readonly string[]).includes(endpoint) && params.id ? { partner, id: params.id } : undefined;
+}
 
 /** Deterministic eligibility rule of the sandbox (documented in docs/sandbox.md). */
 export function isEligible(q: { vin?: string; licensePlate?: string; state?: string }): boolean {
@@ -77,24 +106,26 @@ export const handlers: Readonly<Record<EndpointId, Handler>> = {
   verifyToken: async (ctx) => ({ body: { partner_id: partnerOf(ctx).id, name: partnerOf(ctx).name } }),
 
   createRegistration: async (ctx) => ({ body: { id: await createRegistration(ctx.c, pid(ctx), 'registrations', body(ctx)) } }),
-  listRegistrations: async (ctx) => ({ body: await listRegistrations(ctx.c, pid(ctx), paging(ctx), registrationView) }),
-  getRegistration: async (ctx) => ({ body: registrationView(await registration(ctx.c, pid(ctx), ctx.params.id ?? '')) }),
+  listRegistrations: async (ctx) => {
+    const { page, pageSize } = paging(ctx);
+    return cachedJson(ctx, ['registrations', page, pageSize], () => listRegistrations(ctx.c, pid(ctx), { page, pageSize }, registrationView));
+  },
+  getRegistration: async (ctx) => cachedJson(ctx, { view: 'registration', id: ctx.params.id ?? '' }, async () => registrationView(await registration(ctx.c, pid(ctx), ctx.params.id ?? ''))),
   cancelRegistration: async (ctx) => (await cancelRegistration(ctx.c, pid(ctx), byId(ctx), cancelledOn(ctx)), NO_CONTENT),
   cancelRegistrationByInvoice: async (ctx) => (await cancelRegistration(ctx.c, pid(ctx), byInvoice(ctx), cancelledOn(ctx)), NO_CONTENT),
 
   createTireProtectionRegistration: async (ctx) => ({ body: { id: await createRegistration(ctx.c, pid(ctx), 'tire-protection', body(ctx)) } }),
-  listTireProtectionRegistrations: async (ctx) => ({
-    body: await listRegistrations(
-      ctx.c,
-      pid(ctx),
-      { ...paging(ctx), invoiceNumber: ctx.query.invoiceNumber as string | undefined, storeNumber: ctx.query.storeNumber as string | undefined },
-      (r) => tireProtectionView(r),
-    ),
-  }),
-  getTireProtectionRegistration: async (ctx) => {
-    const { registration: r, claims } = await registrationWithClaims(ctx.c, pid(ctx), ctx.params.id ?? '');
-    return { body: tireProtectionView(r, claims) };
+  listTireProtectionRegistrations: async (ctx) => {
+    const q = { ...paging(ctx), invoiceNumber: ctx.query.invoiceNumber as string | undefined, storeNumber: ctx.query.storeNumber as string | undefined };
+    return cachedJson(ctx, ['tire-protection registrations', q.page, q.pageSize, q.invoiceNumber ?? null, q.storeNumber ?? null], () =>
+      listRegistrations(ctx.c, pid(ctx), q, (r) => tireProtectionView(r)),
+    );
   },
+  getTireProtectionRegistration: async (ctx) =>
+    cachedJson(ctx, { view: 'tire-protection registration', id: ctx.params.id ?? '' }, async () => {
+      const { registration: r, claims } = await registrationWithClaims(ctx.c, pid(ctx), ctx.params.id ?? '');
+      return tireProtectionView(r, claims);
+    }),
   getTireProtectionRegistrationMetadata: async (ctx) => ({ body: await metadata(ctx.c, pid(ctx), ctx.params.id ?? '') }),
   cancelTireProtectionRegistration: async (ctx) => (await cancelRegistration(ctx.c, pid(ctx), byId(ctx), cancelledOn(ctx)), NO_CONTENT),
   cancelTireProtectionRegistrationByInvoice: async (ctx) => (await cancelRegistration(ctx.c, pid(ctx), byInvoice(ctx), cancelledOn(ctx)), NO_CONTENT),

@@ -4,7 +4,7 @@ import { UNAUTHORIZED_BODY, PartnerKey, TokenRejected, VerifiedTokenCache, check
 import { SandboxDb } from './db/database';
 import { errorBody, installErrorReplies, logSafe } from './replies';
 import { openStorage } from './db/open';
-import { handlers, HandlerContext } from './handlers';
+import { handlers, HandlerContext, writeScopeOf } from './handlers';
 import { OpsContext } from './ops/common';
 import { PartnerRecord, allPartners, findPartner, upsertPartner } from './ops/partners';
 import { FaultInjector, RateLimiter } from './realism';
@@ -21,6 +21,8 @@ import { JOURNAL_LIMIT } from './control/journal';
 import { CONTROL_PREFIX, installControl } from './control/routes';
 import { controlEnabled } from './control/security';
 import { sandboxAddresses } from './addresses';
+import { AnswerCache, announcingWrites } from './db/answerCache';
+import { AnswerWarmer } from './answerWarmer';
 
 export { BASE_PREFIX } from './routes';
 export { MAX_RESPONSE_BYTES, logSafe } from './replies';
@@ -59,9 +61,17 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
   const clock = new SandboxClock(opts.now ?? Date.now);
   const now = clock.now;
   const log = opts.log ? (line: string) => opts.log?.(logSafe(line)) : undefined;
-  const db: SandboxDb = await openStorage({ dataDir: opts.dataDir, database: opts.database, log });
+  const storage: SandboxDb = await openStorage({ dataDir: opts.dataDir, database: opts.database, log });
+  // Answers kept between writes only where this process is the one writer (./db/answerCache.ts).
+  const answers = storage.kind === 'pglite' ? new AnswerCache() : undefined;
+  const db = answers ? announcingWrites(storage, answers) : storage;
   const context = new OpsContext(db, now, opts.termMonths ?? DEFAULT_TERM_MONTHS);
   const partners = new Map<string, PartnerRecord>();
+  const warmer = answers ? new AnswerWarmer(context, answers, () => partners.keys()) : undefined;
+  if (answers && warmer) {
+    answers.afterWrite(() => warmer.schedule());
+    clock.onChange(() => (answers.clear(), warmer.schedule()));
+  }
   const keys = new Map<string, PartnerKey>();
   const app: FastifyInstance = Fastify({ logger: false, bodyLimit: MAX_BODY_BYTES, forceCloseConnections: true, return503OnClosing: true, routerOptions: { maxParamLength: 8192 } });
   try {
@@ -101,6 +111,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
   const lookupKey = (iss: string) => keys.get(iss);
 
   const fail = async (e: unknown) => {
+    warmer?.stop();
     await app.close().catch(() => undefined);
     await db.close();
     throw e;
@@ -203,7 +214,12 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
       handler: async (req, reply) => {
         const { endpoint, body } = chooseAndParseBody(group, req.body);
         const query = parseQuery(endpoint, (req.query ?? {}) as Record<string, unknown>);
-        const ctx: HandlerContext = { c: context, partner: (req as GatedRequest).tpp?.partner, params: (req.params ?? {}) as Record<string, string>, query, body, endpoint };
+        const partner = (req as GatedRequest).tpp?.partner;
+        const params = (req.params ?? {}) as Record<string, string>;
+        // A write that says what it changes drops only that from the answer cache (handlers.ts, writeScopeOf).
+        const scope = answers && method !== 'GET' ? writeScopeOf(endpoint.id as EndpointId, partner?.id, params) : undefined;
+        const c = scope && answers ? new OpsContext(announcingWrites(storage, answers, scope), now, context.termMonths) : context;
+        const ctx: HandlerContext = { c, partner, params, query, body, endpoint, answers };
         const result = await handlers[endpoint.id as EndpointId](ctx);
         const status = result.status ?? successStatus(endpoint);
         // A scheduled or injected after-commit fault: the write above is committed; only its answer is lost.
@@ -211,6 +227,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
         if (after && status < 300) return strike(after, req, reply, true);
         if ((req as GatedRequest).tpp?.faultAfterCommit && status < 300) return reply.code(500).send(errorBody(500, 'Injected fault (500) after the request was processed and stored'));
         if (status === 204) return reply.code(204).send();
+        // Built as JSON text by the handler: sent as it is (fastify's content type for JSON, no serialisation).
+        if (result.json !== undefined) return reply.code(status).type('application/json; charset=utf-8').send(result.json);
         return reply.code(status).send(result.body);
       },
     });
@@ -240,6 +258,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
   const host = opts.host ?? '127.0.0.1';
   const base = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   let closed = false;
+  warmer?.schedule();
   return {
     ...sandboxAddresses(base),
     context,
@@ -259,6 +278,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
     async close() {
       if (closed) return;
       closed = true;
+      warmer?.stop();
       try {
         await app.close();
       } finally {

@@ -11,6 +11,19 @@ function realJwt(): string {
 }
 
 describe('maskSecrets', () => {
+  it('returns text without any secret-shaped word as it is, and still masks each kind written in any case', () => {
+    const plain = JSON.stringify({ invoiceNumber: 'INV-1', customer: { name: 'Ava', email: 'ava@example.com' }, tires: [{ make: 'Michelin' }] });
+    assert.equal(maskSecrets(plain), plain);
+    assert.equal(maskSecrets('{"ACCESS_TOKEN":"abc"}'), '{"ACCESS_TOKEN":"[masked]"}');
+    assert.equal(maskSecrets('{"clientSecret":"abc"}'), '{"clientSecret":"[masked]"}');
+    assert.equal(maskSecrets('x-Password=abc'), 'x-Password=[masked]');
+    assert.equal(maskSecrets('"PrivateKey": "abc"'), '"PrivateKey": "[masked]"');
+    assert.equal(maskSecrets('proxy-Authorization: Basic'), 'proxy-Authorization: [masked]');
+    assert.equal(maskSecrets('BEARER abc'), 'BEARER [masked]');
+    assert.equal(maskSecrets(`sent ${realJwt()}`).endsWith('…[masked JWT]'), true);
+    assert.equal(maskSecrets('-----BEGIN EC PRIVATE KEY-----\nabc\n-----END EC PRIVATE KEY-----'), '[masked private key]');
+  });
+
   it('masks a JWT anywhere in a line, keeping only its first 10 characters', () => {
     const jwt = realJwt();
     const out = maskSecrets(`token was ${jwt} (sent)`);

@@ -163,6 +163,16 @@ if (POSTGRES_URL && typeof after === 'function') {
   });
 }
 
+/** A fresh database on the test PostgreSQL server; without one, the calling test is skipped, saying why. */
+export async function postgresDatabaseOrSkip(test: Mocha.Context): Promise<string> {
+  const postgres = BACKENDS.find((b) => b.name === 'PostgreSQL server');
+  if (!postgres) {
+    console.log('      (skipped: TPP_TEST_DATABASE_URL is not set; .ci/run starts a server and sets it)');
+    test.skip();
+  }
+  return (await (postgres as Backend).options()).database as string;
+}
+
 /** Sandboxes started by {@link startWith} and not yet closed: closed at the end of the run even when a test failed. */
 const open = new Set<SandboxHandle>();
 if (typeof after === 'function') {

@@ -10,6 +10,7 @@ export const MAX_CLOCK_OFFSET_MS = 10 * 365.25 * 86_400_000;
 /** Real time (or a test's clock) shifted by an offset in milliseconds. */
 export class SandboxClock {
   private offset = 0;
+  private readonly listeners: (() => void)[] = [];
 
   constructor(private readonly base: () => number = Date.now) {}
 
@@ -28,5 +29,11 @@ export class SandboxClock {
   setOffset(ms: number): void {
     if (!Number.isFinite(ms) || Math.abs(ms) > MAX_CLOCK_OFFSET_MS) throw new RangeError(`The clock offset must be within ±10 years (±${MAX_CLOCK_OFFSET_MS / 1000} seconds)`);
     this.offset = Math.round(ms);
+    for (const l of this.listeners) l();
+  }
+
+  /** Calls `listener` after every {@link setOffset} (what was derived from the time before may have changed). */
+  onChange(listener: () => void): void {
+    this.listeners.push(listener);
   }
 }

@@ -8,10 +8,28 @@ import { inTransaction } from './transaction';
  * a team shares one stateful sandbox. Tables live in the `tpp` schema of the given database. Uses a `pg` pool.
  */
 
+/** Most SQL texts given a statement name per process (a text built with a caller's number must not grow the map). */
+const MAX_NAMED_STATEMENTS = 100;
+const statementNames = new Map<string, string>();
+
+/**
+ * A statement with parameters as a named (prepared) one: the server parses and plans it once per connection instead
+ * of on every call (a read by id is mostly that work). Texts beyond {@link MAX_NAMED_STATEMENTS} stay unnamed.
+ */
+function statement(sql: string, params: readonly unknown[]): { name?: string; text: string; values: unknown[] } {
+  let name = statementNames.get(sql);
+  if (name === undefined && statementNames.size < MAX_NAMED_STATEMENTS) {
+    name = `tpp_${statementNames.size + 1}`;
+    statementNames.set(sql, name);
+  }
+  return { ...(name ? { name } : {}), text: sql, values: params as unknown[] };
+}
+
 /** Runs `sql` on a pool or one of its clients (without parameters, several statements may be sent). */
 async function run<T>(target: Pool | PoolClient, sql: string, params?: readonly unknown[]): Promise<QueryResult<T>> {
   try {
-    const r = await target.query(sql, params as unknown[] | undefined);
+    // Without parameter values pg sends the text as a simple query (several statements allowed): kept so.
+    const r = params === undefined || params.length === 0 ? await target.query(sql, params as unknown[] | undefined) : await target.query(statement(sql, params));
     return { rows: r.rows as T[], affectedRows: r.rowCount ?? undefined };
   } catch (err) {
     throw asStorageError(err);

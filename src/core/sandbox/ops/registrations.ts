@@ -48,21 +48,47 @@ export async function registration(c: OpsContext, partner: string, id: string, q
   return regOf(r);
 }
 
+/** A registration read with the claims filed against it, oldest first. */
+export interface RegistrationWithClaims {
+  readonly registration: RegistrationRecord;
+  readonly claims: ClaimRecord[];
+  /** Its place in the partner's creation order (1, 2, 3…). */
+  readonly position: number;
+}
+
+type ClaimRow = { id: number; source: 'v2' | 'v3'; created_date: string; tire_count: number; body: Body };
+
+/** Registrations with their claims aggregated in the same query (one round trip whatever the number of claims). */
+const WITH_CLAIMS = `SELECT ${REG_COLUMNS}, position, (SELECT json_agg(json_build_object('id', c.id, 'source', c.source, 'created_date', c.created_date, 'tire_count', c.tire_count, 'body', c.body) ORDER BY c.id)
+       FROM tpp.claims c WHERE c.partner = r.partner AND c.registration = r.id) AS claims
+     FROM tpp.registrations r`;
+
+function withClaims(r: RegRow & { position: number; claims: ClaimRow[] | null }): RegistrationWithClaims {
+  const claims = (r.claims ?? []).map((x) => ({ id: Number(x.id), source: x.source, createdDate: x.created_date, tireCount: Number(x.tire_count), body: x.body }));
+  return { registration: regOf(r), claims, position: Number(r.position) };
+}
+
 /**
  * The registration `id` of `partner` with the claims filed against it, oldest first, read in one query (a read by
  * id is the most frequent call). 404 when unknown.
  */
-export async function registrationWithClaims(c: OpsContext, partner: string, id: string): Promise<{ registration: RegistrationRecord; claims: ClaimRecord[] }> {
-  const { rows } = await c.db.query<RegRow & { claims: { id: number; source: 'v2' | 'v3'; created_date: string; tire_count: number; body: Body }[] | null }>(
-    `SELECT ${REG_COLUMNS}, (SELECT json_agg(json_build_object('id', c.id, 'source', c.source, 'created_date', c.created_date, 'tire_count', c.tire_count, 'body', c.body) ORDER BY c.id)
-       FROM tpp.claims c WHERE c.partner = r.partner AND c.registration = r.id) AS claims
-     FROM tpp.registrations r WHERE partner = $1 AND id = $2`,
-    [partner, id],
-  );
+export async function registrationWithClaims(c: OpsContext, partner: string, id: string): Promise<RegistrationWithClaims> {
+  const { rows } = await c.db.query<RegRow & { position: number; claims: ClaimRow[] | null }>(`${WITH_CLAIMS} WHERE partner = $1 AND id = $2`, [partner, id]);
   const r = rows[0];
   if (!r) throw notFound(`No registration with id ${id}`);
-  const claims = (r.claims ?? []).map((x) => ({ id: Number(x.id), source: x.source, createdDate: x.created_date, tireCount: Number(x.tire_count), body: x.body }));
-  return { registration: regOf(r), claims };
+  return withClaims(r);
+}
+
+/**
+ * At most `limit` registrations of `partner` after creation-order position `after`, oldest first, each with its
+ * claims: an index range, whatever the table's size.
+ */
+export async function registrationsAfter(c: OpsContext, partner: string, after: number, limit: number): Promise<RegistrationWithClaims[]> {
+  const { rows } = await c.db.query<RegRow & { position: number; claims: ClaimRow[] | null }>(
+    `${WITH_CLAIMS} WHERE partner = $1 AND position > $2 ORDER BY position LIMIT ${Math.max(1, Math.floor(limit))}`,
+    [partner, after],
+  );
+  return rows.map(withClaims);
 }
 
 /**
