@@ -14,7 +14,7 @@
 // {"passed":n,"failed":m} there, the driver prints the line "n passed, m failed".
 // Test -> driver requests (for UI checks): console.log('__VSCODE_IT_RPC__' + JSON.stringify({op, arg, out}))
 //   op 'screenshot': PNG of the page saved to arg;  op 'texts': innerText of all elements matching CSS
-//   selector arg; 'click', 'hover', 'wheel', 'press', 'type', 'attrs', 'boxes' (bounding boxes), 'viewport' (resize the window),
+//   selector arg; 'click', 'hover', 'wheel', 'press', 'type', 'fill' (an input's value, then Enter), 'frameTexts' (texts inside webview frames), 'attrs', 'boxes' (bounding boxes), 'viewport' (resize the window),
 //   'dialogs' (true: modal dialogs show, as outside tests; false: refused again, VS Code's default in tests).  The driver then writes JSON {ok, value|error} to the file `out` (poll for it).
 const { spawn } = require('child_process');
 const fs = require('fs');
@@ -145,6 +145,9 @@ const noise = /^(Resolving connection token|Resolved connection token|Creating a
       else if (op === 'frameTexts') { const value = []; for (const f of page.frames()) value.push(...(await f.locator(arg).allInnerTexts().catch(() => []))); res = { ok: true, value }; }
       else if (op === 'press') { await page.keyboard.press(arg); res = { ok: true }; }
       else if (op === 'type') { await page.keyboard.type(arg); res = { ok: true }; }
+      // arg: { selector, text, enter }: sets the first match's value as typing would (input events), focusing it first,
+      // then presses Enter on it when asked: nothing is lost when focus arrives late on a loaded machine
+      else if (op === 'fill') { const el = page.locator(arg.selector).first(); await el.fill(arg.text); if (arg.enter) await el.press('Enter'); res = { ok: true }; }
       else if (op === 'click') {
         // arg: a selector, or { selector, button: 'right' } (a context menu), or { selector, frames: true } (inside a
         // webview: the first frame holding a match is clicked)

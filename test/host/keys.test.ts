@@ -290,9 +290,9 @@ describe('keys, tokens and the JWT preview (commands)', () => {
     }
     const done = cmd<boolean>('tpp.setEligibilityToken', 'sandbox');
     assert.ok(await until(async () => (await texts('.quick-input-widget input')).length > 0));
-    await sleep(300);
-    await driver('type', 'elig-token-123');
-    await driver('press', 'Enter');
+    // Filled and entered on the input itself: keys typed before the input box takes focus went nowhere on a loaded
+    // machine, and the command waited for an answer until the test's timeout.
+    await driver('fill', { selector: '.quick-input-widget .quick-input-box input', text: 'elig-token-123', enter: true });
     assert.equal(await done, true);
     assert.equal((await api.environments.status('sandbox')).hasEligibilityToken, true);
     assert.equal(await api.environments.keys.eligibilityToken('sandbox'), 'elig-token-123');
