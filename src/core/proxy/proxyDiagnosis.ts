@@ -101,6 +101,11 @@ function serverItems(status: number): DiagnosisItem[] {
   return [];
 }
 
+/** The one item of a diagnosis that could not be computed: the status, and why. */
+export function undiagnosed(status: number, err: unknown): DiagnosisItem {
+  return { rule: 'status', message: `HTTP ${status}. (No diagnosis: ${(err as Error).message})` };
+}
+
 /** True when the diagnosis of an answer with this status awaits the checks of the request (a 4xx: the JWT checklist, the payload diagnostics). */
 export function diagnosedFromRequest(status: number): boolean {
   return status >= 400 && status < 500 && status !== 429;
@@ -112,7 +117,7 @@ export function diagnoseAnswer(x: Pick<ProxiedExchange, 'status' | 'group' | 're
   try {
     drift = contractDriftOf(x.group, x.status, x.responseBody);
   } catch (err) {
-    return { kind: 'request', diagnosis: [{ rule: 'status', message: `HTTP ${x.status}. (No diagnosis: ${(err as Error).message})` }] };
+    return { kind: 'request', diagnosis: [undiagnosed(x.status, err)] };
   }
   const items = serverItems(x.status);
   return { kind: drift.length ? 'contract-drift' : 'request', diagnosis: drift.length || items.length ? [...drift, ...items] : drift };
@@ -145,7 +150,7 @@ export async function diagnoseProxied(x: ProxiedExchange): Promise<{ kind: Proxy
       });
     }
   } catch (err) {
-    items = [{ rule: 'status', message: `HTTP ${x.status}. (No diagnosis: ${(err as Error).message})` }];
+    items = [undiagnosed(x.status, err)];
   }
   return { kind: drift.length ? 'contract-drift' : 'request', diagnosis: [...drift, ...items] };
 }

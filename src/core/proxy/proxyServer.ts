@@ -7,7 +7,7 @@ import { importPartnerKey } from '../sandbox/auth';
 import { REQUEST_BODY_CAP, RESPONSE_BODY_CAP, RequestLog, type RawRequest, type RequestLogOptions } from '../sandbox/requestLog';
 import { cut } from '../sandbox/requestLogMask';
 import { bodyText, forward, KEEP_BYTES, newUpstreams, type Forwarded } from './forward';
-import { diagnoseAnswer, diagnosedFromRequest, diagnoseProxied, type ProxyEntryKind } from './proxyDiagnosis';
+import { diagnoseAnswer, diagnosedFromRequest, diagnoseProxied, undiagnosed, type ProxyEntryKind } from './proxyDiagnosis';
 import { OrderedLog, ProxyLogEntry } from './proxyLog';
 import { checkBindHost, parseTarget, ProxyConfigError, routeOf, V3_PREFIX, type Route, type Targets } from './targets';
 
@@ -149,7 +149,7 @@ export async function startProxy(opts: ProxyOptions): Promise<ProxyHandle> {
     if (!diagnosedFromRequest(f.status)) return put(diagnoseAnswer({ status: f.status, group, responseBody: resText }));
     void diagnoseProxied({ status: f.status, method: raw.method, route, group, params: matches[0]?.params ?? {}, authorization, userAgent: req.headers['user-agent'], body: reqText, responseBody: resText, nowSeconds: Math.floor(end / 1000), keys, proxyPort: port, missingKeyHint: opts.missingKeyHint })
       .then(put)
-      .catch((err: unknown) => put({ kind: 'request', diagnosis: [{ rule: 'status', message: `HTTP ${f.status}. (No diagnosis: ${(err as Error).message})` }] }));
+      .catch((err: unknown) => put({ kind: 'request', diagnosis: [undiagnosed(f.status, err)] }));
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
