@@ -4,7 +4,7 @@
 // a proxy in Node) and through a bare undici dispatch() pass-through (tpp proxy's own transport, nothing else). This process only generates load over loopback: verify-token with a fresh ES256 token minted
 // with node:crypto per request (no cache), keep-alive connections. Then 401s (iat in milliseconds) one at a time
 // through `tpp proxy`, timing from the end of each answer to its explained JSON line on the proxy's stdout.
-//   npm run bench:proxy [-- --seconds 6 --rounds 3 --concurrency 8 --explained 50]   (seconds per target, split over the rounds)
+//   npm run bench:proxy [-- --seconds 8 --rounds 4 --concurrency 8 --explained 50]   (seconds per target, split over the rounds)
 //   --cpu-prof <dir>: V8 CPU profiles of the proxies' processes into <dir> (node --cpu-prof), to see where the time goes
 import { spawn, type ChildProcess } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
@@ -16,7 +16,7 @@ import { parseArgs } from 'node:util';
 import { cpuMsOf, measure, pool, startServer, stopServer, type Figure } from './bench-sandbox/load';
 import { mint } from './bench-sandbox/token';
 
-const { values } = parseArgs({ options: { rounds: { type: 'string', default: '3' }, seconds: { type: 'string', default: '6' }, concurrency: { type: 'string', default: '8' }, explained: { type: 'string', default: '50' }, 'cpu-prof': { type: 'string' } } });
+const { values } = parseArgs({ options: { rounds: { type: 'string', default: '4' }, seconds: { type: 'string', default: '8' }, concurrency: { type: 'string', default: '8' }, explained: { type: 'string', default: '50' }, 'cpu-prof': { type: 'string' } } });
 const SECONDS = Number(values.seconds);
 const ROUNDS = Math.max(1, Number(values.rounds));
 const CONCURRENCY = Number(values.concurrency);
@@ -49,6 +49,15 @@ const stop = async (c: ChildProcess) => {
   await exited;
 };
 
+/**
+ * A balanced Latin square of order n (Williams 1949; n even): n orders of 0..n-1 in which every target comes right
+ * after every other target exactly once.
+ */
+function williams(n: number): number[][] {
+  const first = Array.from({ length: n }, (_, k) => (k % 2 === 0 ? n - k / 2 : (k + 1) / 2) % n);
+  return first.map((_, row) => first.map((x) => (x + row) % n));
+}
+
 const fmt = (n: number, d = 0) => (Number.isFinite(n) ? n.toFixed(d) : 'n/a');
 const pct = (a: number[], p: number) => [...a].sort((x, y) => x - y)[Math.min(a.length - 1, Math.floor((p / 100) * a.length))] ?? NaN;
 
@@ -71,13 +80,17 @@ async function main(): Promise<void> {
   ];
   const figures = new Map<string, Figure & { proxyCpuMs?: number }>();
   try {
-    // In turn, ROUNDS times: a machine whose other load drifts during the run weighs on every target alike.
+    // In turn, ROUNDS times: a machine whose other load drifts during the run weighs on every target alike. The order
+    // of each round is a row of a balanced Latin square (williams()): a target measured right after another pays for
+    // the garbage that one left in the upstream and the client (in a fixed order the target after `direct` came out
+    // 0.1x lower, whichever it was), so each target follows each other target equally often.
     const make = () => ({ method: 'GET' as const, path: '/api/v3/verify-token', headers: { authorization: `Bearer ${mint(privateKey, PARTNER, aud)}` } });
     const pools = targets.map((t) => pool(t.origin, CONCURRENCY));
     for (const p of pools) await measure(p, { count: 300, seconds: 1, concurrency: CONCURRENCY, expect: 200 }, make); // warm-up
     const rounds = new Map<string, { f: Figure; cpu?: number }[]>(targets.map((t) => [t.name, []]));
     for (let r = 0; r < ROUNDS; r++) {
-      for (const [i, t] of targets.entries()) {
+      for (const i of williams(targets.length)[r % targets.length] as number[]) {
+        const t = targets[i] as (typeof targets)[number];
         const cpu0 = cpuMsOf(t.pid);
         const f = await measure(pools[i] as ReturnType<typeof pool>, { count: 10_000_000, seconds: SECONDS / ROUNDS, concurrency: CONCURRENCY, expect: 200 }, make);
         const cpu1 = cpuMsOf(t.pid);

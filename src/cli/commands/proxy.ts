@@ -69,7 +69,9 @@ export async function runProxyCommand(args: string[], io: CliIo, stop?: AbortSig
   const partners = partnersOf(values.partner ?? []).map(({ id, spkiPem }) => ({ id, spkiPem }));
   let proxy;
   try {
-    proxy = await startProxy({ target: values.target, v2Target: values['v2-target'], partners, environment: values.env, port, host: values.host });
+    // Each entry is printed and then no longer needed: nothing reads past entries here (the editor's proxy keeps its
+    // own), so the log keeps one instead of holding a thousand exchanges' headers and bodies alive (docs/proxy.md).
+    proxy = await startProxy({ target: values.target, v2Target: values['v2-target'], partners, environment: values.env, port, host: values.host, requestLog: { limit: 1 } });
   } catch (err) {
     if (!(err instanceof ProxyConfigError)) throw err;
     io.stderr.write(`tpp proxy: cannot start: ${err.message}\n`);

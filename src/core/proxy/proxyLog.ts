@@ -33,8 +33,10 @@ export class ProxyLogEntry extends RequestLogEntry {
   }
 
   override line(): ProxyLogLine {
-    const { time, ...rest } = super.line();
-    return { time, environment: this.environment, kind: this.kind, ...rest };
+    // The sandbox's fields in the sandbox's order, environment and kind after the time (written out: a rest copy of
+    // super.line() cost more than the rest of the line on the proxy's hot path).
+    const diagnosis = this.diagnosis.map(({ rule, message }) => ({ rule, message }));
+    return { time: this.time, environment: this.environment, kind: this.kind, method: this.method, path: this.path, status: this.status, ms: this.ms, partner: this.partner ?? null, diagnosis };
   }
 
   override exchange(): Exchange {
@@ -63,6 +65,7 @@ export class OrderedLog {
 
   /** Hands in the entry of `ticket`; adds it and every waiting successor to the log. */
   put(ticket: number, entry: ProxyLogEntry): void {
+    if (ticket < this.nextOut || this.ready.has(ticket)) return; // handed in already: the first entry stands
     this.ready.set(ticket, entry);
     for (let e = this.ready.get(this.nextOut); e; e = this.ready.get(this.nextOut)) {
       this.ready.delete(this.nextOut);

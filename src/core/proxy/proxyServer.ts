@@ -76,10 +76,16 @@ function failureText(route: Route, f: NonNullable<Forwarded['failure']>, timeout
   return `tpp proxy: ${where} did not answer (${f.code}); nothing was resent. Check the --target address and your network.`;
 }
 
-/** The `iss` a token claims, when readable (never the token); decodes the claims part only. */
+/**
+ * The `iss` a token claims, when readable (never the token); decodes the claims part only. Every exchange's line
+ * names it, so it is found with indexOf rather than a regular expression over the whole header.
+ */
 function claimedIss(authorization: string | undefined): string | undefined {
-  const claims = /^Bearer\s+[^.\s]*\.([^.\s]*)/i.exec(authorization ?? '')?.[1];
-  const iss = claims ? decodeJsonPart(claims)?.iss : undefined;
+  if (authorization === undefined || !/^Bearer\s/i.test(authorization)) return undefined;
+  const dot = authorization.indexOf('.');
+  if (dot < 0) return undefined;
+  const end = authorization.indexOf('.', dot + 1);
+  const iss = decodeJsonPart(authorization.slice(dot + 1, end < 0 ? undefined : end).trim())?.iss;
   return typeof iss === 'string' ? iss.slice(0, 200) : undefined;
 }
 
@@ -109,14 +115,11 @@ export async function startProxy(opts: ProxyOptions): Promise<ProxyHandle> {
   let port = 0;
 
   /**
-   * Puts the exchange into the log, in its place in the order of the answers. A success (and 429, 5xx) is checked
-   * for drift at once; only a 4xx awaits its diagnosis (the JWT checklist, the payload diagnostics), and the entries
-   * after it wait for it in OrderedLog, not the answers.
+   * Builds the exchange's entry and puts it into the log, in its place in the order of the answers. A success (and
+   * 429, 5xx) is checked for drift at once; only a 4xx awaits its diagnosis (the JWT checklist, the payload
+   * diagnostics), and the entries after it wait for it in OrderedLog, not the answers.
    */
-  const record = (req: IncomingMessage, route: Route | undefined, f: Forwarded, started: number, ownProblem?: string): void => {
-    const ticket = ordered.take();
-    const end = now();
-    const ms = performance.now() - started;
+  const build = (ticket: number, end: number, ms: number, req: IncomingMessage, route: Route | undefined, f: Forwarded, ownProblem?: string): void => {
     const reqText = f.requestBody?.toString('utf8');
     const resText = bodyText(f.responseBody, f.responseHeaders['content-encoding'], f.responseBytes);
     const authorization = req.headers.authorization;
@@ -150,6 +153,34 @@ export async function startProxy(opts: ProxyOptions): Promise<ProxyHandle> {
     void diagnoseProxied({ status: f.status, method: raw.method, route, group, params: matches[0]?.params ?? {}, authorization, userAgent: req.headers['user-agent'], body: reqText, responseBody: resText, nowSeconds: Math.floor(end / 1000), keys, proxyPort: port, missingKeyHint: opts.missingKeyHint })
       .then(put)
       .catch((err: unknown) => put({ kind: 'request', diagnosis: [undiagnosed(f.status, err)] }));
+  };
+
+  // Entries are built together after the answers of the current turn of the event loop have gone out (setImmediate
+  // runs after the poll phase): building one never delays forwarding an answer that is already waiting.
+  let queue: (() => void)[] = [];
+  let building: NodeJS.Immediate | undefined;
+  const buildQueued = (): void => {
+    const jobs = queue;
+    queue = [];
+    building = undefined;
+    for (const job of jobs) job();
+  };
+
+  /** Takes the exchange's place in the log's order now, as its answer has ended; its entry is built soon after. */
+  const record = (req: IncomingMessage, route: Route | undefined, f: Forwarded, started: number, ownProblem?: string): void => {
+    const ticket = ordered.take();
+    const end = now();
+    const ms = performance.now() - started;
+    queue.push(() => {
+      try {
+        build(ticket, end, ms, req, route, f, ownProblem);
+      } catch (err) {
+        // The place must be filled, or every later entry would wait for it.
+        const raw: RawRequest = { method: req.method ?? 'GET', url: route?.url ?? '', path: req.url ?? '', headers: {}, status: f.status, responseHeaders: {}, ms };
+        ordered.put(ticket, new ProxyLogEntry(raw, [undiagnosed(f.status, err)], end, { environment, kind: 'request', responseBytes: f.responseBytes }));
+      }
+    });
+    building ??= setImmediate(buildQueued);
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {

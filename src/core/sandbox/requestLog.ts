@@ -64,16 +64,15 @@ export interface RequestLogLine {
   readonly diagnosis: readonly { readonly rule: string; readonly message: string }[];
 }
 
+
 let counter = 0;
-/** Time-ordered unique id: milliseconds in base 36, then a per-process counter. */
-function newId(nowMs: number): string {
-  counter = (counter + 1) % 1_679_616;
-  return `${nowMs.toString(36)}-${counter.toString(36).padStart(4, '0')}-${process.pid.toString(36)}`;
-}
+const PID36 = process.pid.toString(36);
 
 /** One request the sandbox answered. */
 export class RequestLogEntry {
-  readonly id: string;
+  /** Milliseconds and per-process counter of {@link id}, formatted only when read (most entries never are). */
+  private readonly idMs: number;
+  private readonly idCount: number;
   /** ISO 8601 UTC time the request arrived. */
   readonly time: string;
   readonly method: string;
@@ -105,13 +104,19 @@ export class RequestLogEntry {
         ? { ...raw, body: raw.body === undefined ? undefined : cut(raw.body, REQUEST_BODY_CAP), responseBody: answer === undefined ? undefined : cut(answer, RESPONSE_BODY_CAP) }
         : raw;
     this.bytes = ENTRY_OVERHEAD + raw.url.length + (this.raw.body?.length ?? 0) + (this.raw.responseBody?.length ?? 0);
-    this.id = newId(nowMs);
+    this.idMs = nowMs;
+    this.idCount = counter = (counter + 1) % 1_679_616;
     this.time = new Date(nowMs - raw.ms).toISOString();
     this.method = raw.method;
     this.path = /[?=]|eyJ|-----/.test(raw.path) ? maskQuery(raw.path) : raw.path;
     this.status = raw.status;
     this.ms = Math.round(raw.ms * 10) / 10;
     this.partner = raw.partner;
+  }
+
+  /** Time-ordered unique id: milliseconds in base 36, then a per-process counter, then the process. */
+  get id(): string {
+    return `${this.idMs.toString(36)}-${this.idCount.toString(36).padStart(4, '0')}-${PID36}`;
   }
 
   /** The `--log json` line of this entry. */
