@@ -110,6 +110,8 @@ const builds = [
   { ...common, entryPoints: { sandbox: 'src/core/sandbox/server.ts' }, outdir: 'dist' },
   // The Local sandbox's own process (forked by the editor): a small entry that requires dist/sandbox.js on start.
   { ...common, entryPoints: { 'sandbox-child': 'src/core/sandbox/child.ts' }, outdir: 'dist' },
+  // Unpacks the template of a new sandbox cluster in a short-lived process (src/core/sandbox/db/template.ts).
+  { ...common, entryPoints: { 'sandbox-unpack': 'src/core/sandbox/db/unpackMain.ts' }, outdir: 'dist' },
   // tpp proxy's own process in the editor (Watch My Application, docs/proxy.md): the proxy server bundled in.
   { ...common, entryPoints: { 'proxy-child': 'src/core/proxy/child.ts' }, outdir: 'dist' },
   // The response view's page (a webview): a browser bundle with @vscode-elements/elements in it, nothing from a CDN.

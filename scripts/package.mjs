@@ -37,7 +37,7 @@ for (const e of entries) console.log(`  ${e.name.padEnd(48)} ${(e.size / 1024).t
 const allowed = /^(\[Content_Types\]\.xml|extension\.vsixmanifest|extension\/(dist\/(webview\/)?[\w-]+\.js|dist\/(pglite\.wasm|pglite\.data|initdb\.wasm|pglite-template-[0-9a-f]+\.tar\.gz)|media\/.+|package\.json|readme\.md|changelog\.md|LICENSE(\.txt)?))$/i;
 const unexpected = entries.filter((e) => !allowed.test(e.name));
 // The Local sandbox runs as its own process from these files: a .vsix without them breaks Local.
-const missing = ['extension/dist/extension.js', 'extension/dist/sandbox.js', 'extension/dist/sandbox-child.js', 'extension/dist/webview/response.js'].filter((f) => !entries.some((e) => e.name === f));
+const missing = ['extension/dist/extension.js', 'extension/dist/sandbox.js', 'extension/dist/sandbox-child.js', 'extension/dist/sandbox-unpack.js', 'extension/dist/webview/response.js'].filter((f) => !entries.some((e) => e.name === f));
 if (missing.length) unexpected.push(...missing.map((name) => ({ name: `(missing) ${name}` })));
 // New sandbox clusters are made from this template (src/core/sandbox/db/template.ts); without it, initdb in the process.
 if (!entries.some((e) => /^extension\/dist\/pglite-template-[0-9a-f]+\.tar\.gz$/.test(e.name))) unexpected.push({ name: '(missing) extension/dist/pglite-template-<key>.tar.gz' });

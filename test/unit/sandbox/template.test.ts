@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { openPglite } from '../../../src/core/sandbox/db/pglite';
 import { LATEST_VERSION } from '../../../src/core/sandbox/db/migrations';
-import { readTemplate, templateCacheDir, templateFileName, templateKey, unpackTemplate } from '../../../src/core/sandbox/db/template';
+import { readTemplate, templateCacheDir, templateFile, templateFileName, templateKey, UNPACK_SCRIPT, unpackTemplate, unpackTemplateFile } from '../../../src/core/sandbox/db/template';
 
 /**
  * New embedded clusters are made from a migrated template instead of initdb (docs/sandbox.md, Storage). From source
@@ -95,6 +95,28 @@ describe('Local sandbox: template of new clusters', () => {
       const other = join(dir, 'other');
       await assert.rejects(unpackTemplate(template.subarray(0, 4096), other));
       assert.ok(!existsSync(join(other, 'PG_VERSION')), 'a damaged template leaves no cluster behind');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('the shipped unpacker (dist/sandbox-unpack.js) unpacks the shipped template in a process of its own; a damaged one fails with its reason', async function () {
+    this.timeout(60_000);
+    const dist = join(__dirname, '..', '..', '..', 'dist');
+    const shipped = existsSync(join(dist, UNPACK_SCRIPT)) ? templateFile(dist) : undefined;
+    if (!shipped) {
+      console.log('      skipped: no build in dist/ (npm test builds before the unit tier; run node scripts/build.mjs)');
+      return this.skip();
+    }
+    const dir = mkdtempSync(join(tmpdir(), 'tpp-unpack-apart-'));
+    try {
+      const pgdata = join(dir, 'pgdata');
+      await unpackTemplateFile(shipped, pgdata, dist);
+      assert.ok(existsSync(join(pgdata, 'PG_VERSION')) && !existsSync(join(pgdata, 'postmaster.pid')) && !existsSync(`${pgdata}.new`));
+      const damaged = join(dir, 'damaged.tar.gz');
+      writeFileSync(damaged, readFileSync(shipped).subarray(0, 4096));
+      await assert.rejects(unpackTemplateFile(damaged, join(dir, 'other'), dist), /^Error: unpacking the template of new clusters failed: \S/);
+      assert.ok(!existsSync(join(dir, 'other', 'PG_VERSION')), 'a damaged template leaves no cluster behind');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -6,7 +6,7 @@ import { LATEST_VERSION, migrate } from './migrations';
 import { lockDataDir } from './lock';
 import { makeScratchDir, removeScratchDir, sweepScratch } from './scratch';
 import { inTransaction } from './transaction';
-import { cacheTemplateOf, dropTemplate, readTemplate, templateFileName, unpackTemplate, writeTemplateOf } from './template';
+import { cacheTemplateOf, dropTemplate, readTemplate, templateFile, templateFileName, unpackTemplateFile, writeTemplateOf } from './template';
 
 /**
  * The embedded back end: PGlite (PostgreSQL compiled to WebAssembly) in memory or under `<dataDir>/pgdata`.
@@ -137,10 +137,11 @@ async function openCluster(dataDir: string | undefined, where: string, removed?:
       throw err;
     }
   }
-  let template = existed ? undefined : await readTemplate(assetDir());
-  // A new directory gets the template as files, then opens as an existing cluster (./template.ts, unpackTemplate).
-  const unpacked = dataDir && template ? await unpackTemplate(template, pgDataDir(dataDir)).then(() => true, () => false) : false;
-  if (unpacked) template = undefined; // its bytes are not kept while PGlite starts
+  // A new directory gets the template as files, then opens as an existing cluster (./template.ts, unpackTemplateFile).
+  const file = existed || !dataDir ? undefined : templateFile(assetDir());
+  const unpacked = dataDir && file ? await unpackTemplateFile(file, pgDataDir(dataDir)).then(() => true, () => false) : false;
+  // In memory, or when unpacking failed: PGlite loads the template's bytes (not kept once it started).
+  let template = existed || unpacked ? undefined : await readTemplate(assetDir());
   let pg: PGliteType;
   try {
     pg = await createPglite(dataDir, template).catch((err: unknown) => {
