@@ -8,11 +8,9 @@ import { tireProtectionView } from './ops/views';
  * registrations, in the background, once the sandbox listens and again whenever writes pause: a first read of a
  * record then costs what a repeated one does (docs/sandbox.md, Storage). Startup never waits for it (a restart does
  * not grow with the data); it reads the partners' registrations in creation order, a page at a time, and stops when
- * the cache holds {@link WARM_SHARE} of its bound, when a write starts, when a request came in the last
- * {@link WARM_IDLE_MS} (warming uses the pauses of the traffic and never competes with it; reads meanwhile keep the
- * answers they build), or when the sandbox closes. It goes on where it stopped once writes and requests pause, from
- * the first record again only when the cache was emptied whole. A storage failure ends it quietly: reads then build
- * their own answers.
+ * the cache holds {@link WARM_SHARE} of its bound, when a write starts (it goes on where it stopped once writes pause,
+ * from the first record again only when the cache was emptied whole) or when the sandbox closes. A storage failure
+ * ends it quietly: reads then build their own answers.
  */
 /** Milliseconds without a write before warming (again). */
 export const WARM_DELAY_MS = 300;
@@ -20,8 +18,6 @@ export const WARM_DELAY_MS = 300;
 const WARM_PAGE = 100;
 /** Share of the cache's bound warming fills at most, leaving room for the answers reads ask for. */
 const WARM_SHARE = 0.75;
-/** Milliseconds without a request before warming reads its next page. */
-export const WARM_IDLE_MS = 50;
 
 export class AnswerWarmer {
   private timer: NodeJS.Timeout | undefined;
@@ -31,8 +27,6 @@ export class AnswerWarmer {
   /** Per partner, the creation-order position warmed last, valid while the cache's epoch is {@link warmedEpoch}. */
   private readonly warmedUpTo = new Map<string, number>();
   private warmedEpoch = -1;
-  /** performance.now() of the last request ({@link touch}). */
-  private lastRequest = -Infinity;
 
   constructor(
     private readonly c: OpsContext,
@@ -48,11 +42,6 @@ export class AnswerWarmer {
     clearTimeout(this.timer);
     this.timer = setTimeout(() => void this.run(), this.delayMs);
     this.timer.unref();
-  }
-
-  /** A request came in: warming waits for the traffic to pause. */
-  touch(): void {
-    this.lastRequest = performance.now();
   }
 
   /** Stops for good (the sandbox closes). */
@@ -92,10 +81,6 @@ export class AnswerWarmer {
         if (this.stopped || full()) return;
         const mark = this.cache.mark();
         if (mark === undefined || this.cache.epoch !== this.warmedEpoch) return; // a write runs: its end schedules warming again
-        if (performance.now() - this.lastRequest < WARM_IDLE_MS) {
-          this.again = true; // requests are coming in: try again after the delay
-          return;
-        }
         const page = await registrationsAfter(this.c, partner, after, WARM_PAGE);
         if (page.length === 0) break;
         for (const { registration, claims, position } of page) {

@@ -158,7 +158,6 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
     const e = group[0] as EndpointDef;
     const state: Gate = { group, startedAt: performance.now() };
     req.tpp = state;
-    warmer?.touch();
     let subject: string;
     if (e.base === 'eligibility') {
       if (!checkEligibilityToken(req.headers.authorization, eligibilityToken)) {
