@@ -139,6 +139,9 @@ async function openCluster(dataDir: string | undefined, where: string, removed?:
   }
   // A new directory gets the template as files, then opens as an existing cluster (./template.ts, unpackTemplateFile).
   const file = existed || !dataDir ? undefined : templateFile(assetDir());
+  // PGlite's WebAssembly compiles meanwhile (off this thread) while another process unpacks: a first start waits for
+  // the longer of the two, not both. A failure here is met again, and reported, by createPglite.
+  if (file) loadAssets().catch(() => undefined);
   const unpacked = dataDir && file ? await unpackTemplateFile(file, pgDataDir(dataDir)).then(() => true, () => false) : false;
   // In memory, or when unpacking failed: PGlite loads the template's bytes (not kept once it started).
   let template = existed || unpacked ? undefined : await readTemplate(assetDir());
