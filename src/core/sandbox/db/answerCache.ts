@@ -40,8 +40,12 @@ export interface WriteScope {
   readonly id?: string;
 }
 
-/** Characters of answer text (and keys) the cache holds at most: 16 Mi, 16–32 MiB of memory. */
-export const ANSWER_CACHE_CHARS = 16 * 1024 * 1024;
+/**
+ * Characters of answer text (and keys) the cache holds at most: 12 Mi, 12-24 MiB of memory. Room for the warmed reads
+ * of ~14,000 registrations (three quarters of it) and list pages; 16 Mi put the 10,000-record run of npm run
+ * bench:sandbox over its 200 MiB (200-213 MiB, 187 with 12 Mi, list pages no slower: docs/sandbox.md, Memory).
+ */
+export const ANSWER_CACHE_CHARS = 12 * 1024 * 1024;
 /** An answer longer than this share of the bound is never kept (a page of 1,000 records is sent, not cached). */
 const LARGEST_SHARE = 16;
 /** Characters counted for an entry's own bookkeeping (Map slot, string headers). */
