@@ -95,6 +95,9 @@ export function diagnosisItem(x: Exchange, d: DiagnosisItem, index: number): vsc
 
 /** How long the view waits to redraw after entries arrive, in ms (a burst of requests redraws once). */
 const REDRAW_MS = 50;
+/** Tries of a reveal, and the wait between them in ms: a row that just arrived may not be drawn yet. */
+const REVEAL_TRIES = 10;
+const REVEAL_RETRY_MS = 300;
 
 export class IntegrationLogProvider implements vscode.TreeDataProvider<IntegrationLogElement>, vscode.Disposable {
   private readonly emitter = new vscode.EventEmitter<IntegrationLogElement | undefined>();
@@ -126,6 +129,14 @@ export class IntegrationLogProvider implements vscode.TreeDataProvider<Integrati
     return isDiagnosisRow(element) ? element.exchange : undefined;
   }
 
+  /** Redraws now if a redraw is waiting (before a reveal of a row that just arrived). */
+  redrawNow(): void {
+    if (!this.timer) return;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.emitter.fire(undefined);
+  }
+
   dispose(): void {
     if (this.timer) clearTimeout(this.timer);
     this.subscription.dispose();
@@ -148,8 +159,19 @@ export function registerIntegrationLogView(model: IntegrationLog): { provider: I
     if (!added) describe();
   });
   // The newest rows of a run the person started (the tour) land at the top, maybe above where the view is scrolled.
+  // Such a row has often just arrived: its redraw goes out first, and as VS Code refreshes a view on its own schedule
+  // (a reveal of a row it has not drawn yet selects nothing), the reveal is tried again until the row is selected.
   const reveal = model.onDidRequestReveal((x) => {
-    Promise.resolve(view.reveal(x, { select: true, focus: false })).catch(() => undefined);
+    provider.redrawNow();
+    const attempt = (left: number): void => {
+      void Promise.resolve(view.reveal(x, { select: true, focus: false }))
+        .then(undefined, () => undefined)
+        .then(() => {
+          const selected = view.selection.some((s) => !isDiagnosisRow(s) && s.id === x.id);
+          if (!selected && left > 1) setTimeout(() => attempt(left - 1), REVEAL_RETRY_MS);
+        });
+    };
+    attempt(REVEAL_TRIES);
   });
   return { provider, view, disposables: [provider, view, sub, reveal] };
 }
