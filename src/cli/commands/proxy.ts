@@ -106,9 +106,9 @@ export async function runProxyCommand(args: string[], io: CliIo, stop?: AbortSig
   io.stderr.write(`Your application: TPP_BASE_URL=${proxy.v3BaseUrl}${proxy.targets.v2 ? ` TPP_V2_BASE_URL=${proxy.origin}` : ''} TPP_AUDIENCE=${proxy.targets.v3} (the token's aud stays the real address)\n`);
   if (partners.length === 0) io.stderr.write('No --partner given: a 401 is explained without checking the signature.\n');
   const why = await waitForStop(stop);
+  await proxy.close(); // builds the entries still queued: flushed below with the rest
   flush();
   io.stderr.write(`Stopping (${why})\n`);
-  await proxy.close();
   return 0;
 }
 

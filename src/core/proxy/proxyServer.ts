@@ -228,6 +228,9 @@ export async function startProxy(opts: ProxyOptions): Promise<ProxyHandle> {
     log,
     close: () =>
       (closed ??= new Promise<void>((resolve) => {
+        // The entries of answers that already went out are built and logged now, not lost with the process.
+        clearImmediate(building);
+        buildQueued();
         server.close(() => resolve());
         server.closeAllConnections();
         void upstreams.destroy().catch(() => undefined);
