@@ -41,8 +41,8 @@ export interface WriteScope {
 }
 
 /**
- * Characters of answer text (and keys) the cache holds at most: 12 Mi, 12-24 MiB of memory. Room for the warmed reads
- * of ~14,000 registrations (three quarters of it) and list pages; 16 Mi put the 10,000-record run of npm run
+ * Characters of answer text (and keys) the cache holds at most: 12 Mi, 12-24 MiB of memory. Warming fills three
+ * quarters of it: the reads of ~11,000 sample registrations (~850 characters each); 16 Mi put the 10,000-record run of npm run
  * bench:sandbox over its 200 MiB (200-213 MiB, 187 with 12 Mi, list pages no slower: docs/sandbox.md, Memory).
  */
 export const ANSWER_CACHE_CHARS = 12 * 1024 * 1024;
