@@ -32,7 +32,6 @@ function list(root: Obj, name: string): readonly unknown[] {
   return Array.isArray(v) ? v : [];
 }
 
-
 /**
  * The path of the record being checked (`[name, index]`): one array per check, its index updated for each record,
  * so nothing is allocated for a plausible record. A finding copies it (`[...base, field]`).

@@ -10,7 +10,7 @@ type Obj = Record<string, unknown>;
 type Base = JsonPath;
 
 /** A whole number from a number or a string of digits, else undefined. */
-export function whole(v: unknown): number | undefined {
+function whole(v: unknown): number | undefined {
   if (typeof v === 'number' && Number.isInteger(v)) return v;
   if (typeof v === 'string' && /^\s*-?\d+\s*$/.test(v)) return Number(v);
   return undefined;
@@ -54,4 +54,3 @@ export function tireLimit(r: Obj, field: string, base: Base, section: string, ou
     out.push({ path, severity: 'warning', code: SEMANTIC_RULES.tireCount, message: `${field}: ${n} tires; a count below 1 is unlikely (the spec states no minimum)`, section });
   }
 }
-

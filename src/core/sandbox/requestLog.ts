@@ -64,7 +64,6 @@ export interface RequestLogLine {
   readonly diagnosis: readonly { readonly rule: string; readonly message: string }[];
 }
 
-
 let counter = 0;
 const PID36 = process.pid.toString(36);
 
