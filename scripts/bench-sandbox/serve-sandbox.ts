@@ -53,8 +53,9 @@ async function main(): Promise<void> {
   });
   if (!values.quiet) h.requestLog?.subscribe((e) => process.stderr.write(`${JSON.stringify(e.line())}\n`));
   // --quiet --request-log: what the editor's sandbox process does with each entry (the whole exchange, masked,
-  // serialised for its IPC channel), without the text log.
-  else h.requestLog?.subscribe((e) => void JSON.stringify(e.exchange()));
+  // serialised for its IPC channel), without the text log. --quiet alone: nothing reads the log, as with `tpp sandbox`
+  // without --log json (the control API's journal still keeps its entries).
+  else if (values['request-log']) h.requestLog?.subscribe((e) => void JSON.stringify(e.exchange()));
   const have = stored > 0 ? await countOf(h, partner) : 0;
   if (have < stored) await h.loadSampleData(partner, stored - have);
   const seedSeconds = (performance.now() - t0) / 1000;
