@@ -33,7 +33,7 @@ describe('Local sandbox: answer cache', function () {
   });
 
   it('holds at most its bound of characters, least recently used dropped first; an answer over its share is sent, not kept', async () => {
-    const cache = new AnswerCache(16 * 1024);
+    const cache = new AnswerCache(16 * 1024, 1024);
     const text = 'x'.repeat(900);
     for (let i = 0; i < 40; i++) await cache.through(`k${i}`, async () => text);
     assert.ok(cache.heldChars <= 16 * 1024, `${cache.heldChars} characters held`);
@@ -43,6 +43,13 @@ describe('Local sandbox: answer cache', function () {
     assert.equal(await cache.through('k0', async () => 'rebuilt'), 'rebuilt', 'the oldest went first');
     await cache.through('big', async () => 'y'.repeat(2000));
     assert.equal(await cache.through('big', async () => 'again'), 'again');
+    // At the default bound: a page of 50 registrations (~530 characters each in a list) is kept, a page of 1,000 is
+    // not, so that exporting every record in pages of 1,000 leaves the bound to the reads by id warming fills.
+    const real = new AnswerCache();
+    await real.through('page of 50', async () => 'r'.repeat(50 * 530));
+    assert.equal(await real.through('page of 50', async () => 'rebuilt'), 'r'.repeat(50 * 530));
+    await real.through('page of 1000', async () => 'p'.repeat(1000 * 530));
+    assert.equal(await real.through('page of 1000', async () => 'rebuilt'), 'rebuilt');
   });
 
   it('a write that says what it changes drops only that: list pages, and the reads by id of the one registration named', async () => {
@@ -169,7 +176,7 @@ describe('Local sandbox: answer cache', function () {
         const kept = await cache.through(recordKey('P1001', 'tire-protection registration', id), async () => 'not warmed');
         assert.equal(kept, (await c.call('GET', `/tire-protection/registrations/${id}`)).text);
       }
-      const small = new AnswerCache(16_000); // room for ~14 of the 20 answers within its warming share (0.75)
+      const small = new AnswerCache(16_000, 1000); // room for ~14 of the 20 answers within its warming share (0.75)
       await warmed(small, ids.length);
       assert.ok(small.size > 5 && small.size < ids.length && small.heldChars <= 0.75 * small.maxChars + 1000, `${small.size} answers, ${small.heldChars} characters`);
       const writing = new AnswerCache();

@@ -46,8 +46,12 @@ export interface WriteScope {
  * bench:sandbox over its 200 MiB (200-213 MiB, 187 with 12 Mi, list pages no slower: docs/sandbox.md, Memory).
  */
 export const ANSWER_CACHE_CHARS = 12 * 1024 * 1024;
-/** An answer longer than this share of the bound is never kept (a page of 1,000 records is sent, not cached). */
-const LARGEST_SHARE = 16;
+/**
+ * An answer longer than this share of the bound is never kept: a list page of 1,000 registrations (~530 characters
+ * each, ~530,000) is sent, not cached, so that an export in pages of 1,000 does not take the room warming fills with
+ * reads by id (at 1/16 such pages were kept, and warming stopped after ~3,500 records).
+ */
+const LARGEST_SHARE = 32;
 /** Characters counted for an entry's own bookkeeping (Map slot, string headers). */
 const ENTRY_OVERHEAD = 64;
 
@@ -61,7 +65,14 @@ export class AnswerCache {
   private writing = 0;
   private readonly writeListeners: (() => void)[] = [];
 
-  constructor(readonly maxChars = ANSWER_CACHE_CHARS) {}
+  /**
+   * @param maxChars characters held at most (answers, keys, bookkeeping)
+   * @param largestChars characters of the longest entry kept (default: {@link LARGEST_SHARE} of `maxChars`)
+   */
+  constructor(
+    readonly maxChars = ANSWER_CACHE_CHARS,
+    private readonly largestChars = maxChars / LARGEST_SHARE,
+  ) {}
 
   /** Calls `listener` after every write has ended (./answerWarmer.ts warms the cache again once writes pause). */
   afterWrite(listener: () => void): void {
@@ -163,7 +174,7 @@ export class AnswerCache {
 
   private keep(key: string, text: string, page: boolean): void {
     const cost = key.length + text.length + ENTRY_OVERHEAD;
-    if (cost > this.maxChars / LARGEST_SHARE) return;
+    if (cost > this.largestChars) return;
     this.remove(key);
     this.entries.set(key, text);
     if (page) this.pageKeys.add(key);
