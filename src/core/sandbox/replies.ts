@@ -52,10 +52,12 @@ export function installErrorReplies(app: FastifyInstance, log: ((line: string) =
     const issues = status === 400 ? [{ path: '', message: err.message }] : undefined;
     void reply.code(status).send(errorBody(status, message, issues));
   });
-  app.addHook('onSend', async (_req, reply, payload) => {
-    const size = typeof payload === 'string' ? Buffer.byteLength(payload) : Buffer.isBuffer(payload) ? payload.length : 0;
-    if (size <= MAX_RESPONSE_BYTES) return payload;
+  // fastify's callback form: no promise per answer.
+  app.addHook('onSend', (_req, reply, payload, done) => {
+    // A string's UTF-8 size is at most 3 bytes per UTF-16 unit: only a long one is measured.
+    const size = typeof payload === 'string' ? (payload.length * 3 <= MAX_RESPONSE_BYTES ? 0 : Buffer.byteLength(payload)) : Buffer.isBuffer(payload) ? payload.length : 0;
+    if (size <= MAX_RESPONSE_BYTES) return done(null, payload);
     void reply.code(500);
-    return JSON.stringify(errorBody(500, `The answer would exceed the Local sandbox's response limit of ${MAX_RESPONSE_BYTES} bytes`));
+    done(null, JSON.stringify(errorBody(500, `The answer would exceed the Local sandbox's response limit of ${MAX_RESPONSE_BYTES} bytes`)));
   });
 }

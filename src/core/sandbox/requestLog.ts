@@ -1,8 +1,7 @@
-import type { DiagnosisItem, Exchange } from '../exchange/types';
-import { maskSecrets } from '../log/mask';
-import { cut, maskHeaders, maskQuery } from './requestLogMask';
+import type { RequestLogEntry } from './requestLogEntry';
 
 export { maskQuery } from './requestLogMask';
+export { REQUEST_BODY_CAP, RESPONSE_BODY_CAP, RequestLogEntry, type RawRequest, type RequestLogLine } from './requestLogEntry';
 
 /**
  * The Local sandbox's request log (spec: Errors): one entry per request the sandbox answers, from
@@ -16,140 +15,14 @@ export { maskQuery } from './requestLogMask';
  * `maskSecrets` when the exchange is built. A full token or private key never leaves an entry.
  */
 
-/** Entries kept by default (the issue's "last 1,000 requests"). */
+/** Entries kept by default: the last 1,000 requests. */
 export const DEFAULT_REQUEST_LOG_LIMIT = 1000;
-/** Characters of a request body kept in an entry (the rest is cut; `truncated` is not set for requests). */
-export const REQUEST_BODY_CAP = 32 * 1024;
-/** Characters of a response body kept in an entry (`response.truncated` says when cut). */
-export const RESPONSE_BODY_CAP = 16 * 1024;
 /**
  * Bytes the entries kept may hold together, by {@link RequestLogEntry.bytes}' estimate (default of
  * {@link RequestLogOptions.maxBytes}): 10,000 entries with bodies near the caps would be hundreds of MiB; beyond it
  * the oldest entries are dropped (docs/sandbox.md, Limits).
  */
 export const REQUEST_LOG_BYTES = 16 * 1024 * 1024;
-/** What an entry holds besides its URL and bodies (fields, both header objects), in {@link RequestLogEntry.bytes}. */
-const ENTRY_OVERHEAD = 1024;
-
-/** What the sandbox hands the log about one answered request (raw: masked when the exchange is built). */
-export interface RawRequest {
-  readonly method: string;
-  /** Absolute URL as called (origin from the Host header, path and query). */
-  readonly url: string;
-  /** Path and query as received. */
-  readonly path: string;
-  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
-  /** Request body text, when one was read (absent for a rejected token: the body is never read then). */
-  readonly body?: string;
-  readonly status: number;
-  readonly responseHeaders: Readonly<Record<string, unknown>>;
-  /** Response body text (JSON), when there was one. */
-  readonly responseBody?: string;
-  /** Milliseconds from the request's arrival to the end of the answer. */
-  readonly ms: number;
-  /** Partner ID: the verified `iss`, or for a refused token the `iss` it claimed, when readable. */
-  readonly partner?: string;
-}
-
-/**
- * One line of `tpp sandbox --log json`; the control API's journal and `tpp proxy --log json` use the same field names.
- */
-export interface RequestLogLine {
-  readonly time: string;
-  readonly method: string;
-  readonly path: string;
-  readonly status: number;
-  readonly ms: number;
-  readonly partner: string | null;
-  readonly diagnosis: readonly { readonly rule: string; readonly message: string }[];
-}
-
-let counter = 0;
-const PID36 = process.pid.toString(36);
-
-/** One request the sandbox answered. */
-export class RequestLogEntry {
-  /** Milliseconds and per-process counter of {@link id}, formatted only when read (most entries never are). */
-  private readonly idMs: number;
-  private readonly idCount: number;
-  /** ISO 8601 UTC time the request arrived. */
-  readonly time: string;
-  readonly method: string;
-  /** Path and query as received, secrets in the query masked. */
-  readonly path: string;
-  readonly status: number;
-  /** Milliseconds, one decimal. */
-  readonly ms: number;
-  readonly partner: string | undefined;
-  private built: Exchange | undefined;
-  private raw: RawRequest | undefined;
-  /** Bytes of an answer longer than {@link RESPONSE_BODY_CAP}, whose text is kept cut. */
-  private readonly cutAnswerBytes: number | undefined;
-  /** Estimate of the memory this entry holds (its URL, bodies, and a fixed allowance for the rest), in bytes. */
-  readonly bytes: number;
-
-  constructor(
-    raw: RawRequest,
-    /** What went wrong and how to fix it; empty for a success. */
-    readonly diagnosis: readonly DiagnosisItem[],
-    nowMs: number,
-  ) {
-    // Only what the exchange shows is held: the log may keep 10,000 entries (the control API's journal), and a
-    // body may be 1 MiB, an answer 16 MiB.
-    const answer = raw.responseBody;
-    this.cutAnswerBytes = answer !== undefined && answer.length > RESPONSE_BODY_CAP ? Buffer.byteLength(answer) : undefined;
-    this.raw =
-      (raw.body?.length ?? 0) > REQUEST_BODY_CAP || this.cutAnswerBytes !== undefined
-        ? { ...raw, body: raw.body === undefined ? undefined : cut(raw.body, REQUEST_BODY_CAP), responseBody: answer === undefined ? undefined : cut(answer, RESPONSE_BODY_CAP) }
-        : raw;
-    this.bytes = ENTRY_OVERHEAD + raw.url.length + (this.raw.body?.length ?? 0) + (this.raw.responseBody?.length ?? 0);
-    this.idMs = nowMs;
-    this.idCount = counter = (counter + 1) % 1_679_616;
-    this.time = new Date(nowMs - raw.ms).toISOString();
-    this.method = raw.method;
-    this.path = /[?=]|eyJ|-----/.test(raw.path) ? maskQuery(raw.path) : raw.path;
-    this.status = raw.status;
-    this.ms = Math.round(raw.ms * 10) / 10;
-    this.partner = raw.partner;
-  }
-
-  /** Time-ordered unique id: milliseconds in base 36, then a per-process counter, then the process. */
-  get id(): string {
-    return `${this.idMs.toString(36)}-${this.idCount.toString(36).padStart(4, '0')}-${PID36}`;
-  }
-
-  /** The `--log json` line of this entry. */
-  line(): RequestLogLine {
-    return { time: this.time, method: this.method, path: this.path, status: this.status, ms: this.ms, partner: this.partner ?? null, diagnosis: this.diagnosis.map(({ rule, message }) => ({ rule, message })) };
-  }
-
-  /** The whole exchange (source `sandbox-log`, environment `local`), masked and capped; built once. */
-  exchange(): Exchange {
-    if (this.built) return this.built;
-    const raw = this.raw as RawRequest;
-    const reqBody = raw.body === undefined ? undefined : maskSecrets(raw.body.length > REQUEST_BODY_CAP ? raw.body.slice(0, REQUEST_BODY_CAP) : raw.body);
-    const resText = raw.responseBody;
-    const resBody = resText === undefined ? undefined : maskSecrets(resText.length > RESPONSE_BODY_CAP ? resText.slice(0, RESPONSE_BODY_CAP) : resText);
-    this.built = {
-      id: this.id,
-      env: 'local',
-      source: 'sandbox-log',
-      time: this.time,
-      ...(this.partner ? { partner: this.partner } : {}),
-      request: { method: raw.method, url: maskQuery(raw.url), headers: maskHeaders(raw.headers), ...(reqBody !== undefined ? { body: reqBody } : {}) },
-      response: {
-        status: raw.status,
-        headers: maskHeaders(raw.responseHeaders),
-        ...(resBody !== undefined ? { body: resBody, size: this.cutAnswerBytes ?? Buffer.byteLength(resText as string), ...(this.cutAnswerBytes !== undefined ? { truncated: true } : {}) } : {}),
-      },
-      durationMs: this.ms,
-      attempts: 1,
-      ...(this.diagnosis.length ? { diagnosis: this.diagnosis } : {}),
-    };
-    this.raw = undefined; // the raw texts (and the Authorization header) are no longer held
-    return this.built;
-  }
-}
 
 /** Options of {@link RequestLog}. */
 export interface RequestLogOptions {
@@ -221,6 +94,15 @@ export class RequestLog {
       if (slot.skipped) this.add(entry);
       else this.drain();
     };
+  }
+
+  /**
+   * Resolves once every place taken so far is published (or given up on), or after `limitMs` milliseconds: an entry
+   * whose answer went out is then in {@link list}.
+   */
+  async settled(limitMs: number): Promise<void> {
+    const until = performance.now() + limitMs;
+    while (this.waiting.length > 0 && performance.now() < until) await new Promise((r) => setTimeout(r, 2));
   }
 
   /** Publishes the filled places at the head of the order; arms the order wait of the first unfilled one. */

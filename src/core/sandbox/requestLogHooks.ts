@@ -1,5 +1,5 @@
 import type { KeyObject } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { EndpointDef } from '../contract';
 import { decodeJwt } from '../jwt/inspect';
 import { RequestLog, RequestLogEntry, type RawRequest } from './requestLog';
@@ -52,11 +52,8 @@ export function installRequestLog(app: FastifyInstance, log: RequestLog, ctx: Re
     (req as LoggedRequest).tppBody = body as string;
     parseJson(req, body as string, done);
   });
-  app.addHook('onSend', async (req, _reply, payload) => {
-    if (typeof payload === 'string') (req as LoggedRequest).tppAnswer = payload;
-    return payload;
-  });
-  app.addHook('onResponse', async (request, reply) => {
+  /** Takes the request's place in the log now, as its answer has gone out, and publishes its entry once built. */
+  const record = (request: FastifyRequest, reply: FastifyReply): void => {
     // First, before the log takes any place for this request: the control API is never partner traffic
     // (control/routes.ts).
     if (request.url.startsWith('/__tpp')) return;
@@ -85,27 +82,33 @@ export function installRequestLog(app: FastifyInstance, log: RequestLog, ctx: Re
     }
     const group = state?.group;
     const partner = state?.partner?.id;
-    let diagnosis: Awaited<ReturnType<typeof diagnose>> = [];
-    try {
-      diagnosis = await diagnose({
-        status,
-        method: req.method,
-        pathname: req.url.split('?')[0] ?? '',
-        group,
-        params: (req.params ?? {}) as Record<string, string>,
-        authorization,
-        userAgent: req.headers['user-agent'],
-        audience: group ? ctx.audienceOf(req, group) : undefined,
-        body: req.tppBody,
-        responseBody: req.tppAnswer,
-        nowSeconds: Math.floor(end / 1000),
-        keyOf: (iss) => ctx.keyOf(iss),
-        partnerIds: () => ctx.partnerIds(),
-        findRegistration: partner && ctx.findRegistration ? (inv, store) => ctx.findRegistration?.(partner, inv, store) ?? Promise.resolve(undefined) : undefined,
-      });
-    } finally {
+    diagnose({
+      status,
+      method: req.method,
+      pathname: req.url.split('?')[0] ?? '',
+      group,
+      params: (req.params ?? {}) as Record<string, string>,
+      authorization,
+      userAgent: req.headers['user-agent'],
+      audience: group ? ctx.audienceOf(req, group) : undefined,
+      body: req.tppBody,
+      responseBody: req.tppAnswer,
+      nowSeconds: Math.floor(end / 1000),
+      keyOf: (iss) => ctx.keyOf(iss),
+      partnerIds: () => ctx.partnerIds(),
+      findRegistration: partner && ctx.findRegistration ? (inv, store) => ctx.findRegistration?.(partner, inv, store) ?? Promise.resolve(undefined) : undefined,
+    })
       // Published even when the diagnosis failed, so that its place never holds back the entries after it.
-      publish(new RequestLogEntry(raw, diagnosis, end));
-    }
+      .then((diagnosis) => publish(new RequestLogEntry(raw, diagnosis, end)), () => publish(new RequestLogEntry(raw, [], end)));
+  };
+
+  // Both hooks take fastify's callback form: no promise per request, and nothing waits for an entry's diagnosis.
+  app.addHook('onSend', (req, _reply, payload, done) => {
+    if (typeof payload === 'string') (req as LoggedRequest).tppAnswer = payload;
+    done(null, payload);
+  });
+  app.addHook('onResponse', (request, reply, done) => {
+    record(request, reply);
+    done();
   });
 }

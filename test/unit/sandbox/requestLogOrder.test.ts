@@ -63,4 +63,19 @@ describe('Local sandbox: request log order', () => {
     slow(new RequestLogEntry(raw('/slow', 401), [], Date.now()));
     assert.deepEqual(seen.slice(3), ['/quick', '/slow'], 'a late entry is still logged');
   });
+
+  it('settled(): waits until every place taken is published (a journal read sees the call just answered), at most its limit', async () => {
+    const log = new RequestLog();
+    const place = log.reserve(); // an answer went out; its diagnosis is running
+    const t0 = performance.now();
+    setTimeout(() => place(new RequestLogEntry(raw('/diagnosed', 401), [], Date.now())), 40);
+    await log.settled(2000);
+    assert.deepEqual(log.list().map((e) => e.path), ['/diagnosed'], 'the entry is there once settled');
+    assert.ok(performance.now() - t0 >= 35, 'it waited for the diagnosis');
+    log.reserve(); // never filled
+    const t1 = performance.now();
+    await log.settled(60);
+    const waited = performance.now() - t1;
+    assert.ok(waited >= 55 && waited < 1000, `a place never filled holds a read only for the limit (${waited.toFixed(0)} ms)`);
+  });
 });

@@ -48,40 +48,9 @@ function storageKind(c: OpsContext): string {
 /** Longest wait of a journal read for partner requests still being logged, in milliseconds. */
 const SETTLE_LIMIT_MS = 2000;
 
-/**
- * Counts partner requests whose journal entry is not written yet (a failure's diagnosis is computed after the answer
- * went out), so that a journal read right after a test's call sees that call. Installed after the request log's
- * hooks: its onResponse runs once the entry is added.
- */
-function trackInFlight(app: FastifyInstance): () => Promise<void> {
-  let inFlight = 0;
-  const done = new WeakSet<FastifyRequest>();
-  const finish = (req: FastifyRequest) => {
-    if (done.has(req)) return;
-    done.add(req);
-    inFlight--;
-  };
-  app.addHook('onRequest', async (req, reply) => {
-    if (req.url.startsWith(CONTROL_PREFIX)) return;
-    inFlight++;
-    // An answer that never went out whole (a scheduled close or timeout) gets no onResponse: its close ends it.
-    reply.raw.once('close', () => {
-      if (!reply.raw.writableFinished) finish(req);
-    });
-  });
-  app.addHook('onResponse', async (req) => {
-    if (!req.url.startsWith(CONTROL_PREFIX)) finish(req);
-  });
-  return async () => {
-    const until = performance.now() + SETTLE_LIMIT_MS;
-    while (inFlight > 0 && performance.now() < until) await new Promise((r) => setTimeout(r, 2));
-  };
-}
-
 /** Registers the control API's routes on `app` (before it listens), after the request log's hooks. */
 export function installControl(app: FastifyInstance, deps: ControlDeps): void {
   const { context, clock, faults, journal } = deps;
-  const settled = trackInFlight(app);
   const query = (req: FastifyRequest) => (req.query ?? {}) as Record<string, unknown>;
   const endpointList = CONTROL_ENDPOINTS.map(([m, p]) => `${m} ${CONTROL_PREFIX}/${p}`);
 
@@ -129,7 +98,9 @@ export function installControl(app: FastifyInstance, deps: ControlDeps): void {
     });
 
     scope.get(`${CONTROL_PREFIX}/requests`, async (req) => {
-      await settled();
+      // A journal read right after a test's call sees that call: its place was taken when its answer went out, and
+      // a failure's entry is written once its diagnosis is done.
+      await journal.settled(SETTLE_LIMIT_MS);
       return queryJournal(journal, query(req));
     });
     scope.delete(`${CONTROL_PREFIX}/requests`, async () => {
