@@ -147,13 +147,19 @@ function parseBody(schema: z.ZodType, body: unknown): unknown {
   throw new ApiError(400, 'bad_request', `Invalid body: ${issues.map((i) => `${i.path || '(body)'}: ${i.message}`).join('; ')}`, issues);
 }
 
+/** Success statuses already worked out, per endpoint: the contract is fixed, and a read is asked for per request. */
+const SUCCESS = new WeakMap<EndpointDef, number>();
+
 /** Success status of an endpoint: 201 for a POST that may answer 201, else the lowest 2xx of its contract responses. */
 export function successStatus(e: EndpointDef): number {
-  if (e.method === 'POST' && 201 in e.responses) return 201;
-  const codes = Object.keys(e.responses)
-    .map(Number)
-    .filter((c) => c >= 200 && c < 300)
-    .sort((a, b) => a - b);
-  return codes[0] ?? 200;
+  let status = SUCCESS.get(e);
+  if (status === undefined) {
+    const codes = Object.keys(e.responses)
+      .map(Number)
+      .filter((c) => c >= 200 && c < 300)
+      .sort((a, b) => a - b);
+    status = e.method === 'POST' && 201 in e.responses ? 201 : (codes[0] ?? 200);
+    SUCCESS.set(e, status);
+  }
+  return status;
 }
-
