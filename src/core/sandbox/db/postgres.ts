@@ -22,7 +22,7 @@ function statement(sql: string, params: readonly unknown[]): { name?: string; te
     name = `tpp_${statementNames.size + 1}`;
     statementNames.set(sql, name);
   }
-  return { ...(name ? { name } : {}), text: sql, values: params as unknown[] };
+  return name ? { name, text: sql, values: params as unknown[] } : { text: sql, values: params as unknown[] };
 }
 
 /** Runs `sql` on a pool or one of its clients (without parameters, several statements may be sent). */
