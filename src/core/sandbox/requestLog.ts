@@ -8,7 +8,7 @@ export { REQUEST_BODY_CAP, RESPONSE_BODY_CAP, RequestLogEntry, type RawRequest, 
  * any client, kept in a bounded ring and pushed to subscribers (`tpp sandbox --log json`, the editor's Integration
  * Log over the child process's IPC channel). An entry's cheap fields (time, method, path, status, ms, partner,
  * diagnosis) are set when the answer has gone out; its full {@link Exchange} (headers, bodies; capped and masked) is
- * built only when first asked for, so that logging a successful read costs little. A diagnosis is computed only for
+ * built only when asked for, so that logging a successful read costs little. A diagnosis is computed only for
  * failures (./requestLogDiagnosis.ts).
  *
  * Secrets: the Authorization header is kept only as `Bearer [masked]`; URLs, headers and bodies pass through

@@ -4,7 +4,7 @@ import { cut, maskHeaders, maskQuery } from './requestLogMask';
 
 /**
  * One entry of the Local sandbox's request log (./requestLog.ts): the cheap fields of an answered request, set when
- * its answer has gone out, and its whole {@link Exchange}, masked and capped, built only when first asked for.
+ * its answer has gone out, and its whole {@link Exchange}, masked and capped, built only when asked for.
  */
 
 /** Characters of a request body kept in an entry (the rest is cut; `truncated` is not set for requests). */
@@ -47,6 +47,9 @@ export interface RequestLogLine {
   readonly diagnosis: readonly { readonly rule: string; readonly message: string }[];
 }
 
+/** `T` with its properties writable, for an object filled in place before it is handed out. */
+type Writable<T> = { -readonly [K in keyof T]: T[K] };
+
 let counter = 0;
 const PID36 = process.pid.toString(36);
 
@@ -64,8 +67,7 @@ export class RequestLogEntry {
   /** Milliseconds, one decimal. */
   readonly ms: number;
   readonly partner: string | undefined;
-  private built: Exchange | undefined;
-  private raw: RawRequest | undefined;
+  private readonly raw: RawRequest;
   /** Bytes of an answer longer than {@link RESPONSE_BODY_CAP}, whose text is kept cut. */
   private readonly cutAnswerBytes: number | undefined;
   /** Estimate of the memory this entry holds (its URL, bodies, and a fixed allowance for the rest), in bytes. */
@@ -106,30 +108,30 @@ export class RequestLogEntry {
     return { time: this.time, method: this.method, path: this.path, status: this.status, ms: this.ms, partner: this.partner ?? null, diagnosis: this.diagnosis.map(({ rule, message }) => ({ rule, message })) };
   }
 
-  /** The whole exchange (source `sandbox-log`, environment `local`), masked and capped; built once. */
+  /**
+   * The whole exchange (source `sandbox-log`, environment `local`), masked and capped, built anew on each call: the
+   * editor's child asks once per entry and the journal only when read, and an exchange kept in each of 10,000 entries
+   * was old-generation garbage on every request (a cached read with the editor's request log cost 0.01 ms more).
+   */
   exchange(): Exchange {
-    if (this.built) return this.built;
-    const raw = this.raw as RawRequest;
-    const reqBody = raw.body === undefined ? undefined : maskSecrets(raw.body.length > REQUEST_BODY_CAP ? raw.body.slice(0, REQUEST_BODY_CAP) : raw.body);
+    const raw = this.raw;
+    const request: Writable<Exchange['request']> = { method: raw.method, url: maskQuery(raw.url), headers: maskHeaders(raw.headers) };
+    if (raw.body !== undefined) request.body = maskSecrets(raw.body.length > REQUEST_BODY_CAP ? raw.body.slice(0, REQUEST_BODY_CAP) : raw.body);
+    const response: Writable<NonNullable<Exchange['response']>> = { status: raw.status, headers: maskHeaders(raw.responseHeaders) };
     const resText = raw.responseBody;
-    const resBody = resText === undefined ? undefined : maskSecrets(resText.length > RESPONSE_BODY_CAP ? resText.slice(0, RESPONSE_BODY_CAP) : resText);
-    this.built = {
-      id: this.id,
-      env: 'local',
-      source: 'sandbox-log',
-      time: this.time,
-      ...(this.partner ? { partner: this.partner } : {}),
-      request: { method: raw.method, url: maskQuery(raw.url), headers: maskHeaders(raw.headers), ...(reqBody !== undefined ? { body: reqBody } : {}) },
-      response: {
-        status: raw.status,
-        headers: maskHeaders(raw.responseHeaders),
-        ...(resBody !== undefined ? { body: resBody, size: this.cutAnswerBytes ?? Buffer.byteLength(resText as string), ...(this.cutAnswerBytes !== undefined ? { truncated: true } : {}) } : {}),
-      },
-      durationMs: this.ms,
-      attempts: 1,
-      ...(this.diagnosis.length ? { diagnosis: this.diagnosis } : {}),
-    };
-    this.raw = undefined; // the raw texts (and the Authorization header) are no longer held
-    return this.built;
+    if (resText !== undefined) {
+      response.body = maskSecrets(resText.length > RESPONSE_BODY_CAP ? resText.slice(0, RESPONSE_BODY_CAP) : resText);
+      response.size = this.cutAnswerBytes ?? Buffer.byteLength(resText);
+      if (this.cutAnswerBytes !== undefined) response.truncated = true;
+    }
+    // Filled in the order the fields were always written (the JSON of an exchange keeps it).
+    const x = { id: this.id, env: 'local', source: 'sandbox-log', time: this.time } as Writable<Exchange>;
+    if (this.partner) x.partner = this.partner;
+    x.request = request;
+    x.response = response;
+    x.durationMs = this.ms;
+    x.attempts = 1;
+    if (this.diagnosis.length) x.diagnosis = this.diagnosis;
+    return x;
   }
 }
