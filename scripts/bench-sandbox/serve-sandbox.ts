@@ -52,10 +52,11 @@ async function main(): Promise<void> {
     requestLog: values.quiet && !values['request-log'] ? undefined : {},
   });
   if (!values.quiet) h.requestLog?.subscribe((e) => process.stderr.write(`${JSON.stringify(e.line())}\n`));
-  // --quiet --request-log: what the editor's sandbox process does with each entry (the whole exchange, masked,
-  // serialised for its IPC channel), without the text log. --quiet alone: nothing reads the log, as with `tpp sandbox`
-  // without --log json (the control API's journal still keeps its entries).
-  else if (values['request-log']) h.requestLog?.subscribe((e) => void JSON.stringify(e.exchange()));
+  // --quiet --request-log: what the editor's sandbox process does with each entry (childProtocol.ts exchangePusher:
+  // entries gathered for 25 ms, then their whole exchanges, masked, serialised in one IPC message of at most 200 as
+  // process.send does), without the text log. --quiet alone: nothing reads the log, as with `tpp sandbox` without
+  // --log json (the control API's journal still keeps its entries).
+  else if (values['request-log']) h.requestLog?.subscribe(pushLikeTheChild());
   const have = stored > 0 ? await countOf(h, partner) : 0;
   if (have < stored) await h.loadSampleData(partner, stored - have);
   const seedSeconds = (performance.now() - t0) / 1000;
@@ -63,6 +64,20 @@ async function main(): Promise<void> {
   const stop = () => void h.close().then(() => process.exit(0));
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
+}
+
+/** The editor's child's exchange pusher (src/core/sandbox/childProtocol.ts), with JSON text instead of a pipe. */
+function pushLikeTheChild(): (e: { exchange(): unknown }) => void {
+  const batch: { exchange(): unknown }[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  const flush = (): void => {
+    timer = undefined;
+    while (batch.length) void `${JSON.stringify({ type: 'exchanges', records: batch.splice(0, 200).map((e) => e.exchange()) })}\n`;
+  };
+  return (e) => {
+    batch.push(e);
+    timer ??= setTimeout(flush, 25);
+  };
 }
 
 /**
