@@ -203,8 +203,13 @@ describe('Local sandbox: answer cache', function () {
       assert.equal((await b.call('GET', `/tire-protection/registrations/${id}`)).json.claims.length, 1, 'the other sandbox’s claim');
       assert.equal((await a.call('POST', '/tire-protection/registrations', tpRegistration('PG-2'))).status, 201);
       assert.equal((await b.call('GET', '/tire-protection/registrations')).json.totalRecordCount, 2, 'the other sandbox’s create');
+      for (let i = 0; i < 2; i++) assert.equal((await a.call('GET', `/tire-protection/registrations/${id}`)).json.cancelledOn, undefined);
       assert.equal((await b.call('PATCH', `/tire-protection/registrations/${id}`, { cancelledOn: new Date().toISOString() })).status, 204);
       assert.ok((await a.call('GET', `/tire-protection/registrations/${id}`)).json.cancelledOn, 'the other sandbox’s cancellation');
+      const second = (await a.call('GET', '/tire-protection/registrations')).json.results[1]._id as string;
+      assert.equal((await a.call('GET', `/tire-protection/registrations/${second}`)).status, 200);
+      assert.equal((await request('POST', `${two.sb.origin}/__tpp/reset`, {})).status, 200, 'the other sandbox empties the database');
+      assert.equal((await a.call('GET', `/tire-protection/registrations/${second}`)).status, 404, 'nothing read before is answered for a record gone');
     } finally {
       await one.sb.close();
       await two.sb.close();
