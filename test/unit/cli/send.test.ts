@@ -167,7 +167,8 @@ describe('tpp send', function () {
     const reg = join(EXAMPLES, 'tire-protection-registration.json');
     const claim = join(EXAMPLES, 'tire-protection-claim.json');
     for (let i = 0; i < 3; i++) {
-      assert.equal((await cli('send', reg, ...flags())).code, 0);
+      const sent = await cli('send', reg, ...flags());
+      assert.equal(sent.code, 0, sent.stdout + sent.stderr);
       const r = await cli('send', claim, ...flags());
       assert.equal(r.code, 0, r.stdout + r.stderr);
     }
