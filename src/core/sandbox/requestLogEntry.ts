@@ -116,11 +116,12 @@ export class RequestLogEntry {
   exchange(): Exchange {
     const raw = this.raw;
     const request: Writable<Exchange['request']> = { method: raw.method, url: maskQuery(raw.url), headers: maskHeaders(raw.headers) };
-    if (raw.body !== undefined) request.body = maskSecrets(raw.body.length > REQUEST_BODY_CAP ? raw.body.slice(0, REQUEST_BODY_CAP) : raw.body);
+    // The constructor already cut both bodies to their caps.
+    if (raw.body !== undefined) request.body = maskSecrets(raw.body);
     const response: Writable<NonNullable<Exchange['response']>> = { status: raw.status, headers: maskHeaders(raw.responseHeaders) };
     const resText = raw.responseBody;
     if (resText !== undefined) {
-      response.body = maskSecrets(resText.length > RESPONSE_BODY_CAP ? resText.slice(0, RESPONSE_BODY_CAP) : resText);
+      response.body = maskSecrets(resText);
       response.size = this.cutAnswerBytes ?? Buffer.byteLength(resText);
       if (this.cutAnswerBytes !== undefined) response.truncated = true;
     }
