@@ -10,6 +10,8 @@ import { readFileSync } from 'node:fs';
 import { get } from 'node:http';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import type { Exchange } from '../../src/core/exchange/types';
+import { exchangePusher } from '../../src/core/sandbox/childProtocol';
 import { mint, privateKeyOf } from './token';
 
 const { values } = parseArgs({
@@ -28,7 +30,7 @@ const { values } = parseArgs({
 interface Handle {
   origin: string;
   v3BaseUrl: string;
-  requestLog?: { subscribe(l: (e: { line(): unknown; exchange(): unknown }) => void): unknown };
+  requestLog?: { subscribe(l: (e: { line(): unknown; exchange(): Exchange }) => void): unknown };
   loadSampleData(partnerId: string, count?: number): unknown;
   close(): Promise<void>;
 }
@@ -52,11 +54,11 @@ async function main(): Promise<void> {
     requestLog: values.quiet && !values['request-log'] ? undefined : {},
   });
   if (!values.quiet) h.requestLog?.subscribe((e) => process.stderr.write(`${JSON.stringify(e.line())}\n`));
-  // --quiet --request-log: what the editor's sandbox process does with each entry (childProtocol.ts exchangePusher:
-  // entries gathered for 25 ms, then their whole exchanges, masked, serialised in one IPC message of at most 200 as
-  // process.send does), without the text log. --quiet alone: nothing reads the log, as with `tpp sandbox` without
+  // --quiet --request-log: what the editor's sandbox process does with each entry (its own exchangePusher: entries
+  // gathered, then their whole exchanges, masked, serialised in one IPC message as process.send does, here without the
+  // pipe), without the text log. --quiet alone: nothing reads the log, as with `tpp sandbox` without
   // --log json (the control API's journal still keeps its entries).
-  else if (values['request-log']) h.requestLog?.subscribe(pushLikeTheChild());
+  else if (values['request-log']) h.requestLog?.subscribe(exchangePusher((msg) => void `${JSON.stringify(msg)}\n`));
   const have = stored > 0 ? await countOf(h, partner) : 0;
   if (have < stored) await h.loadSampleData(partner, stored - have);
   const seedSeconds = (performance.now() - t0) / 1000;
@@ -64,20 +66,6 @@ async function main(): Promise<void> {
   const stop = () => void h.close().then(() => process.exit(0));
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
-}
-
-/** The editor's child's exchange pusher (src/core/sandbox/childProtocol.ts), with JSON text instead of a pipe. */
-function pushLikeTheChild(): (e: { exchange(): unknown }) => void {
-  const batch: { exchange(): unknown }[] = [];
-  let timer: NodeJS.Timeout | undefined;
-  const flush = (): void => {
-    timer = undefined;
-    while (batch.length) void `${JSON.stringify({ type: 'exchanges', records: batch.splice(0, 200).map((e) => e.exchange()) })}\n`;
-  };
-  return (e) => {
-    batch.push(e);
-    timer ??= setTimeout(flush, 25);
-  };
 }
 
 /**

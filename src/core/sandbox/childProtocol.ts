@@ -64,14 +64,15 @@ export function sendToParent(msg: unknown): void {
 /**
  * A subscriber of a request log (the sandbox's or the proxy's) that pushes each entry's masked exchange to the parent
  * in `exchanges` messages: together at most {@link EXCHANGE_BATCH_MS} after the first, {@link EXCHANGE_BATCH_MAX} a message.
- * An entry's exchange is built (masked, capped) when its batch is sent, not while the next answers wait.
+ * An entry's exchange is built (masked, capped) when its batch is sent, not while the next answers wait. `send`:
+ * the parent's IPC channel (npm run bench:sandbox passes one that only serialises, as process.send does).
  */
-export function exchangePusher(): (entry: { exchange(): Exchange }) => void {
+export function exchangePusher(send: (msg: ChildMessage) => void = sendToParent): (entry: { exchange(): Exchange }) => void {
   const batch: { exchange(): Exchange }[] = [];
   let timer: NodeJS.Timeout | undefined;
   const flush = (): void => {
     timer = undefined;
-    while (batch.length) sendToParent({ type: 'exchanges', records: batch.splice(0, EXCHANGE_BATCH_MAX).map((e) => e.exchange()) });
+    while (batch.length) send({ type: 'exchanges', records: batch.splice(0, EXCHANGE_BATCH_MAX).map((e) => e.exchange()) });
   };
   return (entry) => {
     batch.push(entry);
