@@ -1,0 +1,147 @@
+/**
+ * Flows: `.http` request files run as tests (docs/flows.md). The shapes shared by the parser (`parse.ts`), the
+ * assertion evaluator (`assert.ts`), the executor (`run.ts`) and their two drivers, `tpp run` (src/cli) and the
+ * editor's Test Explorer (src/extension). Types only, so the drivers depend on this file and not on each other.
+ *
+ * Positions are 1-based lines and columns, as editors and compilers print them. Durations are milliseconds.
+ */
+import type { EnvironmentId } from '../environments';
+import type { Exchange } from '../exchange/types';
+import type { TokenProvider } from '../client/client';
+
+/** A place in a flow file. */
+export interface FlowPosition {
+  /** 1-based line. */
+  readonly line: number;
+  /** 1-based column. */
+  readonly column: number;
+}
+
+/** A problem found in a flow file: syntax, an unknown variable or request name, a body its endpoint refuses. */
+export interface FlowProblem extends FlowPosition {
+  /** The file as the caller named it (a path for `tpp run`, a URI string in the editor). */
+  readonly file: string;
+  readonly message: string;
+  /** `error` stops the file from running (exit 2 from `tpp run`); `warning` does not. */
+  readonly severity: 'error' | 'warning';
+  /** Position of the end of the faulty text, when known (for editor ranges). */
+  readonly end?: FlowPosition;
+  /** Stable code for quick fixes and docs, e.g. `flow-syntax`, `flow-unknown-variable`, `flow-unknown-request`. */
+  readonly code?: string;
+}
+
+/** One `?? …` line after a request (httpyac's form). */
+export interface FlowAssertion extends FlowPosition {
+  /** The whole line after `??`, trimmed, for messages. */
+  readonly text: string;
+  /** What is checked: `status`, `header <name>`, `body <jsonpath>`, `duration`, or `contract` (the contract's answer for the endpoint). */
+  readonly subject:
+    | { readonly kind: 'status' }
+    | { readonly kind: 'header'; readonly name: string }
+    | { readonly kind: 'body'; readonly path: string; readonly length?: boolean }
+    | { readonly kind: 'duration' }
+    | { readonly kind: 'contract' };
+  /** Absent for `contract` and for a bare `exists`-less subject. */
+  readonly operator?: '==' | '!=' | '<' | '<=' | '>' | '>=' | 'exists' | 'includes' | 'matches';
+  /** The expected value as written (variables are resolved at run time). */
+  readonly expected?: string;
+}
+
+/** A request's body: inline text, or a file read as REST Client reads it. */
+export type FlowBody =
+  | ({ readonly kind: 'inline'; readonly text: string } & FlowPosition)
+  /** `< ./file` sent as it is (`resolveVariables: false`), `<@ ./file` with its `{{variables}}` resolved. */
+  | ({ readonly kind: 'file'; readonly path: string; readonly resolveVariables: boolean } & FlowPosition);
+
+/** One request of a flow file, between `###` separators. */
+export interface FlowRequest extends FlowPosition {
+  /** 0-based index in its file. */
+  readonly index: number;
+  /** `# @name reg`; later requests read its answer as `{{reg.response.body.$._id}}`. */
+  readonly name?: string;
+  readonly method: string;
+  /** The URL as written, variables unresolved. */
+  readonly url: string;
+  readonly headers: readonly ({ readonly name: string; readonly value: string } & FlowPosition)[];
+  readonly body?: FlowBody;
+  readonly assertions: readonly FlowAssertion[];
+  /** Last line of the request's block (for editor ranges). */
+  readonly endLine: number;
+  /** A short label for lists and reports: the name, else `METHOD url`. */
+  readonly label: string;
+}
+
+/** A parsed flow file. Parsing never throws: what it cannot read is a problem. */
+export interface FlowFile {
+  readonly file: string;
+  /** File variables (`@shop = 1042`), in order. Later definitions win. */
+  readonly variables: readonly ({ readonly name: string; readonly value: string } & FlowPosition)[];
+  readonly requests: readonly FlowRequest[];
+  readonly problems: readonly FlowProblem[];
+}
+
+/** Where a flow runs: an environment's addresses and how to sign for it. */
+export interface FlowEnvironment {
+  readonly id: EnvironmentId;
+  /** Version 3 base address, ending in /api/v3 (the JWT `aud`). */
+  readonly baseUrl: string;
+  /** Version 2 host (default: the origin of `baseUrl`). */
+  readonly v2BaseUrl?: string;
+  /** Eligibility lookup base, ending in /api/v1. */
+  readonly eligibilityBaseUrl?: string;
+  /** Partner ID (the JWT `iss`). */
+  readonly partnerId?: string;
+  /** A fresh JWT per attempt; requests to the environment's addresses without an Authorization header get one. */
+  readonly token?: TokenProvider;
+  readonly eligibilityToken?: TokenProvider;
+}
+
+/** The outcome of one assertion. */
+export interface AssertionResult {
+  readonly assertion: FlowAssertion;
+  readonly passed: boolean;
+  /** What was expected, as shown to the user (for the Test Explorer's diff). */
+  readonly expected?: string;
+  /** What the answer had. */
+  readonly actual?: string;
+  /** One sentence; for `contract`, the difference from what the contract declares. */
+  readonly message: string;
+}
+
+/**
+ * How one request ended: `passed` (answered, every assertion held), `failed` (answered, an assertion failed),
+ * `errored` (no answer, outcome unknown, or a variable that could not be resolved: exit 3 / 2), `skipped` (not run:
+ * an earlier request of its flow errored, or `--bail`, or cancelled).
+ */
+export interface RequestResult {
+  readonly file: string;
+  readonly request: FlowRequest;
+  readonly outcome: 'passed' | 'failed' | 'errored' | 'skipped';
+  readonly assertions: readonly AssertionResult[];
+  /** The exchange as the response view, history and Integration Log show it (absent when nothing was sent). */
+  readonly exchange?: Exchange;
+  readonly durationMs: number;
+  /** Why it errored or was skipped. */
+  readonly message?: string;
+}
+
+/** What a run reports while it goes. */
+export interface FlowRunListener {
+  onRequestStart?(file: string, request: FlowRequest): void;
+  onRequestEnd?(result: RequestResult): void;
+}
+
+/** Options of a run. */
+export interface FlowRunOptions {
+  readonly environment: FlowEnvironment;
+  /** Reads a file named by `< file` / `<@ file`, relative to the flow file (the editor reads open documents). */
+  readonly readFile: (path: string) => Promise<string>;
+  /** Variables given from outside (settings `tpp.variables`, `tpp run --var`); file variables override them. */
+  readonly variables?: Readonly<Record<string, string>>;
+  /** Only these request indexes (with the named requests they read from, run first). All when absent. */
+  readonly only?: readonly number[];
+  /** Stop the whole run at the first failed or errored request. */
+  readonly bail?: boolean;
+  readonly signal?: AbortSignal;
+  readonly listener?: FlowRunListener;
+}
