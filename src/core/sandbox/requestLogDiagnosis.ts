@@ -109,12 +109,23 @@ function itemsOf(check: CheckResult, claims: Record<string, unknown> | undefined
   return [{ rule: RULE_OF[check.id], message: fix ? `${sentence(check.detail)} ${fix}` : sentence(check.detail) }];
 }
 
+/**
+ * What an Authorization value without `Bearer` starts with, told without repeating any of it but a scheme-like word:
+ * its first word may be the token itself (Developers' guide: Secrets).
+ */
+function schemeFound(auth: string): string {
+  const first = auth.trim().split(/\s/)[0] ?? '';
+  if (first.split('.').length === 3) return 'it starts with the token itself, without a scheme';
+  if (/^[A-Za-z][A-Za-z0-9-]{0,15}$/.test(first) && auth.trim() !== first) return `its scheme is ${JSON.stringify(first)}`;
+  return `it holds one ${first.length}-character value and no scheme`;
+}
+
 /** 401 of a partner route: which rule the token broke, with the registered key of its `iss`. */
 async function diagnoseToken(input: DiagnosisInput): Promise<DiagnosisItem[]> {
   const auth = input.authorization;
   if (!auth) return [{ rule: 'authorization', message: 'No Authorization header: send "Authorization: Bearer <JWT>" with a token signed by your private key.' }];
   const m = /^Bearer\s+(\S+)\s*$/i.exec(auth);
-  if (!m?.[1]) return [{ rule: 'authorization', message: `The Authorization header is not "Bearer <JWT>" (it starts with ${JSON.stringify(auth.split(/\s/)[0]?.slice(0, 12) ?? '')}): send the token after the word Bearer and one space.` }];
+  if (!m?.[1]) return [{ rule: 'authorization', message: `The Authorization header is not "Bearer <JWT>" (${schemeFound(auth)}): send the token after the word Bearer and one space.` }];
   const token = m[1];
   const { claims } = decodeJwt(token);
   const iss = typeof claims?.iss === 'string' ? claims.iss : undefined;

@@ -1,6 +1,6 @@
 import type { DiagnosisItem, Exchange, ExchangeHeaders } from '../exchange/types';
 import { RotatingJsonLines } from '../log/jsonLines';
-import { maskSecrets } from '../log/mask';
+import { maskHeaderValue, maskSecrets } from '../log/mask';
 import { DEFAULT_REQUEST_LOG_LIMIT } from './requestLog';
 
 /**
@@ -21,8 +21,8 @@ function maskHeaders(h: ExchangeHeaders | undefined): ExchangeHeaders | undefine
   if (!h) return undefined;
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(h)) {
-    const text = String(v);
-    out[k] = k !== 'authorization' ? maskSecrets(text) : /^(\S+ )?\[masked\]$/.test(text) ? text : `${/^\s*(\S+)/.exec(text)?.[1] ?? ''} [masked]`.trim();
+    // Idempotent on what was masked before; a value that merely ends in "[masked]" is masked again.
+    out[k] = maskHeaderValue(k, String(v));
   }
   return out;
 }

@@ -1,17 +1,19 @@
 import type { ExchangeHeaders } from '../exchange/types';
-import { maskSecrets } from '../log/mask';
+import { maskHeaderValue, maskSecrets } from '../log/mask';
 
 /** What the Local sandbox's request log (./requestLog.ts) keeps of a request: masked and cut. */
 
-/** Headers as an exchange shows them: lower-case names, values masked, Authorization reduced to its scheme, cookies masked. */
+/**
+ * Headers as an exchange shows them: lower-case names, values masked (`maskHeaderValue`: Authorization reduced to a
+ * known scheme or masked whole, cookies and credential headers masked).
+ */
 export function maskHeaders(headers: Readonly<Record<string, unknown>>): ExchangeHeaders {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue;
     const text = Array.isArray(value) ? value.join(', ') : String(value);
     const lower = name.toLowerCase();
-    if (lower === 'cookie' || lower === 'set-cookie') out[lower] = '[masked]';
-    else out[lower] = lower === 'authorization' || lower === 'proxy-authorization' ? `${/^\s*(\S+)/.exec(text)?.[1] ?? ''} [masked]`.trim() : maskSecrets(text);
+    out[lower] = maskHeaderValue(lower, text);
   }
   return out;
 }

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { generateKeyPairSync, sign } from 'node:crypto';
-import { maskSecrets } from '../../../src/core/log/mask';
+import { maskAuthorization, maskHeaderValue, maskSecrets } from '../../../src/core/log/mask';
 
 const b64url = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
 
@@ -61,5 +61,51 @@ describe('maskSecrets', () => {
   it('leaves ordinary text alone', () => {
     const text = 'POST /api/v3/tire-protection/registrations 201 in 12 ms (invoiceNumber INV-1001)';
     assert.equal(maskSecrets(text), text);
+  });
+});
+
+describe('secret masking, table of cases from the security review', () => {
+  const jwt = realJwt();
+  // A JWT whose header JSON starts with a space: its base64url starts `eyAi`, not `eyJ`.
+  const spacedJwt = `${Buffer.from('{ "alg": "ES256", "typ": "JWT" }').toString('base64url')}.${b64url({ iss: '42' })}.c2lnbmF0dXJl`;
+  const cases: [string, string, string][] = [
+    ['a quoted password with a space', '{"password":"hunter two","n":1}', '{"password":"[masked]","n":1}'],
+    ['a quoted secret with an escaped quote', '{"clientSecret":"a \\"b\\" c"}', '{"clientSecret":"[masked]"}'],
+    ['Authorization: Basic in free text', 'Authorization: Basic dXNlcjpwYXNz', 'Authorization: Basic [masked]'],
+    ['Authorization: Token in free text', 'authorization=Token abc123', 'authorization=Token [masked]'],
+    ['Authorization with a token and no scheme', `Authorization: ${jwt}`, 'Authorization: [masked]'],
+    ['a JWT whose header does not start with eyJ', `got ${spacedJwt} back`, `got ${spacedJwt.slice(0, 10)}…[masked JWT] back`],
+    ['an x-api-key in free text', 'x-api-key: k-123-456', 'x-api-key: [masked]'],
+    ['an api_key in a query', '/v?api_key=k-1&vin=2', '/v?api_key=[masked]&vin=2'],
+    ['a host name that looks like a token start', 'https://eyeglass.example.com/a.b', 'https://eyeglass.example.com/a.b'],
+    ['an already masked value', '{"password":"[masked]"}', '{"password":"[masked]"}'],
+  ];
+  for (const [what, input, expected] of cases) {
+    it(`masks ${what}`, () => assert.equal(maskSecrets(input), expected));
+  }
+
+  it('masks a whole Authorization value unless its first word is a known scheme', () => {
+    assert.equal(maskAuthorization(`Bearer ${jwt}`), 'Bearer [masked]');
+    assert.equal(maskAuthorization('basic dXNlcjpwYXNz'), 'basic [masked]');
+    assert.equal(maskAuthorization('Token abc'), 'Token [masked]');
+    // The mistake the Integration Log explains: the token sent without "Bearer" is the first word itself.
+    assert.equal(maskAuthorization(jwt), '[masked]');
+    assert.equal(maskAuthorization(`${jwt} [masked]`), '[masked]');
+    assert.equal(maskAuthorization('opaque-eligibility-token-123'), '[masked]');
+    assert.equal(maskAuthorization('Custom abc'), '[masked]');
+    assert.equal(maskAuthorization('Bearer'), 'Bearer');
+    assert.equal(maskAuthorization(''), '');
+    // Idempotent: what it produced is recognised as masked.
+    for (const v of ['Bearer [masked]', '[masked]', 'Basic [masked]']) assert.equal(maskAuthorization(v), v);
+  });
+
+  it('masks credential headers by name and leaves a 401 challenge readable', () => {
+    assert.equal(maskHeaderValue('x-api-key', 'k-1'), '[masked]');
+    assert.equal(maskHeaderValue('X-Auth-Token', 'abc'), '[masked]');
+    assert.equal(maskHeaderValue('x-amz-security-token', 'abc'), '[masked]');
+    assert.equal(maskHeaderValue('cookie', 'a=b'), '[masked]');
+    assert.equal(maskHeaderValue('authorization', jwt), '[masked]');
+    assert.equal(maskHeaderValue('www-authenticate', 'Bearer error="invalid_token"'), 'Bearer error="invalid_token"');
+    assert.equal(maskHeaderValue('content-type', 'application/json'), 'application/json');
   });
 });
