@@ -1,13 +1,14 @@
-import { chmodSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { ALG_FOR_CURVE, DEFAULT_CURVE, isCurve } from '../../core/jwt/algorithms';
 import { generateKeyMaterial, publicKeyPem } from '../../core/jwt/keys';
+import { FileExists, pathTaken, SymlinkRefused, writeNewFile } from '../../core/connect/files';
 import { CliCommand, UsageError } from '../io';
 
 /**
  * `tpp keygen [--curve P-256|P-384|P-521] --out <prefix> [--force]` (spec: Authentication, item 2): writes
  * `<prefix>.pem` (private key, PKCS#8, file mode 0600) and `<prefix>.pub.pem` (public key, SPKI, the form the
- * administrator asks for). Refuses to overwrite existing files unless `--force`. Never prints the private key.
+ * administrator asks for). Refuses to overwrite existing files unless `--force`, and symbolic links always; writes each
+ * file atomically. Never prints the private key.
  */
 export const keygenCommand: CliCommand = {
   name: 'keygen',
@@ -25,16 +26,22 @@ export const keygenCommand: CliCommand = {
     if (!values.out) throw new UsageError('--out <prefix> is required (writes <prefix>.pem and <prefix>.pub.pem)');
     const privPath = `${values.out}.pem`;
     const pubPath = `${values.out}.pub.pem`;
+    // Both paths are checked before either is written: a private key never lands without its public half.
+    if (!values.force) {
+      const taken = [privPath, pubPath].filter((p) => pathTaken(p));
+      if (taken.length) {
+        io.stderr.write(`tpp keygen: ${taken.map((p) => `${p} already exists`).join(', ')}; nothing was written. Choose another --out or add --force.\n`);
+        return 2;
+      }
+    }
     const key = await generateKeyMaterial(curve);
-    const flag = values.force ? 'w' : 'wx';
     try {
-      writeFileSync(privPath, key.pkcs8Pem, { mode: 0o600, flag });
-      chmodSync(privPath, 0o600); // an overwritten file keeps its old mode otherwise
-      writeFileSync(pubPath, publicKeyPem(key), { mode: 0o644, flag });
+      // Atomic and never through a symbolic link: a replaced key file is never readable by others, even for an instant.
+      await writeNewFile(privPath, key.pkcs8Pem, 0o600, values.force);
+      await writeNewFile(pubPath, publicKeyPem(key), 0o644, values.force);
     } catch (err) {
-      const code = (err as { code?: string }).code;
-      if (code === 'EEXIST') io.stderr.write(`tpp keygen: ${privPath} or ${pubPath} already exists; choose another --out or add --force.\n`);
-      else io.stderr.write(`tpp keygen: cannot write the key files: ${code ?? (err instanceof Error ? err.message : String(err))}\n`);
+      if (err instanceof FileExists || err instanceof SymlinkRefused) io.stderr.write(`tpp keygen: ${err.message}\n`);
+      else io.stderr.write(`tpp keygen: cannot write the key files: ${(err as NodeJS.ErrnoException).code ?? (err instanceof Error ? err.message : String(err))}\n`);
       return 2;
     }
     io.stdout.write(

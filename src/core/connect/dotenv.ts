@@ -1,6 +1,7 @@
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { ENVIRONMENTS, type EnvironmentId } from '../environments';
 import { SAMPLE_ENV } from '../samples/env';
+import { insideRealPath } from './files';
 
 /**
  * What Connect Your Application… and `tpp connect` give an application: the variables every code sample reads
@@ -108,7 +109,8 @@ export function outsideWorkspaceProblem(file: string, roots: readonly string[]):
   if (!roots.length) return 'Open a folder first: the dotenv file is written into the workspace (or choose "Copy to Clipboard").';
   const inside = roots.some((root) => {
     const rel = relative(resolve(root), resolve(file));
-    return rel !== '' && !rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel);
+    // The folder named inside may be a link to elsewhere: its real path must be inside too.
+    return rel !== '' && !rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel) && insideRealPath(resolve(file), resolve(root));
   });
   return inside ? undefined : `${file} is outside the workspace: choose a path inside ${roots.length === 1 ? roots[0] : 'one of its folders'} (or "Copy to Clipboard").`;
 }

@@ -1,8 +1,7 @@
 import * as vscode from 'vscode';
 import { existsSync, readFileSync } from 'node:fs';
-import { appendFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { ConnectError, defaultDotenvName, dotenvText, gitignoreAddition, gitRootOf, outsideWorkspaceProblem, repoRelative, writeNewFile, type ConnectionValues } from '../../core/connect';
+import { appendToFile, ConnectError, defaultDotenvName, dotenvText, gitignoreAddition, gitRootOf, outsideWorkspaceProblem, repoRelative, writeNewFile, type ConnectionValues } from '../../core/connect';
 import { ENVIRONMENTS, type EnvironmentId } from '../../core/environments';
 import { confirmReplace, localValues, remoteValues, type ConnectOptions } from './connectValues';
 import { pickEnvironment } from './pickEnvironment';
@@ -95,7 +94,7 @@ async function offerGitignore(files: readonly (string | undefined)[], choice: bo
   const path = join(root, '.gitignore');
   const addition = gitignoreAddition(existsSync(path) ? readFileSync(path, 'utf8') : '', inside.map((f) => repoRelative(root, f)));
   if (!addition) return undefined;
-  const add = () => appendFile(path, addition);
+  const add = () => appendToFile(path, addition);
   if (choice === true) {
     await add();
     return addition;

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { defaultKeyFileName, FileExists, writeNewFile } from '../../core/connect';
+import { defaultKeyFileName, FileExists, pathTaken, writeNewFile } from '../../core/connect';
 import { ENVIRONMENTS, type EnvironmentId } from '../../core/environments';
 import type { Curve } from '../../core/jwt/algorithms';
 import { importPrivateKeyPem, KeyError } from '../../core/jwt/keys';
@@ -34,7 +34,7 @@ export interface ConnectOptions {
 
 /** Asks before replacing `path` unless `overwrite`; throws {@link UserCancelled} when the user keeps it. */
 export async function confirmReplace(path: string, overwrite: boolean | undefined, what: string): Promise<void> {
-  if (overwrite || !existsSync(path)) return;
+  if (overwrite || !pathTaken(path)) return; // a dangling link counts: writing would refuse it
   const choice = await vscode.window.showWarningMessage(`${vscode.workspace.asRelativePath(path)} already exists.`, { modal: true, detail: `Replace it with ${what}?` }, 'Replace');
   if (choice !== 'Replace') throw new UserCancelled();
 }
