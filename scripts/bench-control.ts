@@ -69,7 +69,7 @@ async function timeToReady(args: string[], toOrigin: (first: string) => string, 
 
 async function timed(method: string, url: string): Promise<{ t: number; body: Record<string, unknown> }> {
   const t0 = performance.now();
-  const r = await fetch(url, { method });
+  const r = await fetch(url, { method, headers: method === 'POST' ? { 'content-type': 'application/json' } : {} });
   const body = (await r.json()) as Record<string, unknown>;
   if (!r.ok) throw new Error(`${method} ${url}: ${r.status} ${JSON.stringify(body)}`);
   return { t: performance.now() - t0, body };

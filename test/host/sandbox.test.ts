@@ -53,6 +53,20 @@ describe('Local sandbox: its own process', () => {
       assert.ok(cleared, 'the status bar is back to normal');
     }
   });
+
+  it("refuses control calls without the token only the editor holds (docs/testing-your-application.md, Security)", async function () {
+    this.timeout(60_000);
+    const api = await activateExtension();
+    const target = await api.api.target('local');
+    const origin = new URL(target.baseUrls.v3 as string).origin;
+    const control = (path: string, init: RequestInit = {}) => fetch(`${origin}/__tpp/${path}`, { ...init, signal: AbortSignal.timeout(5000) });
+    const reset = await control('reset', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"keepPartners":false}' });
+    assert.equal(reset.status, 401, 'another program on this machine cannot reset the Local sandbox');
+    assert.equal((await control('requests')).status, 401, 'nor read its journal');
+    assert.equal((await control('partners', { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer guessed-token-guessed-token' }, body: '{}' })).status, 401, 'nor replace a key with a guessed token');
+    assert.equal((await control('health')).status, 200, 'health answers without it');
+    assert.equal(await statusOf(`${target.baseUrls.v3}/verify-token`), 401, 'the partner interface answers as before');
+  });
 });
 
 describe('Local sandbox: a Local address that stays (tpp.local.port)', () => {

@@ -44,7 +44,8 @@ class Sandbox {
 
   /** Calls the control API and resolves with its JSON answer; rejects on an error status. */
   async control(method, path, body) {
-    const res = await fetch(`${this.origin}/__tpp/${path}`, { method, headers: body === undefined ? {} : { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    // Every control POST says it is JSON, also without a body (the sandbox refuses what a web page could send).
+    const res = await fetch(`${this.origin}/__tpp/${path}`, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
     const json = await res.json();
     if (!res.ok) throw new Error(`control ${method} ${path}: ${res.status} ${json.message}`);
     return json;

@@ -25,8 +25,8 @@ class Sandbox:
         """Calls the control API (/__tpp/...) and returns its JSON answer."""
         data = None if body is None else json.dumps(body).encode()
         req = urllib.request.Request(f"{self.origin}/__tpp/{path}", data=data, method=method)
-        if data is not None:
-            req.add_header("Content-Type", "application/json")
+        # Every control POST says it is JSON, also without a body (the sandbox refuses what a web page could send).
+        req.add_header("Content-Type", "application/json")
         with urllib.request.urlopen(req, timeout=30) as res:
             return json.loads(res.read().decode())
 

@@ -43,7 +43,7 @@ async function listen(server: ServerModule, opts: SandboxOptions, strict: boolea
 
 async function start(options: ChildStartOptions): Promise<void> {
   const server = require(serverModulePath()) as ServerModule;
-  const base: SandboxOptions = { host: '127.0.0.1', port: options.port ?? 0, log, eligibilityToken: options.eligibilityToken, requestLog: options.requestLog };
+  const base: SandboxOptions = { host: '127.0.0.1', port: options.port ?? 0, log, eligibilityToken: options.eligibilityToken, requestLog: options.requestLog, admin: { token: options.adminToken } };
   let inMemory = !options.dataDir;
   try {
     handle = await listen(server, { ...base, dataDir: options.dataDir }, options.strictPort === true);

@@ -24,6 +24,8 @@ export interface ChildStartOptions {
   readonly eligibilityToken?: string;
   /** Keep a request log (./requestLog.ts) and push its entries to the parent as `exchanges` messages. */
   readonly requestLog?: { readonly limit?: number };
+  /** The control API's admin token, made per start by the editor (a secret: sent over IPC, never in argv or env). */
+  readonly adminToken?: string;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { CHILD_EXEC_ARGV, childEnv } from './childProtocol';
 import { fork, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import type { ChildMessage, ChildReady, ChildRequestCall, ChildStartOptions, ParentMessage } from './childProtocol';
 import type { SampleSummary } from './seed';
 import type { EmbeddedSandboxOptions, LocalSandboxInfo, SandboxStatus } from './embeddedTypes';
@@ -36,6 +37,11 @@ interface Run {
   info?: LocalSandboxInfo;
   /** The chosen port, when the child reported it held by another program. */
   portInUse?: number;
+  /**
+   * The control API's admin token of this process, made at its start and held only here: any other program on the
+   * machine (or a web page) gets 401 from `/__tpp/` (docs/testing-your-application.md, Security).
+   */
+  readonly controlToken: string;
 }
 
 export class EmbeddedSandbox {
@@ -83,7 +89,7 @@ export class EmbeddedSandbox {
     let settle!: { resolve(i: LocalSandboxInfo): void; reject(e: Error): void };
     const ready = new Promise<LocalSandboxInfo>((resolve, reject) => (settle = { resolve, reject }));
     ready.catch(() => undefined); // a failed start is reported to the callers of ensureStarted
-    const run: Run = { child, ready, pending: new Map(), lines: [], stopping: false };
+    const run: Run = { child, ready, pending: new Map(), lines: [], stopping: false, controlToken: randomBytes(32).toString('base64url') };
     this.setStatus({ state: 'starting', pid: child.pid });
 
     const remember = (text: string, error: boolean) => {
@@ -174,7 +180,10 @@ export class EmbeddedSandbox {
     const go = async () => {
       const chosen = this.opts.port?.() ?? 0;
       run.port = chosen > 0 ? chosen : this.lastPort;
-      const options: ChildStartOptions = { dataDir: this.opts.dataDir, port: run.port, strictPort: chosen > 0, eligibilityToken: await this.opts.eligibilityToken?.(), requestLog: this.opts.onExchanges ? {} : undefined };
+      const options: ChildStartOptions = {
+        dataDir: this.opts.dataDir, port: run.port, strictPort: chosen > 0, eligibilityToken: await this.opts.eligibilityToken?.(),
+        requestLog: this.opts.onExchanges ? {} : undefined, adminToken: run.controlToken,
+      };
       if (run.child.connected) run.child.send({ type: 'start', options } satisfies ParentMessage, (err) => err && this.opts.log?.(`cannot reach the Local sandbox: ${err.message}`));
     };
     go().catch((err: unknown) => {

@@ -18,6 +18,8 @@ export interface SandboxOptions {
   readonly host?: string;
   /** Port (default 0: a free port). */
   readonly port?: number;
+  /** Time to receive a whole request, in milliseconds (default `REQUEST_TIMEOUT_MS` of control/security.ts, 30 000). */
+  readonly requestTimeoutMs?: number;
   /** Data directory of the embedded database; absent (and no `database`) = in memory. */
   readonly dataDir?: string;
   /** PostgreSQL server URL (`postgres://user@host:port/db`): the records live in its `tpp` schema. */

@@ -19,7 +19,7 @@ import { SandboxClock } from './control/clock';
 import { FaultSchedule, ScheduledFault, strike } from './control/faults';
 import { JOURNAL_LIMIT } from './control/journal';
 import { CONTROL_PREFIX, installControl } from './control/routes';
-import { controlEnabled } from './control/security';
+import { controlEnabled, guardServer, timeLimits } from './control/security';
 import { sandboxAddresses } from './addresses';
 import { AnswerCache, announcingWrites } from './db/answerCache';
 import { AnswerWarmer } from './answerWarmer';
@@ -73,7 +73,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
     clock.onChange(() => (answers.clear(), warmer.schedule()));
   }
   const keys = new Map<string, PartnerKey>();
-  const app: FastifyInstance = Fastify({ logger: false, bodyLimit: MAX_BODY_BYTES, forceCloseConnections: true, return503OnClosing: true, routerOptions: { maxParamLength: 8192 } });
+  const app: FastifyInstance = Fastify({ logger: false, bodyLimit: MAX_BODY_BYTES, forceCloseConnections: true, return503OnClosing: true, routerOptions: { maxParamLength: 8192 }, ...timeLimits(opts.requestTimeoutMs) });
+  guardServer(app, opts.host ?? '127.0.0.1', () => port);
   try {
     for (const p of await allPartners(context)) {
       partners.set(p.id, p);
@@ -197,7 +198,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
 
   if (control && requestLog) {
     installControl(app, {
-      context, clock, faults: control, journal: requestLog, version: opts.version ?? 'dev', adminToken: opts.admin?.token,
+      context, clock, faults: control, journal: requestLog, version: opts.version ?? 'dev', adminToken: opts.admin?.token, port: () => port,
       isReady: () => ready, partner: partnerOf, partnerIds: () => [...keys.keys()], registerPartner,
       forgetPartners: () => (partners.clear(), keys.clear()),
     });

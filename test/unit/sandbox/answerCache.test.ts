@@ -98,7 +98,7 @@ describe('Local sandbox: answer cache', function () {
     const { sb, clients } = await startWith();
     const c = clients[0] as Client;
     const ctl = (method: string, path: string, body?: unknown) =>
-      request(method, `${sb.origin}/__tpp/${path}`, body === undefined ? {} : { 'content-type': 'application/json' }, body === undefined ? undefined : JSON.stringify(body));
+      request(method, `${sb.origin}/__tpp/${path}`, method === 'POST' ? { 'content-type': 'application/json' } : {}, body === undefined ? undefined : JSON.stringify(body));
     try {
       const id = (await c.call('POST', '/tire-protection/registrations', tpRegistration('AC-1'))).json.id as string;
       const read = async () => (await c.call('GET', `/tire-protection/registrations/${id}`)).json;
@@ -208,7 +208,7 @@ describe('Local sandbox: answer cache', function () {
       assert.ok((await a.call('GET', `/tire-protection/registrations/${id}`)).json.cancelledOn, 'the other sandbox’s cancellation');
       const second = (await a.call('GET', '/tire-protection/registrations')).json.results[1]._id as string;
       assert.equal((await a.call('GET', `/tire-protection/registrations/${second}`)).status, 200);
-      assert.equal((await request('POST', `${two.sb.origin}/__tpp/reset`, {})).status, 200, 'the other sandbox empties the database');
+      assert.equal((await request('POST', `${two.sb.origin}/__tpp/reset`, { 'content-type': 'application/json' })).status, 200, 'the other sandbox empties the database');
       assert.equal((await a.call('GET', `/tire-protection/registrations/${second}`)).status, 404, 'nothing read before is answered for a record gone');
     } finally {
       await one.sb.close();

@@ -14,7 +14,7 @@ describe('Local sandbox: control API', function () {
   this.timeout(60_000);
 
   const ctl = (c: Client, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Reply> =>
-    request(method, `${c.sb.origin}/__tpp/${path}`, { ...(body !== undefined ? { 'content-type': typeof body === 'string' ? 'application/x-ndjson' : 'application/json' } : {}), ...headers }, body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body));
+    request(method, `${c.sb.origin}/__tpp/${path}`, { ...(method === 'POST' ? { 'content-type': typeof body === 'string' ? 'application/x-ndjson' : 'application/json' } : {}), ...headers }, body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body));
   const count = async (c: Client) => (await c.call('GET', '/tire-protection/registrations')).json.totalRecordCount as number;
 
   it('health answers without a token: ready, version, storage kind', async () => {

@@ -11,7 +11,7 @@ import { queryJournal } from './journal';
 import { CONTROL_ENDPOINTS, CONTROL_PREFIX, MAX_SEED_BODY_BYTES, MAX_SEED_COUNT } from './limits';
 
 export { CONTROL_ENDPOINTS, CONTROL_PREFIX } from './limits';
-import { bearerMatches } from './security';
+import { bearerMatches, CONTROL_BODY_TYPES, crossSiteReason, mediaType } from './security';
 
 /**
  * The control API of the Local sandbox under {@link CONTROL_PREFIX} (docs/testing-your-application.md): health, reset,
@@ -30,6 +30,8 @@ export interface ControlDeps {
   readonly version: string;
   /** Bearer token required on every call but health, when set. */
   readonly adminToken?: string;
+  /** The port the sandbox listens on (the origin its own pages would have). */
+  port(): number;
   isReady(): boolean;
   /** The registered partner `id`, or undefined. */
   partner(id: string): Promise<PartnerRecord | undefined>;
@@ -48,6 +50,23 @@ function storageKind(c: OpsContext): string {
 /** Longest wait of a journal read for partner requests still being logged, in milliseconds. */
 const SETTLE_LIMIT_MS = 2000;
 
+/**
+ * Answers and ends a control call that a web page could have made, or one without the admin token
+ * (docs/testing-your-application.md, Security): a cross-site `Origin`/`Sec-Fetch-Site` (403), a POST whose body is not
+ * JSON or NDJSON (415: a page cannot send those without asking first, and the sandbox never answers that question
+ * with CORS headers), a missing or wrong admin token where one is set (401; health needs none).
+ */
+async function refuse(req: FastifyRequest, reply: FastifyReply, port: number, adminToken?: string): Promise<FastifyReply | undefined> {
+  const crossSite = crossSiteReason(req.headers, port);
+  if (crossSite) return reply.code(403).send(errorBody(403, `The control API refuses calls from web pages (${crossSite}); call it from your test suite or a terminal`));
+  if (req.method === 'POST' && !CONTROL_BODY_TYPES.includes(mediaType(req.headers['content-type']))) {
+    return reply.code(415).send(errorBody(415, `A control POST must send Content-Type: application/json (application/x-ndjson for a seed), also without a body`));
+  }
+  if (!adminToken || req.url === `${CONTROL_PREFIX}/health`) return undefined;
+  if (bearerMatches(req.headers.authorization, adminToken)) return undefined;
+  return reply.code(401).send(errorBody(401, `The control API needs the admin token (--admin-token) as Authorization: Bearer <token>`));
+}
+
 /** Registers the control API's routes on `app` (before it listens), after the request log's hooks. */
 export function installControl(app: FastifyInstance, deps: ControlDeps): void {
   const { context, clock, faults, journal } = deps;
@@ -65,11 +84,11 @@ export function installControl(app: FastifyInstance, deps: ControlDeps): void {
 
   void app.register(async (scope) => {
     scope.addContentTypeParser(['application/x-ndjson', 'application/ndjson'], { parseAs: 'string', bodyLimit: MAX_SEED_BODY_BYTES }, (_req, body, done) => done(null, body));
-    scope.addHook('onRequest', async (req, reply) => {
-      if (!deps.adminToken || req.url === `${CONTROL_PREFIX}/health`) return undefined;
-      if (bearerMatches(req.headers.authorization, deps.adminToken)) return undefined;
-      return reply.code(401).send(errorBody(401, `The control API needs the admin token (--admin-token) as Authorization: Bearer <token>`));
-    });
+    // An empty JSON body is no body (`POST /__tpp/reset` with only its Content-Type); anything else parses as fastify does.
+    const json = scope.getDefaultJsonParser('error', 'error');
+    scope.removeContentTypeParser('application/json');
+    scope.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => (body === '' ? done(null, undefined) : json(req, body as string, done)));
+    scope.addHook('onRequest', async (req, reply) => refuse(req, reply, deps.port(), deps.adminToken));
 
     scope.get(`${CONTROL_PREFIX}/health`, async () => ({ status: deps.isReady() ? 'ready' : 'starting', version: deps.version, storage: storageKind(context) }));
 
