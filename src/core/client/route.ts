@@ -5,7 +5,7 @@
  * and among the kind's endpoints the first whose parameters are all known. Shared by the editor's Send Payload,
  * tests and a command line front: no editor, no prompts; what is missing is returned for the caller to ask.
  */
-import { ENDPOINTS } from '../contract/endpoints';
+import { ENDPOINTS, pathSegmentProblem } from '../contract/endpoints';
 import { kindFromSchemaUri, metaOf, PAYLOAD_KINDS, stripMeta, validatePayload } from '../contract/kinds';
 import type { EndpointDef, EndpointId, PayloadKind } from '../contract/types';
 
@@ -96,6 +96,10 @@ export function routePayload(value: unknown, name: string, answers: RouteAnswers
     if (v === undefined) continue;
     if (m.pathParam) params[m.pathParam] = v;
     if (m.queryParam) query[m.queryParam] = v;
+  }
+  for (const [key, m] of Object.entries(def.meta)) {
+    const problem = m.pathParam && params[m.pathParam] !== undefined ? pathSegmentProblem(params[m.pathParam] as string) : undefined;
+    if (problem) throw new PayloadRefused(`Not sent: ${name}'s ${key} ${problem}.`);
   }
   const inProduct = productFilter(kind, meta);
   const candidates = def.endpoints.map((id) => ENDPOINTS[id]).filter((d) => !inProduct || inProduct(d));

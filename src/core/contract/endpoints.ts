@@ -66,13 +66,22 @@ function endpointDef(id: EndpointId, row: TableRow): EndpointDef {
 export type QueryValues = Readonly<Record<string, string | number | boolean | undefined>>;
 
 /**
+ * Why `value` cannot fill a path parameter, or undefined: `.` and `..` survive `encodeURIComponent` and a URL parser
+ * then resolves them, so `{"$registrationId": ".."}` would send a claim to another endpoint (spec: Endpoints, `{id}`
+ * is one path segment).
+ */
+export function pathSegmentProblem(value: string): string | undefined {
+  return value === '.' || value === '..' ? `"${value}" is not an identifier: as a path segment it would address another endpoint` : undefined;
+}
+
+/**
  * Fills an endpoint's path template and appends a query string.
  *
  * @param endpoint endpoint id or definition, e.g. 'getTireProtectionRegistration'
  * @param params values of the `:name` path parameters, e.g. `{ id: 'a/b' }` (URL-encoded: `a%2Fb`)
  * @param query query parameters; undefined values are skipped; keys in insertion order
  * @returns the path relative to the endpoint's base, e.g. `/tire-protection/registrations/a%2Fb?page=2`
- * @throws Error when a path parameter is missing or empty
+ * @throws Error when a path parameter is missing or empty, or `.`/`..` ({@link pathSegmentProblem})
  */
 export function buildPath(
   endpoint: EndpointId | EndpointDef,
@@ -84,6 +93,8 @@ export function buildPath(
   const path = def.path.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, (_m, name: string) => {
     const v = params[name];
     if (v === undefined || v === '') throw new Error(`Path parameter '${name}' is required for ${def.method} ${def.path}.`);
+    const problem = pathSegmentProblem(String(v));
+    if (problem) throw new Error(`Path parameter '${name}' of ${def.method} ${def.path}: ${problem}.`);
     return encodeURIComponent(String(v));
   });
   if (!query) return path;

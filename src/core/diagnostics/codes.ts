@@ -1,4 +1,4 @@
-import { CONTRACT_RULES } from './payload';
+import { CONTRACT_RULES, PATH_SEGMENT } from './payload';
 import { RULES } from './engine';
 import { SEMANTIC_RULES } from './semantic';
 import type { Severity } from './types';
@@ -61,6 +61,7 @@ export const DIAGNOSTIC_CODES: Readonly<Record<string, DiagnosticCode>> = {
   [SEMANTIC_RULES.dateWithoutZone]: plausible,
   [CONTRACT_RULES.unknownKind]: { severity: 'error', basis: 'tool' },
   [NO_SCHEMA]: { severity: 'error', basis: 'tool' },
+  [PATH_SEGMENT]: { severity: 'error', basis: 'tool' },
   [VARIABLE_RULES.variable]: { severity: 'error', basis: 'tool' },
   [VARIABLE_RULES.unknownVariable]: { severity: 'warning', basis: 'tool' },
 };

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 // From the contract's modules, not its index: the index builds every schema, these build one kind's on first use.
 import { PAYLOAD_KINDS, SCHEMA_URI_PREFIX, kindFromSchemaUri, schemaUri } from '../contract/kinds';
+import { pathSegmentProblem } from '../contract/endpoints';
 import { MESSAGES } from '../contract/primitives';
 import type { PayloadKind, PayloadKindDef } from '../contract/types';
 import { SERVICE_TYPE_MESSAGE, YES_NO_MESSAGE, v2FieldInfo } from '../contract/v2/fields';
@@ -45,6 +46,9 @@ export function specAnchor(section: string): string {
 }
 
 /** Additional rule codes of contract issues, keyed by the contract's message (spec words). */
+/** Code of a `$` meta property whose value cannot be a path segment (`.`, `..`). */
+export const PATH_SEGMENT = 'path-segment';
+
 export const CONTRACT_RULES = {
   empty: 'empty',
   maxLength: 'max-length',
@@ -137,6 +141,18 @@ function deprecatedCheck(def: PayloadKindDef): SemanticCheck {
   };
 }
 
+/** A `$` meta property that fills a path parameter (`$registrationId`, `$uniqueId`) must be one path segment. */
+function pathSegmentCheck(def: PayloadKindDef): SemanticCheck | undefined {
+  const keys = Object.entries(def.meta).filter(([, m]) => m.pathParam).map(([key]) => key);
+  if (keys.length === 0) return undefined;
+  return function* (root): Generator<Finding> {
+    for (const key of keys) {
+      const problem = typeof root[key] === 'string' ? pathSegmentProblem(root[key]) : undefined;
+      if (problem) yield { path: [key], severity: 'error', code: PATH_SEGMENT, message: `${key}: ${problem}`, section: 'Endpoints' };
+    }
+  };
+}
+
 const targets = new Map<PayloadKind, ValidationTarget>();
 
 /** The engine target of a payload kind: its contract schema, rule codes, spec sections, semantic checks. */
@@ -150,7 +166,7 @@ export function targetFor(kind: PayloadKind): ValidationTarget {
     describe: (issue, path) => describeContractIssue(issue, path, def.schema),
     sectionOf: () => section,
     placeholderOf: (path) => templateAt(def.template, path),
-    checks: [...(def.deprecated ? [deprecatedCheck(def)] : []), ...(SEMANTIC_CHECKS[kind] ?? [])],
+    checks: [...(def.deprecated ? [deprecatedCheck(def)] : []), ...[pathSegmentCheck(def)].filter((c) => c !== undefined), ...(SEMANTIC_CHECKS[kind] ?? [])],
   };
   targets.set(kind, t);
   return t;

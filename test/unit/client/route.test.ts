@@ -2,7 +2,8 @@
 // Shared by the editor's Send Payload and a command line front, so it is checked here without an editor.
 import assert from 'node:assert/strict';
 import { PayloadRefused, routePayload, type PayloadRoute } from '../../../src/core/client/route';
-import { PAYLOAD_KINDS, schemaUri } from '../../../src/core/contract';
+import { buildPath, PAYLOAD_KINDS, schemaUri } from '../../../src/core/contract';
+import { diagnosePayload } from '../../../src/core/diagnostics';
 
 const template = (kind: keyof typeof PAYLOAD_KINDS): Record<string, unknown> => ({ $schema: schemaUri(kind), ...PAYLOAD_KINDS[kind].template });
 const routed = (r: ReturnType<typeof routePayload>): PayloadRoute => {
@@ -28,6 +29,17 @@ describe('routePayload (spec: Endpoints; payload meta data)', () => {
     assert.deepEqual(r.params, { id: 'reg-1' });
     const given = routed(routePayload({ ...claim, $registrationId: 'reg-2' }, 'c.json'));
     assert.deepEqual(given.params, { id: 'reg-2' });
+  });
+
+  it('refuses . and .. as a path parameter: encodeURIComponent keeps dots, and the claim would go to another endpoint', () => {
+    const claim = template('tire-protection-claim');
+    for (const id of ['..', '.']) {
+      assert.throws(() => routePayload({ ...claim, $registrationId: id }, 'c.json'), (e: unknown) => e instanceof PayloadRefused && /\$registrationId ".*" is not an identifier/.test(e.message));
+      assert.throws(() => buildPath('createTireProtectionClaim', { id }), /not an identifier/);
+    }
+    assert.equal(buildPath('createTireProtectionClaim', { id: '..x' }), '/tire-protection/registrations/..x/claims');
+    const problems = diagnosePayload(JSON.stringify({ ...claim, $registrationId: '..' }))?.problems ?? [];
+    assert.deepEqual(problems.filter((p) => p.code === 'path-segment').map((p) => [p.severity, p.message]), [['error', '$registrationId: ".." is not an identifier: as a path segment it would address another endpoint']]);
   });
 
   it('a cancellation by $invoiceNumber (and $storeNumber) picks the ?invoiceNumber= form; $product picks motor club', () => {
