@@ -37,13 +37,19 @@ export function compileCacheDir(env: NodeJS.ProcessEnv = process.env): string | 
 const nodeModule = Module as unknown as { enableCompileCache?: (dir?: string) => unknown };
 
 /**
- * Turns on Node's own compile cache (Node 22.1 and later) in `dir`. Returns true when Node has one: the bundles
- * are then loaded with a plain `require`. Never throws.
+ * Turns on Node's own compile cache (Node 22.1 and later) in `dir`, made first with mode 0700 when missing, and only
+ * when it is this user's own directory that nobody else may write to ({@link ownDirectory}, the check the Node 20
+ * path makes too: another user of a shared machine could create `<tmp>/tpp-<uid>` first and plant compiled code).
+ * Returns true when Node has such a cache: the bundles are then loaded with a plain `require`. Never throws.
+ * `node` is Node's `module` (tests give a stand-in).
  */
-export function enableCompileCache(dir: string | undefined = compileCacheDir()): boolean {
-  if (typeof nodeModule.enableCompileCache !== 'function') return false;
+export function enableCompileCache(dir: string | undefined = compileCacheDir(), node: { enableCompileCache?: (dir?: string) => unknown } = nodeModule): boolean {
+  if (typeof node.enableCompileCache !== 'function') return false;
   try {
-    if (dir) nodeModule.enableCompileCache(dir);
+    if (dir) {
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      if (ownDirectory(dir)) node.enableCompileCache(dir);
+    }
   } catch {
     // A cache that cannot be used only makes the start slower.
   }
@@ -78,10 +84,13 @@ function cacheFileOf(dir: string, file: string): string {
   return join(dir, `${basename(file, '.js')}-${process.version}-${process.arch}-${size}-${Math.round(mtimeMs)}.v8`);
 }
 
-/** True when `dir` is a directory owned by this process's user (always on systems without user ids). */
+/**
+ * True when `dir` is a directory owned by this process's user that neither its group nor others may write to (always
+ * on systems without user ids): compiled code is run from it.
+ */
 function ownDirectory(dir: string): boolean {
   const st = statSync(dir);
-  return st.isDirectory() && (typeof process.getuid !== 'function' || st.uid === process.getuid());
+  return st.isDirectory() && (typeof process.getuid !== 'function' || (st.uid === process.getuid() && (st.mode & 0o022) === 0));
 }
 
 /**

@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { chownSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { compileCacheDir } from '../../../src/cli/compileCache';
+import { compileCacheDir, enableCompileCache } from '../../../src/cli/compileCache';
 
 // The code cache of the `tpp` command bundles ("tpp validate ≤ 1.5× bare node"). Each load runs in a
 // process of its own, as each `tpp` run does: V8 keeps compiled scripts in memory within a process, which would
@@ -137,5 +137,42 @@ describe('tpp compile cache directory: never inside the project', () => {
     assert.equal(compileCacheDir({ XDG_CACHE_HOME: '/c' }), join('/c', 'tpp'));
     assert.ok(compileCacheDir({})!.startsWith(join(tmpdir(), 'tpp-')));
     assert.equal(compileCacheDir({ TPP_COMPILE_CACHE: '0', XDG_CACHE_HOME: '/c' }), undefined);
+  });
+});
+
+describe('tpp compile cache on Node 22.1+ (module.enableCompileCache): only in a directory of this user alone', () => {
+  let dir: string;
+  beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'tpp-cc22-'))));
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+  /** A stand-in for Node's module with its own compile cache, recording where it was turned on. */
+  const node = () => {
+    const dirs: (string | undefined)[] = [];
+    return { dirs, module: { enableCompileCache: (d?: string) => dirs.push(d) } };
+  };
+
+  it('makes a missing directory with mode 0700 and turns the cache on there', () => {
+    const n = node();
+    const target = join(dir, 'cache');
+    assert.equal(enableCompileCache(target, n.module), true);
+    assert.deepEqual(n.dirs, [target]);
+    assert.equal(statSync(target).mode & 0o777, 0o700);
+  });
+
+  it('leaves it off in a directory others may write to, or one another user owns', function () {
+    const n = node();
+    const shared = join(dir, 'shared');
+    mkdirSync(shared);
+    chmodSync(shared, 0o777);
+    assert.equal(enableCompileCache(shared, n.module), true, 'plain requires, no cache');
+    assert.deepEqual(n.dirs, []);
+    if (process.getuid?.() !== 0) {
+      console.log('      (the "owned by another user" case needs root to chown; this run is not root)');
+      return;
+    }
+    const theirs = join(dir, 'theirs');
+    mkdirSync(theirs, { mode: 0o700 });
+    chownSync(theirs, 1, 1);
+    assert.equal(enableCompileCache(theirs, n.module), true);
+    assert.deepEqual(n.dirs, [], 'a directory planted by another user is never used');
   });
 });
