@@ -14,7 +14,7 @@ export type { SandboxState, SandboxStatus };
 /** globalState key of the generated Partner ID of the Local environment. */
 export const LOCAL_PARTNER_ID_STATE = 'tpp.local.partnerId';
 
-/** The setting `tpp.local.port` (application scope): a port 1..65535, or 0 for any free port. */
+/** The setting `tpp.local.port` (machine scope: under a remote window the sandbox binds on the remote machine): a port 1..65535, or 0 for any free port. */
 export const LOCAL_PORT_SETTING = 'local.port';
 
 /** `tpp.local.port` as a port number: the default when unset or not an integer in 0..65535. */
