@@ -23,7 +23,8 @@ const overBudget = Object.entries(BUDGETS_KB)
   .filter((b) => b.size > b.kb);
 for (const b of overBudget) console.error(`package: ${b.f} is ${b.size.toFixed(1)} KB in production, over its ${b.kb} KB budget`);
 const out = check ? join(mkdtempSync(join(tmpdir(), 'tpp-vsix-')), 'check.vsix') : `${pkg.name}-${pkg.version}.vsix`;
-run('npx', ['vsce', 'package', '--no-dependencies', '--skip-license', '--allow-missing-repository', '--no-rewrite-relative-links', '--out', out]);
+// No flags about the repository: package.json names it, so vsce makes the README's relative links and images absolute.
+run('npx', ['vsce', 'package', '--no-dependencies', '--skip-license', '--out', out]);
 // A .vsix is a zip: list it with Python's zipfile (always on this machine), no extra dependency.
 const entries = run('python3', ['-c', 'import sys,zipfile;[print(i.filename, i.file_size) for i in zipfile.ZipFile(sys.argv[1]).infolist()]', out])
   .trim()
@@ -41,6 +42,12 @@ const missing = ['extension/dist/extension.js', 'extension/dist/sandbox.js', 'ex
 if (missing.length) unexpected.push(...missing.map((name) => ({ name: `(missing) ${name}` })));
 // New sandbox clusters are made from this template (src/core/sandbox/db/template.ts); without it, initdb in the process.
 if (!entries.some((e) => /^extension\/dist\/pglite-template-[0-9a-f]+\.tar\.gz$/.test(e.name))) unexpected.push({ name: '(missing) extension/dist/pglite-template-<key>.tar.gz' });
+// The command line is its own tarball; README-only screenshots load from the repository.
+for (const e of entries.filter((x) => /^extension\/(dist\/cli[\w-]*\.js|media\/screenshots\/)/.test(x.name))) unexpected.push({ name: `(not needed) ${e.name}` });
+// The Marketplace shows the packaged README: every link and image must be absolute there.
+const readme = run('python3', ['-c', 'import sys,zipfile;z=zipfile.ZipFile(sys.argv[1]);print(z.read(next(n for n in z.namelist() if n.lower()=="extension/readme.md")).decode())', out]);
+const relative = [...readme.matchAll(/!?\[[^\]]*\]\(([^)\s]+)[^)]*\)|<img [^>]*src="([^"]+)"/g)].map((m) => m[1] ?? m[2]).filter((u) => !/^(https?:|mailto:|#)/.test(u));
+for (const u of relative) unexpected.push({ name: `(relative link in the packaged README) ${u}` });
 const total = entries.reduce((n, e) => n + e.size, 0);
 console.log(`unpacked size ${(total / 1024 / 1024).toFixed(1)} MB; .vsix ${(statSync(out).size / 1024 / 1024).toFixed(1)} MB`);
 if (check) {
