@@ -23,6 +23,7 @@ import { WalkthroughProgress } from './walkthrough';
 import { EnvironmentStatusBar } from './statusBar';
 import { EnvironmentsProvider } from './tree/environmentsProvider';
 import type { IntegrationLog } from './services/integrationLog';
+import type { ApplicationWatch } from './services/applicationWatch';
 import { registerIntegrationLogView, type IntegrationLogProvider } from './tree/integrationLogProvider';
 
 /** What `activate` returns to any extension: only the activation time (used by the benchmark). */
@@ -63,6 +64,8 @@ export interface ExtensionApi extends PublicApi {
   /** Requests any client sent to the Local sandbox, and the Integration Log view's data provider. */
   readonly integrationLog: IntegrationLog;
   readonly integrationLogView: IntegrationLogProvider;
+  /** Watch My Application's proxies. */
+  readonly applicationWatch: ApplicationWatch;
 }
 
 /**
@@ -99,7 +102,7 @@ export function activate(context: vscode.ExtensionContext): PublicApi | Extensio
   c.log.info(`Activated in ${activationMs.toFixed(1)} ms (active environment: ${c.active.get()})`);
   if (context.extensionMode !== vscode.ExtensionMode.Test) return { activationMs };
   const { environments, keys, log, api, history, registrations, localSandbox, variables, drafts, responses } = c;
-  return { activationMs, environments, keys, log, diagnostics: payloads.controller, api, history, registrations, view, localSandbox, variables, drafts, walkthrough, responses, integrationLog: c.integrationLog, integrationLogView: integrationLog.provider };
+  return { activationMs, environments, keys, log, diagnostics: payloads.controller, api, history, registrations, view, localSandbox, variables, drafts, walkthrough, responses, integrationLog: c.integrationLog, integrationLogView: integrationLog.provider, applicationWatch: c.applicationWatch };
 }
 
 export function deactivate(): void {

@@ -73,5 +73,11 @@ describe('Watch My Application', () => {
     assert.match(x.diagnosis?.[1]?.message ?? '', /milliseconds/);
     const item = api.integrationLogView.getTreeItem(x);
     assert.match(String(item.description), /^Sandbox · 401 · /);
+
+    // Stop Application Watch… without an argument: the only watch stops without a question; then nothing is watched.
+    assert.deepEqual(await vscode.commands.executeCommand('tpp.stopWatchingApplication'), ['sandbox']);
+    assert.deepEqual(api.applicationWatch.watching(), []);
+    assert.equal(await fetch(`${info.v3BaseUrl}/verify-token`).then(() => 'answered', () => 'refused'), 'refused', 'the proxy is gone');
+    assert.deepEqual(await vscode.commands.executeCommand('tpp.stopWatchingApplication'), [], 'nothing to stop, and no environment asked for');
   });
 });

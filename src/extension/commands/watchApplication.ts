@@ -40,10 +40,35 @@ export const watchApplication: CommandDef = {
   },
 };
 
-/** `tpp.stopWatchingApplication`: stops the proxy of an environment. */
+/**
+ * `tpp.stopWatchingApplication` (Stop Application Watch…): stops the proxy of an environment and says what stopped.
+ * Without an argument it asks only when several environments are watched, and says so when none is. Resolves with
+ * the environments stopped.
+ */
 export const stopWatchingApplication: CommandDef = {
   id: 'tpp.stopWatchingApplication',
   async run({ applicationWatch }, arg?: unknown) {
-    await applicationWatch.stop(await watchedEnvironmentOf(arg, 'Stop watching your application on which environment?'));
+    const watching = applicationWatch.watching();
+    const given = arg === undefined ? undefined : await watchedEnvironmentOf(arg, '');
+    const env = given ?? (watching.length <= 1 ? watching[0] : await pickWatched(watching));
+    const info = env ? await applicationWatch.stop(env) : undefined;
+    if (!env || !info) {
+      void vscode.window.showInformationMessage(`Your application was not being watched${env ? ` on ${labelOf(env)}` : ''}: nothing to stop. Watch My Application on Sandbox/Production… starts a watch.`);
+      return [];
+    }
+    void vscode.window.showInformationMessage(`Stopped watching your application on ${labelOf(env)}: ${info.v3BaseUrl} no longer answers; point your application back at ${info.target}.`);
+    return [env];
   },
 };
+
+const labelOf = (env: WatchedEnvironment) => (env === 'production' ? 'PRODUCTION' : ENVIRONMENTS[env].label);
+
+/** Asks which of the watched environments to stop. */
+async function pickWatched(watching: readonly WatchedEnvironment[]): Promise<WatchedEnvironment> {
+  const picked = await vscode.window.showQuickPick(
+    watching.map((env) => ({ label: labelOf(env), env })),
+    { placeHolder: 'Stop watching your application on which environment?' },
+  );
+  if (!picked) throw new UserCancelled();
+  return picked.env;
+}

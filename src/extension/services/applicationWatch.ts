@@ -8,6 +8,9 @@ import type { EnvironmentSettings } from './environmentSettings';
 import type { IntegrationLog } from './integrationLog';
 import { KeyStore, signingKeyOf } from './keyStore';
 
+/** Context key of the palette and menus: true while Watch My Application runs for any environment. */
+export const WATCHING_CONTEXT_KEY = 'tpp.watchingApplication';
+
 /** The environments an application can be watched on (Local has its own log: the sandbox's). */
 export type WatchedEnvironment = Exclude<EnvironmentId, 'local'>;
 
@@ -48,6 +51,17 @@ export class ApplicationWatch implements vscode.Disposable {
     return this.running.get(env)?.info;
   }
 
+  /** The environments watched now, in the order they started. */
+  watching(): WatchedEnvironment[] {
+    return [...this.running.keys()];
+  }
+
+  /** Keeps the context key of the menus and palette (`tpp.watchingApplication`: any watch running) current. */
+  private changed(env: WatchedEnvironment): void {
+    void vscode.commands.executeCommand('setContext', WATCHING_CONTEXT_KEY, this.running.size > 0);
+    this.emitter.fire(env);
+  }
+
   /**
    * Starts the proxy for `env` (or returns the running one).
    * @param port the proxy's port on 127.0.0.1 (0: a free one)
@@ -78,23 +92,25 @@ export class ApplicationWatch implements vscode.Disposable {
         if (!this.running.has(env)) return;
         this.running.delete(env);
         this.log.warn(`[Watch ${label}] the proxy ${why}`);
-        this.emitter.fire(env);
+        this.changed(env);
       },
     });
     const info: WatchInfo = { env, v3BaseUrl: run.v3BaseUrl, origin: run.origin, target: remote.baseUrl.replace(/\/+$/, ''), pid: run.pid };
     this.running.set(env, { info, run });
     this.log.info(`[Watch ${label}] ${info.v3BaseUrl} -> ${info.target}${partners.length ? '' : ' (no key pair: signatures are not checked)'}`);
-    this.emitter.fire(env);
+    this.changed(env);
     return info;
   }
 
-  /** Stops the proxy of `env`; resolves when its process has ended. Nothing happens when none runs. */
-  async stop(env: WatchedEnvironment): Promise<void> {
+  /** Stops the proxy of `env`; resolves with what it was once its process has ended, undefined when none ran. */
+  async stop(env: WatchedEnvironment): Promise<WatchInfo | undefined> {
     const r = this.running.get(env);
-    if (!r) return;
+    if (!r) return undefined;
     this.running.delete(env);
     await r.run.stop();
-    this.emitter.fire(env);
+    this.log.info(`[Watch ${ENVIRONMENTS[env].label}] stopped: ${r.info.v3BaseUrl} no longer answers`);
+    this.changed(env);
+    return r.info;
   }
 
   dispose(): void {
