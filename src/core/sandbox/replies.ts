@@ -61,3 +61,21 @@ export function installErrorReplies(app: FastifyInstance, log: ((line: string) =
     done(null, JSON.stringify(errorBody(500, `The answer would exceed the Local sandbox's response limit of ${MAX_RESPONSE_BYTES} bytes`)));
   });
 }
+
+/** Methods of the partner interface's routes (a path called with another one answers 405). */
+const ALL_METHODS = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE', 'OPTIONS'] as const;
+
+/** 405 `method_not_allowed` with an `Allow` header for a known path called with another method (docs/sandbox.md). */
+export function installMethodNotAllowed(app: FastifyInstance, methodsByPath: ReadonlyMap<string, ReadonlySet<string>>): void {
+  for (const [url, methods] of methodsByPath) {
+    app.route({
+      method: ALL_METHODS.filter((m) => !methods.has(m)) as ('GET' | 'POST')[],
+      url,
+      handler: async (req, reply) =>
+        reply
+          .code(405)
+          .header('Allow', [...methods].join(', '))
+          .send(errorBody(405, `${req.method} is not allowed here; use ${[...methods].join(' or ')}`)),
+    });
+  }
+}

@@ -2,7 +2,7 @@ import Fastify, { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { EndpointDef, EndpointId } from '../contract';
 import { UNAUTHORIZED_BODY, PartnerKey, TokenRejected, VerifiedTokenCache, checkEligibilityToken, importPartnerKey, verifyPartnerToken } from './auth';
 import { SandboxDb } from './db/database';
-import { errorBody, installErrorReplies, logSafe } from './replies';
+import { errorBody, installErrorReplies, installMethodNotAllowed, logSafe } from './replies';
 import { openStorage } from './db/open';
 import { handlers, HandlerContext, writeScopeOf } from './handlers';
 import { OpsContext } from './ops/common';
@@ -11,7 +11,7 @@ import { FaultInjector, RateLimiter } from './realism';
 import { BASE_PREFIX, chooseAndParseBody, parseQuery, routeGroups, successStatus } from './routes';
 import { loadSampleData } from './seed';
 import { RequestLog } from './requestLog';
-import { installRequestLog } from './requestLogHooks';
+import { faultOf, installRequestLog, markFault } from './requestLogHooks';
 import { select } from './ops/registrations';
 import { DEFAULT_TERM_MONTHS } from './model';
 import type { SandboxHandle, SandboxOptions } from './sandboxTypes';
@@ -130,23 +130,27 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
   let ready = !opts.admin?.starting;
   // With the control API on, the log is also its journal: at least JOURNAL_LIMIT entries.
   const requestLog = opts.requestLog || control ? new RequestLog({ limit: control ? Math.max(opts.requestLog?.limit ?? 0, JOURNAL_LIMIT) : opts.requestLog?.limit }) : undefined;
-  if (requestLog) {
-    installRequestLog(app, requestLog, {
+  const recordUnanswered = requestLog && installRequestLog(app, requestLog, {
       now,
       audienceOf: (req, group) => (group[0]?.base === 'v3' ? `${origin(req)}${BASE_PREFIX.v3}` : origin(req)),
       keyOf: (iss) => keys.get(iss)?.key,
       partnerIds: () => [...keys.keys()],
       findRegistration: async (partner, invoiceNumber, storeNumber) => (await select(context, partner, { invoiceNumber, storeNumber }))._id,
     });
-  }
 
-  if (log) {
-    app.addHook('onResponse', async (req, reply) => {
-      if (req.url.startsWith(CONTROL_PREFIX)) return;
-      const started = (req as GatedRequest).tpp?.startedAt ?? performance.now();
-      log(`${req.method} ${req.url} ${reply.statusCode} ${(performance.now() - started).toFixed(1)}ms`);
-    });
-  }
+  /** The stderr line of a partner request (status 0: no answer was sent), naming the fault that answered it. */
+  const logLine = (req: FastifyRequest, status: number): void => {
+    if (!log || req.url.startsWith(CONTROL_PREFIX)) return;
+    const started = (req as GatedRequest).tpp?.startedAt ?? performance.now();
+    const f = faultOf(req);
+    const by = f && (f.by === 'schedule' ? ` (scheduled fault #${f.id}: ${f.fault})` : ` (--fault-rate: ${f.fault})`);
+    log(`${req.method} ${req.url} ${status || 'no answer'} ${(performance.now() - started).toFixed(1)}ms${by ?? ''}`);
+  };
+  if (log) app.addHook('onResponse', async (req, reply) => logLine(req, reply.statusCode));
+  const unanswered = (req: FastifyRequest, reply: FastifyReply): void => {
+    logLine(req, 0);
+    recordUnanswered?.(req, reply);
+  };
 
   const origin = (req: FastifyRequest): string => `http://${req.headers.host ?? `${opts.host ?? '127.0.0.1'}:${port}`}`;
 
@@ -187,11 +191,12 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
       const d = faults.decide();
       if (d.delayMs > 0) await new Promise((r) => setTimeout(r, d.delayMs));
       if (d.status && opts.faults?.mode === 'after-commit') state.faultAfterCommit = true;
-      else if (d.status) return reply.code(d.status).send(errorBody(d.status, `Injected fault (${d.status}); nothing was processed, retry later`));
+      else if (d.status) markFault(req, { by: 'fault-rate', fault: d.status, when: 'before' });
+      if (d.status && !state.faultAfterCommit) return reply.code(d.status).send(errorBody(d.status, `Injected fault (${d.status}); nothing was processed, retry later`));
     }
     const scheduled = control?.take(req.method, req.url);
     if (scheduled?.when === 'after-commit') state.scheduledAfter = scheduled;
-    else if (scheduled) return strike(scheduled, req, reply, false);
+    else if (scheduled) return strike(scheduled, req, reply, false, unanswered);
     return undefined;
   };
 
@@ -224,7 +229,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
         const status = result.status ?? successStatus(endpoint);
         // A scheduled or injected after-commit fault: the write above is committed; only its answer is lost.
         const after = (req as GatedRequest).tpp?.scheduledAfter;
-        if (after && status < 300) return strike(after, req, reply, true);
+        if (after && status < 300) return strike(after, req, reply, true, unanswered);
+        if ((req as GatedRequest).tpp?.faultAfterCommit && status < 300) markFault(req, { by: 'fault-rate', fault: 500, when: 'after-commit' });
         if ((req as GatedRequest).tpp?.faultAfterCommit && status < 300) return reply.code(500).send(errorBody(500, 'Injected fault (500) after the request was processed and stored'));
         if (status === 204) return reply.code(204).send();
         // Built as JSON text by the handler: sent as it is (fastify's content type for JSON, no serialisation).
@@ -233,19 +239,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
       },
     });
   }
-  // 405 for a known path called with another method.
-  const ALL = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE', 'OPTIONS'];
-  for (const [url, methods] of methodsByPath) {
-    app.route({
-      method: ALL.filter((m) => !methods.has(m)) as ('GET' | 'POST')[],
-      url,
-      handler: async (req, reply) =>
-        reply
-          .code(405)
-          .header('Allow', [...methods].join(', '))
-          .send(errorBody(405, `${req.method} is not allowed here; use ${[...methods].join(' or ')}`)),
-    });
-  }
+  installMethodNotAllowed(app, methodsByPath);
 
   let port = opts.port ?? 0;
   try {

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { errorBody } from '../replies';
+import { markFault } from '../requestLogHooks';
 import { bad, intField, objectBody, pathOf, pathPattern, stringField } from './input';
 import { FAULT_KINDS, FaultKind, MAX_SCHEDULED_HITS, MAX_TIMEOUT_MS } from './limits';
 
@@ -110,16 +111,20 @@ function publicOf(e: Entry): ScheduledFault {
 /**
  * Answers `req` with the fault `f`: a status with an error body (and Retry-After), or no answer at all (`close`
  * destroys the connection; `timeout` holds it for `timeoutMs`, then destroys it). `committed` says whether the
- * request's write was already stored.
+ * request's write was already stored. The request is marked with the fault (its journal entry, `--log json` and
+ * stderr lines name the schedule entry); `unanswered` records a request that gets no answer, which fastify's
+ * onResponse hooks never see.
  */
-export async function strike(f: ScheduledFault, req: FastifyRequest, reply: FastifyReply, committed: boolean): Promise<FastifyReply> {
+export async function strike(f: ScheduledFault, req: FastifyRequest, reply: FastifyReply, committed: boolean, unanswered?: (req: FastifyRequest, reply: FastifyReply) => void): Promise<FastifyReply> {
+  markFault(req, { by: 'schedule', id: f.id, fault: f.fault, when: committed ? 'after-commit' : 'before' });
   if (f.fault === 'timeout' || f.fault === 'close') {
     if (f.fault === 'timeout' && f.timeoutMs > 0) await new Promise((r) => setTimeout(r, f.timeoutMs).unref());
     reply.hijack();
     req.raw.socket?.destroy();
+    unanswered?.(req, reply);
     return reply;
   }
   if (f.retryAfter !== undefined) reply.header('Retry-After', String(f.retryAfter));
   const what = committed ? 'after the request was processed and stored' : 'before anything was processed; retry later';
-  return reply.code(f.fault).send(errorBody(f.fault, `Scheduled fault (${f.fault}) ${what}`));
+  return reply.code(f.fault).send(errorBody(f.fault, `Scheduled fault #${f.id} (${f.fault}) ${what}`));
 }
