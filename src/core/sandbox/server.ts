@@ -18,9 +18,9 @@ import type { SandboxHandle, SandboxOptions } from './sandboxTypes';
 import { SandboxClock } from './control/clock';
 import { FaultSchedule, ScheduledFault, strike } from './control/faults';
 import { JOURNAL_LIMIT } from './control/journal';
-import { CONTROL_PREFIX, installControl } from './control/routes';
+import { CONTROL_PREFIX, installControl, installHealth } from './control/routes';
 import { controlEnabled } from './control/security';
-import { sandboxAddresses } from './addresses';
+import { callableOrigin, sandboxAddresses } from './addresses';
 import { AnswerCache, announcingWrites } from './db/answerCache';
 import { AnswerWarmer } from './answerWarmer';
 
@@ -110,6 +110,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
   };
   const lookupKey = (iss: string) => keys.get(iss);
 
+  // What a reset goes back to (control/reset.ts): the partners given and the sample data loaded before ready.
+  const startupSeeds: { partner: string; count?: number }[] = [];
   const fail = async (e: unknown) => {
     warmer?.stop();
     await app.close().catch(() => undefined);
@@ -118,7 +120,10 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
   };
   try {
     for (const p of opts.partners ?? []) await registerPartner(p.id, p.spkiPem, p.name);
-    if (opts.seedCount && opts.seedCount > 0) for (const p of opts.partners ?? []) await loadSampleData(context, partners.get(p.id) as PartnerRecord, opts.seedCount);
+    for (const p of opts.seedCount && opts.seedCount > 0 ? (opts.partners ?? []) : []) {
+      await loadSampleData(context, partners.get(p.id) as PartnerRecord, opts.seedCount);
+      startupSeeds.push({ partner: p.id, count: opts.seedCount });
+    }
   } catch (err) {
     return fail(err);
   }
@@ -204,9 +209,9 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
     installControl(app, {
       context, clock, faults: control, journal: requestLog, version: opts.version ?? 'dev', adminToken: opts.admin?.token,
       isReady: () => ready, partner: partnerOf, partnerIds: () => [...keys.keys()], registerPartner,
-      forgetPartners: () => (partners.clear(), keys.clear()),
+      forgetPartners: () => (partners.clear(), keys.clear()), startup: () => ({ partners: opts.partners ?? [], seeds: startupSeeds }),
     });
-  }
+  } else if (opts.admin?.enabled !== false) installHealth(app, { context, version: opts.version ?? 'dev', isReady: () => ready });
 
   const methodsByPath = new Map<string, Set<string>>();
   for (const [key, group] of routeGroups()) {
@@ -249,12 +254,10 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
   }
   const address = app.server.address();
   port = typeof address === 'object' && address ? address.port : port;
-  const host = opts.host ?? '127.0.0.1';
-  const base = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   let closed = false;
   warmer?.schedule();
   return {
-    ...sandboxAddresses(base),
+    ...sandboxAddresses(callableOrigin(opts.host ?? '127.0.0.1', port)),
     context,
     requestLog,
     registerPartner,
@@ -267,6 +270,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
     loadSampleData: async (partnerId, count) => {
       const partner = await partnerOf(partnerId);
       if (!partner) throw new Error(`Unknown partner ${partnerId}`);
+      if (!ready) startupSeeds.push({ partner: partnerId, count });
       return loadSampleData(context, partner, count);
     },
     async close() {

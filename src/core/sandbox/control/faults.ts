@@ -1,8 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { errorBody } from '../replies';
 import { markFault } from '../requestLogHooks';
-import { bad, intField, objectBody, pathOf, pathPattern, stringField } from './input';
-import { FAULT_KINDS, FaultKind, MAX_SCHEDULED_HITS, MAX_TIMEOUT_MS } from './limits';
+import { bad, pathOf, pathPattern } from './input';
+import { faultBody, parseControl } from './schemas';
+import { FaultKind, MAX_SCHEDULED_HITS } from './limits';
 
 export { FAULT_KINDS, MAX_SCHEDULED_HITS, MAX_TIMEOUT_MS } from './limits';
 export type { FaultKind } from './limits';
@@ -42,19 +43,11 @@ interface Entry extends ScheduledFault {
 
 /** Parses one fault of a POST body (an object, or an element of an array at `at`). @throws ApiError 400 naming the field. */
 function parseFault(value: unknown, at: string): Omit<Entry, 'id' | 'remaining'> & { times: number } {
-  const o = objectBody(value, 'a fault');
-  const f = (name: string) => `${at}${name}`;
-  const path = stringField(o, 'path', true);
-  const method = (stringField(o, 'method') ?? '*').toUpperCase();
-  if (!/^(\*|GET|POST|PATCH|PUT|DELETE)$/.test(method)) throw bad(f('method'), `must be GET, POST, PATCH, PUT, DELETE or *, not '${method}'`);
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw bad(at.replace(/\.$/, ''), 'must be a fault object');
+  const o = parseControl(faultBody, value, at);
   const fault = o.fault as FaultKind;
-  if (!FAULT_KINDS.includes(fault)) throw bad(f('fault'), `must be one of ${FAULT_KINDS.map((k) => JSON.stringify(k)).join(', ')}`);
-  const when = o.when ?? 'before';
-  if (when !== 'before' && when !== 'after-commit') throw bad(f('when'), "must be 'before' or 'after-commit'");
-  const times = intField(o, 'times', 1, MAX_SCHEDULED_HITS, 1);
-  const retryAfter = o.retryAfter === undefined ? (fault === 429 ? 1 : undefined) : intField(o, 'retryAfter', 0, 86_400);
-  const timeoutMs = intField(o, 'timeoutMs', 0, MAX_TIMEOUT_MS, 30_000);
-  return { method, path, pattern: pathPattern(path, f('path')), fault, when, times, retryAfter, timeoutMs };
+  const retryAfter = o.retryAfter ?? (fault === 429 ? 1 : undefined);
+  return { method: o.method ?? '*', path: o.path, pattern: pathPattern(o.path, `${at}path`), fault, when: o.when ?? 'before', times: o.times ?? 1, retryAfter, timeoutMs: o.timeoutMs ?? 30_000 };
 }
 
 /** The schedule of one sandbox. */
