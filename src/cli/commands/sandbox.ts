@@ -44,7 +44,8 @@ Options:
   --no-admin                 turn the control API off
   -h, --help                 this help
 
-Limits and fault behaviour: docs/sandbox.md; the control API: docs/testing-your-application.md.`;
+The control API's reference: tpp openapi --interface control. Limits and fault behaviour: docs/sandbox.md and
+docs/testing-your-application.md in the toolkit's repository.`;
 
 /**
  * Runs the Local sandbox in the foreground. The first line on stdout is the v3 base address; one line per

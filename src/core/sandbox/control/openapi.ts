@@ -56,6 +56,29 @@ export function controlOpenApi(): { paths: Record<string, Json>; components: { s
   return { paths: out, components, tag: tags[0] as { name: string; description: string } };
 }
 
+/**
+ * The control API alone as an OpenAPI 3.1 document (`tpp openapi --interface control`): its reference wherever `tpp`
+ * is installed, docs/ included or not (docs/testing-your-application.md, Control API reference). `version` is the
+ * toolkit's.
+ */
+export function controlOpenApiDocument(version: string): Json {
+  const { paths, components, tag } = controlOpenApi();
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Tire Protection Partner Toolkit: Local sandbox control API',
+      version,
+      description:
+        'The control API of tpp sandbox under /__tpp/, for an application\'s automated tests: health, reset, seed, the request journal, scheduled faults, the clock and partners. ' +
+        'Bodies and queries are checked strictly (an unknown property is a 400 naming it). On by default on a loopback --host; elsewhere only with --admin-token (health answers on every bind).',
+    },
+    servers: [CONTROL_SERVER],
+    tags: [tag],
+    paths,
+    components,
+  };
+}
+
 function controlDescription(): { paths: Json; components: { schemas: Json; securitySchemes: Json }; tags: Json[] } {
   const fault = strict(
     {
