@@ -2,8 +2,8 @@
 // loopback with keep-alive connections (undici), a freshly minted token on each, and reports req/s, p50, p99 and the
 // server's memory.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { openSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { openSync, readFileSync, rmdirSync, rmSync } from 'node:fs';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { buildSync } from 'esbuild';
 import { Pool } from 'undici';
@@ -19,27 +19,49 @@ export interface Server {
   readonly stderrFile: string;
 }
 
-/** Plain JavaScript made of each server script, next to it (so that it resolves modules as the script does). */
+/** Plain JavaScript made of each server script, by script. */
 const compiledScripts = new Map<string, string>();
 
 /**
- * `script` bundled by esbuild into `<script>.bench.cjs` (its packages left to require): servers run without tsx,
- * whose loader alone holds about 50 MiB resident, so that the memory printed is the server's.
+ * Where a server script's plain JavaScript goes: `out/<its directory>/<name>.bench.cjs` at the repository's root,
+ * where generated files go (ignored by git and ESLint alike). Its directory is as deep as the script's, so that its
+ * `__dirname`-relative paths (`../../dist/sandbox.js`) and its packages resolve as the script's do.
  */
-function compiled(script: string): string {
+export function compiledPath(script: string): string {
+  const root = resolve(__dirname, '..', '..');
+  return join(root, 'out', relative(root, dirname(resolve(script))), basename(script).replace(/\.ts$/, '.bench.cjs'));
+}
+
+/**
+ * `script` bundled by esbuild into {@link compiledPath} (its packages left to require): servers run without tsx,
+ * whose loader alone holds about 50 MiB resident, so that the memory printed is the server's. Removed by
+ * {@link removeCompiled}, and at this process's exit at the latest.
+ */
+export function compiled(script: string): string {
   let out = compiledScripts.get(script);
   if (!out) {
-    out = script.replace(/\.ts$/, '.bench.cjs');
+    out = compiledPath(script);
+    if (compiledScripts.size === 0) process.once('exit', removeCompiled);
     buildSync({ entryPoints: [script], outfile: out, bundle: true, platform: 'node', format: 'cjs', packages: 'external', logLevel: 'error' });
     compiledScripts.set(script, out);
   }
   return out;
 }
 
-/** Removes the plain JavaScript made of the server scripts. */
+/** Removes the plain JavaScript made of the server scripts, and the directories made for it when left empty. */
 export function removeCompiled(): void {
-  for (const file of compiledScripts.values()) rmSync(file, { force: true });
+  for (const file of compiledScripts.values()) {
+    rmSync(file, { force: true });
+    for (let d = dirname(file); basename(d) !== 'out' && d !== dirname(d); d = dirname(d)) {
+      try {
+        rmdirSync(d);
+      } catch {
+        break; // not empty: something else lives there
+      }
+    }
+  }
   compiledScripts.clear();
+  process.removeListener('exit', removeCompiled);
 }
 
 /** How a server's process is started: Node options and environment (default: none, and this process's). */

@@ -26,7 +26,8 @@ export async function startSandbox() {
     rmSync(dir, { recursive: true, force: true });
   });
   const deadline = Date.now() + 30_000;
-  while ((await sandbox.control('GET', 'health')).status !== 'ready') {
+  // Health answers 503 "starting" (with Retry-After) until the sandbox is ready.
+  while ((await fetch(`${sandbox.origin}/__tpp/health`)).status !== 200) {
     if (Date.now() > deadline) throw new Error('the sandbox did not become ready');
     await new Promise((r) => setTimeout(r, 100));
   }

@@ -5,6 +5,7 @@ import os
 import subprocess
 import tempfile
 import time
+import urllib.error
 import urllib.request
 
 import pytest
@@ -30,6 +31,15 @@ class Sandbox:
         with urllib.request.urlopen(req, timeout=30) as res:
             return json.loads(res.read().decode())
 
+    def ready(self):
+        """Whether health answers ready (it answers 503 "starting", with Retry-After, until then)."""
+        try:
+            return self.control("GET", "health")["status"] == "ready"
+        except urllib.error.HTTPError as e:
+            if e.code == 503:
+                return False
+            raise
+
     def now(self):
         """The sandbox's time: real time plus the offset the test moved its clock by."""
         return time.time() + self.offset_seconds
@@ -53,7 +63,7 @@ def sandbox_process():
             with open(prefix + ".pem") as f:
                 sb = Sandbox(base_url, f.read())
             deadline = time.time() + 30
-            while sb.control("GET", "health")["status"] != "ready":
+            while not sb.ready():
                 assert time.time() < deadline, "the sandbox did not become ready"
                 time.sleep(0.1)
             yield sb

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { isLoopbackHost } from '../../core/client/urlPolicy';
 import { controlEnabled } from '../../core/sandbox/control/security';
 import { redactUrl } from '../../core/sandbox/db/database';
 import { CliCommand, CliIo, UsageError } from '../io';
@@ -43,7 +44,8 @@ Options:
   --no-admin                 turn the control API off
   -h, --help                 this help
 
-Limits and fault behaviour: docs/sandbox.md; the control API: docs/testing-your-application.md.`;
+The control API's reference: tpp openapi --interface control. Limits and fault behaviour: docs/sandbox.md and
+docs/testing-your-application.md in the toolkit's repository.`;
 
 /**
  * Runs the Local sandbox in the foreground. The first line on stdout is the v3 base address; one line per
@@ -144,8 +146,11 @@ export async function runSandboxCommand(args: string[], io: CliIo, stop?: AbortS
   const where = values.database ? `data in the PostgreSQL server ${redactUrl(values.database)}` : values['data-dir'] ? `data in ${values['data-dir']}` : 'in memory';
   io.stderr.write(`Local sandbox: v3 ${sb.v3BaseUrl}, v2 ${sb.v2BaseUrl}/v2/partners/<name>, eligibility ${sb.eligibilityBaseUrl}; ${where}\n`);
   const admin = { enabled: !values['no-admin'], token: adminToken };
-  io.stderr.write(`Control API: ${controlEnabled(values.host ?? '127.0.0.1', admin) ? `${sb.origin}/__tpp/ (${admin.token ? 'admin token required' : 'loopback only'})` : 'off'}\n`);
+  const on = controlEnabled(values.host ?? '127.0.0.1', admin);
+  io.stderr.write(`Control API: ${on ? `${sb.origin}/__tpp/ (${admin.token ? 'admin token required' : 'loopback only'})` : admin.enabled ? `off but for ${sb.origin}/__tpp/health (give --admin-token for the rest)` : 'off'}\n`);
   for (const p of partners) io.stderr.write(`Partner ${p.id}: v2 path /v2/partners/${p.name ?? p.id}, v3 aud ${sb.v3BaseUrl}, v2 aud ${sb.v2BaseUrl}\n`);
+  // A wildcard or other non-loopback bind: the addresses above are loopback; a client elsewhere calls another one.
+  if (!isLoopbackHost(values.host ?? '127.0.0.1')) io.stderr.write(`Listening on ${values.host}: a JWT's aud must be the base address the client calls (http://<the address it calls>:${new URL(sb.origin).port}/api/v3 for version 3, the origin for version 2), not ${sb.v3BaseUrl} unless it calls that\n`);
   for (const line of seeded) io.stderr.write(`${line}\n`);
   const why = await stopped;
   io.stderr.write(`Stopping (${why})\n`);

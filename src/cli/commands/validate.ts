@@ -4,7 +4,11 @@ import { PAYLOAD_KINDS } from '../../core/contract/kinds';
 import { DIAGNOSTIC_CODES, NO_SCHEMA, canDisable, withoutDisabled } from '../../core/diagnostics/codes';
 import { expandGlob, isGlob } from '../../core/diagnostics/glob';
 import { diagnosePayload } from '../../core/diagnostics/payload';
+import { SYNTAX_MESSAGES } from '../../core/diagnostics/edits';
+import { RULES } from '../../core/diagnostics/engine';
+import { LineIndex } from '../../core/diagnostics/lineIndex';
 import type { Problem } from '../../core/diagnostics/types';
+import { parseStrictJson } from '../../core/json/strictJson';
 import { CliCommand, UsageError } from '../io';
 
 /** One problem as printed by `--format json` (1-based lines and columns; end is exclusive). */
@@ -30,6 +34,18 @@ export interface ValidateJsonProblem {
  * only by a glob without one are skipped. docs/diagnostics.md lists every code.
  * Exit 0 without errors (warnings allowed), 1 with errors, 2 on usage or read errors.
  */
+/**
+ * The first JSON syntax error of `text` as a problem at its line and column (payload files are strict JSON:
+ * ../shared/spec/partner-interface.md, Conventions), or undefined when the text is JSON.
+ */
+function notJson(text: string): Problem | undefined {
+  const json = parseStrictJson(text);
+  if (json.ok) return undefined;
+  const lines = new LineIndex(text);
+  const end = Math.min(json.offset + 1, text.length);
+  return { severity: 'error', code: RULES.syntax, message: `not JSON: ${SYNTAX_MESSAGES[json.code] ?? json.code}`, start: json.offset, end, path: [], range: { start: lines.positionAt(json.offset), end: lines.positionAt(end) } };
+}
+
 export const validateCommand: CliCommand = {
   name: 'validate',
   usage: 'tpp validate <file|glob>... [--format text|json] [--ignore <warning code>]...',
@@ -94,7 +110,8 @@ export const validateCommand: CliCommand = {
           skipped++;
           continue;
         }
-        problems = [{ severity: 'error', code: NO_SCHEMA, message: `not a payload file: add "$schema": "tpp://schemas/<kind>.json" (kinds: ${Object.keys(PAYLOAD_KINDS).join(', ')})`, start: 0, end: 0, path: [], range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } }];
+        // A file that is not JSON at all: its syntax error and where, not a missing $schema it could not hold.
+        problems = [notJson(text) ?? { severity: 'error', code: NO_SCHEMA, message: `not a payload file: add "$schema": "tpp://schemas/<kind>.json" (kinds: ${Object.keys(PAYLOAD_KINDS).join(', ')})`, start: 0, end: 0, path: [], range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } }];
       } else problems = withoutDisabled(diagnosis.problems, ignored);
       checked++;
       for (const p of problems) {

@@ -26,6 +26,16 @@ export function sandboxAddresses(origin: string): SandboxAddresses {
   return { origin, v3BaseUrl: `${origin}${BASE_PREFIX.v3}`, v2BaseUrl: `${origin}${BASE_PREFIX.v2}`, eligibilityBaseUrl: `${origin}${BASE_PREFIX.eligibility}` };
 }
 
+/**
+ * The origin a client on this machine calls for a sandbox listening on `host`:`port`: a wildcard bind (`0.0.0.0`,
+ * `::`) is reached through loopback (`127.0.0.1`, `[::1]`), never at the wildcard itself, which no client can call
+ * and no JWT `aud` can name (docs/sandbox.md, Addresses). IPv6 hosts are bracketed.
+ */
+export function callableOrigin(host: string, port: number): string {
+  const h = host === '0.0.0.0' ? '127.0.0.1' : host === '::' || host === '[::]' ? '::1' : host.replace(/^\[(.*)\]$/, '$1');
+  return `http://${h.includes(':') ? `[${h}]` : h}:${port}`;
+}
+
 /** The addresses of a sandbox listening on 127.0.0.1:`port` (the editor's Local sandbox, `tpp sandbox`). */
 export function loopbackAddresses(port: number): SandboxAddresses {
   return sandboxAddresses(`http://127.0.0.1:${port}`);

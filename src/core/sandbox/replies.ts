@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { maskSecrets } from '../log/mask';
 import { StorageError, sqlState } from './db/database';
@@ -23,7 +24,39 @@ export function logSafe(text: string): string {
   return maskSecrets(text.replace(/([?&](?:api_?key|token|access_token|key|secret|password)=)[^&\s]*/gi, '$1***'));
 }
 
-/** Installs the not-found, error and response-size handlers on `app`; `log` receives storage failures and 500s. */
+/** Bytes of a refused body read and dropped before its 413 is sent (beyond, the connection closes mid-upload). */
+export const DRAIN_LIMIT_BYTES = 64 * 1024 * 1024;
+/** Longest wait for a refused body's end, in milliseconds. */
+const DRAIN_LIMIT_MS = 10_000;
+
+/**
+ * Reads and drops the rest of a request's body, then calls `then` once: at its end, after {@link DRAIN_LIMIT_BYTES}
+ * or {@link DRAIN_LIMIT_MS}, or when the connection fails.
+ */
+function drainRequest(raw: IncomingMessage, then: () => void): void {
+  let seen = 0;
+  let called = false;
+  const finish = () => {
+    if (called) return;
+    called = true;
+    clearTimeout(timer);
+    raw.removeListener('data', onData).removeListener('end', finish).removeListener('error', finish).removeListener('close', finish);
+    then();
+  };
+  const onData = (chunk: Buffer) => {
+    seen += chunk.length;
+    if (seen > DRAIN_LIMIT_BYTES) finish();
+  };
+  const timer = setTimeout(finish, DRAIN_LIMIT_MS);
+  timer.unref?.();
+  raw.on('data', onData).once('end', finish).once('error', finish).once('close', finish);
+  raw.resume();
+}
+
+/**
+ * Installs the not-found, error and response-size handlers on `app`, and the drain of a body too large (413);
+ * `log` receives storage failures and 500s.
+ */
 export function installErrorReplies(app: FastifyInstance, log: ((line: string) => void) | undefined): void {
   app.setNotFoundHandler((req, reply) => {
     void reply.code(404).send(errorBody(404, `No endpoint at ${req.method} ${req.url.split('?')[0] ?? ''}`));
@@ -52,6 +85,12 @@ export function installErrorReplies(app: FastifyInstance, log: ((line: string) =
     const issues = status === 400 ? [{ path: '', message: err.message }] : undefined;
     void reply.code(status).send(errorBody(status, message, issues));
   });
+  // A body too large is answered once the client has sent it (up to a bound): the 413 is then readable, where
+  // closing the connection mid-upload made the client's next write fail (EPIPE) before it read the answer.
+  app.addHook('onSend', (req, reply, payload, done) => {
+    if (reply.statusCode !== 413 || req.raw.complete || req.raw.destroyed) return done(null, payload);
+    drainRequest(req.raw, () => done(null, payload));
+  });
   // fastify's callback form: no promise per answer.
   app.addHook('onSend', (_req, reply, payload, done) => {
     // A string's UTF-8 size is at most 3 bytes per UTF-16 unit: only a long one is measured.
@@ -60,4 +99,22 @@ export function installErrorReplies(app: FastifyInstance, log: ((line: string) =
     void reply.code(500);
     done(null, JSON.stringify(errorBody(500, `The answer would exceed the Local sandbox's response limit of ${MAX_RESPONSE_BYTES} bytes`)));
   });
+}
+
+/** Methods of the partner interface's routes (a path called with another one answers 405). */
+const ALL_METHODS = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE', 'OPTIONS'] as const;
+
+/** 405 `method_not_allowed` with an `Allow` header for a known path called with another method (docs/sandbox.md). */
+export function installMethodNotAllowed(app: FastifyInstance, methodsByPath: ReadonlyMap<string, ReadonlySet<string>>): void {
+  for (const [url, methods] of methodsByPath) {
+    app.route({
+      method: ALL_METHODS.filter((m) => !methods.has(m)) as ('GET' | 'POST')[],
+      url,
+      handler: async (req, reply) =>
+        reply
+          .code(405)
+          .header('Allow', [...methods].join(', '))
+          .send(errorBody(405, `${req.method} is not allowed here; use ${[...methods].join(' or ')}`)),
+    });
+  }
 }

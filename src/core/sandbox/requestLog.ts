@@ -1,7 +1,7 @@
 import type { RequestLogEntry } from './requestLogEntry';
 
 export { maskQuery } from './requestLogMask';
-export { REQUEST_BODY_CAP, RESPONSE_BODY_CAP, RequestLogEntry, type RawRequest, type RequestLogLine } from './requestLogEntry';
+export { REQUEST_BODY_CAP, RESPONSE_BODY_CAP, RequestLogEntry, type InjectedFault, type RawRequest, type RequestLogLine } from './requestLogEntry';
 
 /**
  * The Local sandbox's request log (spec: Errors): one entry per request the sandbox answers, from

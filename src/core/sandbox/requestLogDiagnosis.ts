@@ -2,6 +2,7 @@ import type { KeyObject } from 'node:crypto';
 import { PAYLOAD_KINDS, type EndpointDef, type PayloadKind } from '../contract';
 import { diagnosePayload } from '../diagnostics/payload';
 import type { DiagnosisItem } from '../exchange/types';
+import type { InjectedFault } from './requestLogEntry';
 import { CHECK_IDS, decodeJwt, inspectJwt, type CheckId, type CheckResult } from '../jwt/inspect';
 import { secondsNowFix } from '../jwt/secondsFix';
 
@@ -14,7 +15,9 @@ import { secondsNowFix } from '../jwt/secondsFix';
  * - 400: the payload diagnostics of the editor (`diagnosePayload`: same messages and codes) for the body sent,
  *   `rule` = the field's JSON path; else the field issues of the answer;
  * - 403/404/409: the answer's message with what it refers to (409: `record` of the conflicting registration);
- * - 429/5xx: whether the sandbox's rate limit or fault injection produced it.
+ * - an injected fault (any status, or none for `timeout` / `close`): rule `fault`, naming the schedule entry or
+ *   `--fault-rate` that answered, and whether the write was stored;
+ * - 429: the rate limit (`--rate-limit`); 503 `storage`; other 5xx `server`.
  */
 
 /** What {@link diagnose} needs to know about one failed request. */
@@ -44,6 +47,17 @@ export interface DiagnosisInput {
   readonly partnerIds: () => readonly string[];
   /** The registration that a duplicate create conflicts with (409), when it can be found. */
   readonly findRegistration?: (invoiceNumber: string, storeNumber: string | undefined) => Promise<string | undefined>;
+  /** The fault the sandbox injected in place of the answer, when it did. */
+  readonly fault?: InjectedFault;
+}
+
+/** The one item of an injected fault's diagnosis: which schedule (or option) answered, and what was stored. */
+export function faultDiagnosis(f: InjectedFault): DiagnosisItem {
+  const by = f.by === 'schedule' ? `scheduled fault #${f.id ?? '?'} (POST /__tpp/faults)` : "fault option (--fault-rate)";
+  const what =
+    f.fault === 'close' ? 'closed the connection without an answer' : f.fault === 'timeout' ? 'held the request, then closed the connection without an answer' : `answered ${f.fault}`;
+  const stored = f.when === 'after-commit' ? 'the write was processed and stored; only its answer was lost' : 'nothing was processed';
+  return { rule: 'fault', message: `Injected by the sandbox's ${by}, not caused by the request: it ${what} ${f.when === 'after-commit' ? 'after the commit' : 'before processing'}, so ${stored}.` };
 }
 
 /** The fix of each checklist rule, when the check's own detail does not already say it. */
@@ -219,6 +233,7 @@ async function diagnoseConflict(input: DiagnosisInput, message: string): Promise
  * computed says so in one item.
  */
 export async function diagnose(input: DiagnosisInput): Promise<DiagnosisItem[]> {
+  if (input.fault) return [faultDiagnosis(input.fault)];
   if (input.status < 400) return [];
   const answer = answerOf(input.responseBody);
   const message = answer.message ?? `HTTP ${input.status}`;
@@ -240,7 +255,6 @@ export async function diagnose(input: DiagnosisInput): Promise<DiagnosisItem[]> 
       case 429:
         return [{ rule: 'rate-limit', message: `${sentence(message)} The sandbox was started with a rate limit (--rate-limit): wait for Retry-After, then retry.` }];
       default:
-        if (/injected fault/i.test(message)) return [{ rule: 'fault', message: `Injected by the sandbox's fault option (--fault-rate), not caused by the request: ${sentence(message)}` }];
         if (input.status === 503) return [{ rule: 'storage', message: sentence(message) }];
         if (input.status >= 500) return [{ rule: 'server', message: `${sentence(message)} The request is not at fault; the sandbox's log has the details.` }];
         return [{ rule: 'status', message: sentence(message) }];

@@ -14,6 +14,19 @@ export const RESPONSE_BODY_CAP = 16 * 1024;
 /** What an entry holds besides its URL and bodies (fields, both header objects), in {@link RequestLogEntry.bytes}. */
 const ENTRY_OVERHEAD = 1024;
 
+/**
+ * A fault the sandbox injected in place of a request's answer (docs/testing-your-application.md, Faults; spec:
+ * Errors): scheduled through `POST /__tpp/faults` (`by: 'schedule'`, with the schedule entry's `id`) or drawn by
+ * `--fault-rate` (`by: 'fault-rate'`). `fault` is the status answered, or `timeout` / `close` when no answer was sent.
+ */
+export interface InjectedFault {
+  readonly by: 'schedule' | 'fault-rate';
+  readonly id?: number;
+  readonly fault: number | 'timeout' | 'close';
+  /** `before`: nothing was processed; `after-commit`: the write was stored and only its answer replaced. */
+  readonly when: 'before' | 'after-commit';
+}
+
 /** What the sandbox hands the log about one answered request (raw: masked when the exchange is built). */
 export interface RawRequest {
   readonly method: string;
@@ -24,6 +37,7 @@ export interface RawRequest {
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
   /** Request body text, when one was read (absent for a rejected token: the body is never read then). */
   readonly body?: string;
+  /** Status answered; 0 when no answer was sent (a `timeout` or `close` fault). */
   readonly status: number;
   readonly responseHeaders: Readonly<Record<string, unknown>>;
   /** Response body text (JSON), when there was one. */
@@ -32,6 +46,8 @@ export interface RawRequest {
   readonly ms: number;
   /** Partner ID: the verified `iss`, or for a refused token the `iss` it claimed, when readable. */
   readonly partner?: string;
+  /** The fault that answered it, when one did. */
+  readonly fault?: InjectedFault;
 }
 
 /**
@@ -45,6 +61,8 @@ export interface RequestLogLine {
   readonly ms: number;
   readonly partner: string | null;
   readonly diagnosis: readonly { readonly rule: string; readonly message: string }[];
+  /** Present when an injected fault answered the request (status 0: none was sent). */
+  readonly fault?: InjectedFault;
 }
 
 /** `T` with its properties writable, for an object filled in place before it is handed out. */
@@ -67,6 +85,8 @@ export class RequestLogEntry {
   /** Milliseconds, one decimal. */
   readonly ms: number;
   readonly partner: string | undefined;
+  /** The fault that answered the request, when one did. */
+  readonly fault: InjectedFault | undefined;
   private readonly raw: RawRequest;
   /** Bytes of an answer longer than {@link RESPONSE_BODY_CAP}, whose text is kept cut. */
   private readonly cutAnswerBytes: number | undefined;
@@ -96,6 +116,7 @@ export class RequestLogEntry {
     this.status = raw.status;
     this.ms = Math.round(raw.ms * 10) / 10;
     this.partner = raw.partner;
+    this.fault = raw.fault;
   }
 
   /** Time-ordered unique id: milliseconds in base 36, then a per-process counter, then the process. */
@@ -105,7 +126,8 @@ export class RequestLogEntry {
 
   /** The `--log json` line of this entry. */
   line(): RequestLogLine {
-    return { time: this.time, method: this.method, path: this.path, status: this.status, ms: this.ms, partner: this.partner ?? null, diagnosis: this.diagnosis.map(({ rule, message }) => ({ rule, message })) };
+    const line: RequestLogLine = { time: this.time, method: this.method, path: this.path, status: this.status, ms: this.ms, partner: this.partner ?? null, diagnosis: this.diagnosis.map(({ rule, message }) => ({ rule, message })) };
+    return this.fault ? { ...line, fault: this.fault } : line;
   }
 
   /**
@@ -129,7 +151,9 @@ export class RequestLogEntry {
     const x = { id: this.id, env: 'local', source: 'sandbox-log', time: this.time } as Writable<Exchange>;
     if (this.partner) x.partner = this.partner;
     x.request = request;
-    x.response = response;
+    // No answer was sent (a timeout or close fault): an exchange without a response, as for a client's network error.
+    if (raw.status > 0) x.response = response;
+    else x.problem = 'No answer: the connection was closed by an injected fault';
     x.durationMs = this.ms;
     x.attempts = 1;
     if (this.diagnosis.length) x.diagnosis = this.diagnosis;

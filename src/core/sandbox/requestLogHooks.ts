@@ -2,7 +2,7 @@ import type { KeyObject } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { EndpointDef } from '../contract';
 import { decodeJwt } from '../jwt/inspect';
-import { RequestLog, RequestLogEntry, type RawRequest } from './requestLog';
+import { RequestLog, RequestLogEntry, type InjectedFault, type RawRequest } from './requestLog';
 import { diagnose } from './requestLogDiagnosis';
 
 /**
@@ -18,7 +18,17 @@ interface GateState {
   readonly partner?: { readonly id: string };
 }
 
-type LoggedRequest = FastifyRequest & { tpp?: GateState; tppBody?: string; tppAnswer?: string };
+type LoggedRequest = FastifyRequest & { tpp?: GateState; tppBody?: string; tppAnswer?: string; tppFault?: InjectedFault };
+
+/** Marks `req` as answered by an injected fault: its log entry, `--log json` line and stderr line say which. */
+export function markFault(req: FastifyRequest, fault: InjectedFault): void {
+  (req as LoggedRequest).tppFault = fault;
+}
+
+/** The injected fault that answered `req`, when one did. */
+export function faultOf(req: FastifyRequest): InjectedFault | undefined {
+  return (req as LoggedRequest).tppFault;
+}
 
 /** The sandbox's view of partners and addresses, as the diagnosis needs it. */
 export interface RequestLogContext {
@@ -43,9 +53,10 @@ function claimedIss(authorization: string | undefined): string | undefined {
 
 /**
  * Installs the log's hooks on `app` (before its routes are added). Call after the error replies are installed, so
- * that the logged answer is the one sent.
+ * that the logged answer is the one sent. Returns the recorder of a request that gets no answer (a `timeout` or
+ * `close` fault: fastify runs no onResponse hook for it), logged with status 0.
  */
-export function installRequestLog(app: FastifyInstance, log: RequestLog, ctx: RequestLogContext): void {
+export function installRequestLog(app: FastifyInstance, log: RequestLog, ctx: RequestLogContext): (req: FastifyRequest, reply: FastifyReply) => void {
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
@@ -53,7 +64,7 @@ export function installRequestLog(app: FastifyInstance, log: RequestLog, ctx: Re
     parseJson(req, body as string, done);
   });
   /** Takes the request's place in the log now, as its answer has gone out, and publishes its entry once built. */
-  const record = (request: FastifyRequest, reply: FastifyReply): void => {
+  const record = (request: FastifyRequest, reply: FastifyReply, unanswered = false): void => {
     // First, before the log takes any place for this request: the control API is never partner traffic
     // (control/routes.ts).
     if (request.url.startsWith('/__tpp')) return;
@@ -61,8 +72,9 @@ export function installRequestLog(app: FastifyInstance, log: RequestLog, ctx: Re
     const publish = log.reserve();
     const req = request as LoggedRequest;
     const end = ctx.now();
-    const status = reply.statusCode;
+    const status = unanswered ? 0 : reply.statusCode;
     const state = req.tpp;
+    const fault = req.tppFault;
     const authorization = req.headers.authorization;
     const raw: RawRequest = {
       method: req.method,
@@ -71,12 +83,13 @@ export function installRequestLog(app: FastifyInstance, log: RequestLog, ctx: Re
       headers: req.headers,
       body: req.tppBody,
       status,
-      responseHeaders: reply.getHeaders(),
-      responseBody: req.tppAnswer,
+      responseHeaders: unanswered ? {} : reply.getHeaders(),
+      responseBody: unanswered ? undefined : req.tppAnswer,
       ms: reply.elapsedTime,
       partner: state?.partner?.id ?? (status === 401 ? claimedIss(authorization) : undefined),
+      fault,
     };
-    if (status < 400) {
+    if (status < 400 && !fault) {
       publish(new RequestLogEntry(raw, [], end));
       return;
     }
@@ -96,6 +109,7 @@ export function installRequestLog(app: FastifyInstance, log: RequestLog, ctx: Re
       nowSeconds: Math.floor(end / 1000),
       keyOf: (iss) => ctx.keyOf(iss),
       partnerIds: () => ctx.partnerIds(),
+      fault,
       findRegistration: partner && ctx.findRegistration ? (inv, store) => ctx.findRegistration?.(partner, inv, store) ?? Promise.resolve(undefined) : undefined,
     })
       // Published even when the diagnosis failed, so that its place never holds back the entries after it.
@@ -111,4 +125,5 @@ export function installRequestLog(app: FastifyInstance, log: RequestLog, ctx: Re
     record(request, reply);
     done();
   });
+  return (req, reply) => record(req, reply, true);
 }

@@ -2,7 +2,7 @@ import Fastify, { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { EndpointDef, EndpointId } from '../contract';
 import { UNAUTHORIZED_BODY, PartnerKey, TokenRejected, VerifiedTokenCache, checkEligibilityToken, importPartnerKey, verifyPartnerToken } from './auth';
 import { SandboxDb } from './db/database';
-import { errorBody, installErrorReplies, logSafe } from './replies';
+import { errorBody, installErrorReplies, installMethodNotAllowed, logSafe } from './replies';
 import { openStorage } from './db/open';
 import { handlers, HandlerContext, writeScopeOf } from './handlers';
 import { OpsContext } from './ops/common';
@@ -11,16 +11,16 @@ import { FaultInjector, RateLimiter } from './realism';
 import { BASE_PREFIX, chooseAndParseBody, parseQuery, routeGroups, successStatus } from './routes';
 import { loadSampleData } from './seed';
 import { RequestLog } from './requestLog';
-import { installRequestLog } from './requestLogHooks';
+import { faultOf, installRequestLog, markFault } from './requestLogHooks';
 import { select } from './ops/registrations';
 import { DEFAULT_TERM_MONTHS } from './model';
 import type { SandboxHandle, SandboxOptions } from './sandboxTypes';
 import { SandboxClock } from './control/clock';
 import { FaultSchedule, ScheduledFault, strike } from './control/faults';
 import { JOURNAL_LIMIT } from './control/journal';
-import { CONTROL_PREFIX, installControl } from './control/routes';
+import { CONTROL_PREFIX, installControl, installHealth } from './control/routes';
 import { controlEnabled, guardServer, timeLimits } from './control/security';
-import { sandboxAddresses } from './addresses';
+import { callableOrigin, sandboxAddresses } from './addresses';
 import { AnswerCache, announcingWrites } from './db/answerCache';
 import { AnswerWarmer } from './answerWarmer';
 
@@ -111,6 +111,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
   };
   const lookupKey = (iss: string) => keys.get(iss);
 
+  // What a reset goes back to (control/reset.ts): the partners given and the sample data loaded before ready.
+  const startupSeeds: { partner: string; count?: number }[] = [];
   const fail = async (e: unknown) => {
     warmer?.stop();
     await app.close().catch(() => undefined);
@@ -119,7 +121,10 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
   };
   try {
     for (const p of opts.partners ?? []) await registerPartner(p.id, p.spkiPem, p.name);
-    if (opts.seedCount && opts.seedCount > 0) for (const p of opts.partners ?? []) await loadSampleData(context, partners.get(p.id) as PartnerRecord, opts.seedCount);
+    for (const p of opts.seedCount && opts.seedCount > 0 ? (opts.partners ?? []) : []) {
+      await loadSampleData(context, partners.get(p.id) as PartnerRecord, opts.seedCount);
+      startupSeeds.push({ partner: p.id, count: opts.seedCount });
+    }
   } catch (err) {
     return fail(err);
   }
@@ -131,23 +136,27 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
   let ready = !opts.admin?.starting;
   // With the control API on, the log is also its journal: at least JOURNAL_LIMIT entries.
   const requestLog = opts.requestLog || control ? new RequestLog({ limit: control ? Math.max(opts.requestLog?.limit ?? 0, JOURNAL_LIMIT) : opts.requestLog?.limit }) : undefined;
-  if (requestLog) {
-    installRequestLog(app, requestLog, {
+  const recordUnanswered = requestLog && installRequestLog(app, requestLog, {
       now,
       audienceOf: (req, group) => (group[0]?.base === 'v3' ? `${origin(req)}${BASE_PREFIX.v3}` : origin(req)),
       keyOf: (iss) => keys.get(iss)?.key,
       partnerIds: () => [...keys.keys()],
       findRegistration: async (partner, invoiceNumber, storeNumber) => (await select(context, partner, { invoiceNumber, storeNumber }))._id,
     });
-  }
 
-  if (log) {
-    app.addHook('onResponse', async (req, reply) => {
-      if (req.url.startsWith(CONTROL_PREFIX)) return;
-      const started = (req as GatedRequest).tpp?.startedAt ?? performance.now();
-      log(`${req.method} ${req.url} ${reply.statusCode} ${(performance.now() - started).toFixed(1)}ms`);
-    });
-  }
+  /** The stderr line of a partner request (status 0: no answer was sent), naming the fault that answered it. */
+  const logLine = (req: FastifyRequest, status: number): void => {
+    if (!log || req.url.startsWith(CONTROL_PREFIX)) return;
+    const started = (req as GatedRequest).tpp?.startedAt ?? performance.now();
+    const f = faultOf(req);
+    const by = f && (f.by === 'schedule' ? ` (scheduled fault #${f.id}: ${f.fault})` : ` (--fault-rate: ${f.fault})`);
+    log(`${req.method} ${req.url} ${status || 'no answer'} ${(performance.now() - started).toFixed(1)}ms${by ?? ''}`);
+  };
+  if (log) app.addHook('onResponse', async (req, reply) => logLine(req, reply.statusCode));
+  const unanswered = (req: FastifyRequest, reply: FastifyReply): void => {
+    logLine(req, 0);
+    recordUnanswered?.(req, reply);
+  };
 
   const origin = (req: FastifyRequest): string => `http://${req.headers.host ?? `${opts.host ?? '127.0.0.1'}:${port}`}`;
 
@@ -188,11 +197,12 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
       const d = faults.decide();
       if (d.delayMs > 0) await new Promise((r) => setTimeout(r, d.delayMs));
       if (d.status && opts.faults?.mode === 'after-commit') state.faultAfterCommit = true;
-      else if (d.status) return reply.code(d.status).send(errorBody(d.status, `Injected fault (${d.status}); nothing was processed, retry later`));
+      else if (d.status) markFault(req, { by: 'fault-rate', fault: d.status, when: 'before' });
+      if (d.status && !state.faultAfterCommit) return reply.code(d.status).send(errorBody(d.status, `Injected fault (${d.status}); nothing was processed, retry later`));
     }
     const scheduled = control?.take(req.method, req.url);
     if (scheduled?.when === 'after-commit') state.scheduledAfter = scheduled;
-    else if (scheduled) return strike(scheduled, req, reply, false);
+    else if (scheduled) return strike(scheduled, req, reply, false, unanswered);
     return undefined;
   };
 
@@ -200,9 +210,9 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
     installControl(app, {
       context, clock, faults: control, journal: requestLog, version: opts.version ?? 'dev', adminToken: opts.admin?.token, port: () => port,
       isReady: () => ready, partner: partnerOf, partnerIds: () => [...keys.keys()], registerPartner,
-      forgetPartners: () => (partners.clear(), keys.clear()),
+      forgetPartners: () => (partners.clear(), keys.clear()), startup: () => ({ partners: opts.partners ?? [], seeds: startupSeeds }),
     });
-  }
+  } else if (opts.admin?.enabled !== false) installHealth(app, { context, version: opts.version ?? 'dev', isReady: () => ready });
 
   const methodsByPath = new Map<string, Set<string>>();
   for (const [key, group] of routeGroups()) {
@@ -225,7 +235,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
         const status = result.status ?? successStatus(endpoint);
         // A scheduled or injected after-commit fault: the write above is committed; only its answer is lost.
         const after = (req as GatedRequest).tpp?.scheduledAfter;
-        if (after && status < 300) return strike(after, req, reply, true);
+        if (after && status < 300) return strike(after, req, reply, true, unanswered);
+        if ((req as GatedRequest).tpp?.faultAfterCommit && status < 300) markFault(req, { by: 'fault-rate', fault: 500, when: 'after-commit' });
         if ((req as GatedRequest).tpp?.faultAfterCommit && status < 300) return reply.code(500).send(errorBody(500, 'Injected fault (500) after the request was processed and stored'));
         if (status === 204) return reply.code(204).send();
         // Built as JSON text by the handler: sent as it is (fastify's content type for JSON, no serialisation).
@@ -234,19 +245,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
       },
     });
   }
-  // 405 for a known path called with another method.
-  const ALL = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE', 'OPTIONS'];
-  for (const [url, methods] of methodsByPath) {
-    app.route({
-      method: ALL.filter((m) => !methods.has(m)) as ('GET' | 'POST')[],
-      url,
-      handler: async (req, reply) =>
-        reply
-          .code(405)
-          .header('Allow', [...methods].join(', '))
-          .send(errorBody(405, `${req.method} is not allowed here; use ${[...methods].join(' or ')}`)),
-    });
-  }
+  installMethodNotAllowed(app, methodsByPath);
 
   let port = opts.port ?? 0;
   try {
@@ -256,12 +255,10 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
   }
   const address = app.server.address();
   port = typeof address === 'object' && address ? address.port : port;
-  const host = opts.host ?? '127.0.0.1';
-  const base = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   let closed = false;
   warmer?.schedule();
   return {
-    ...sandboxAddresses(base),
+    ...sandboxAddresses(callableOrigin(opts.host ?? '127.0.0.1', port)),
     context,
     requestLog,
     registerPartner,
@@ -274,6 +271,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
     loadSampleData: async (partnerId, count) => {
       const partner = await partnerOf(partnerId);
       if (!partner) throw new Error(`Unknown partner ${partnerId}`);
+      if (!ready) startupSeeds.push({ partner: partnerId, count });
       return loadSampleData(context, partner, count);
     },
     async close() {

@@ -144,10 +144,19 @@ describe('cli: tpp openapi --interface', () => {
     for (const which of ['v3', 'v2', 'eligibility']) assert.ok(!Object.keys((await read(which)).paths).some((p) => p.startsWith('/__tpp')), which);
   });
 
+  it('--interface control: the control API alone, its reference wherever tpp is installed', async () => {
+    const c = capture();
+    assert.equal(await runCli(['openapi', '--interface', 'control', '--format', 'json'], c.io), 0);
+    const doc = JSON.parse(c.out()) as Doc & { openapi: string; paths: Record<string, unknown> };
+    assert.equal(doc.openapi, '3.1.0');
+    assert.ok(Object.keys(doc.paths).length > 0 && Object.keys(doc.paths).every((p) => p.startsWith('/__tpp/')), Object.keys(doc.paths).join(', '));
+    assert.ok(doc.paths['/__tpp/reset'] && doc.paths['/__tpp/faults']);
+  });
+
   it('an unknown interface exits 2 naming the choices', async () => {
     const c = capture();
     assert.equal(await runCli(['openapi', '--interface', 'v4'], c.io), 2);
-    assert.match(c.err(), /--interface must be one of v3, v2, eligibility, all, not 'v4'/);
+    assert.match(c.err(), /--interface must be one of v3, v2, eligibility, all, control, not 'v4'/);
     assert.doesNotMatch(c.err(), /\n\s+at /);
   });
 });

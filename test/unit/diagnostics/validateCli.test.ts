@@ -88,6 +88,16 @@ describe('tpp validate', () => {
     assert.match(r.stdout, /payloads\/other.json:1:1: error: not a payload file/);
   });
 
+  it('reports a file that is not JSON with its syntax error and position, not a missing $schema', async () => {
+    writeFileSync(join(dir, 'broken.json'), '{\n  "$schema": "tpp://schemas/v2-sales.json",\n  "Sales": [1,, 2]\n}\n');
+    writeFileSync(join(dir, 'notes.txt.json'), 'hello, this is not JSON');
+    const r = await run(['validate', 'broken.json', 'notes.txt.json'], dir);
+    assert.equal(r.code, 1);
+    assert.match(r.stdout, /broken\.json:3:\d+: error: .*(JSON syntax|not JSON)/);
+    assert.match(r.stdout, /notes\.txt\.json:1:1: error: not JSON: .* \[syntax\]/);
+    assert.doesNotMatch(r.stdout, /add "\$schema"/);
+  });
+
   it('exits 2 for a missing file, with a message and no stack trace, after checking the others', async () => {
     const r = await run(['validate', 'payloads/nope.json', 'payloads/good.json'], dir);
     assert.equal(r.code, 2);

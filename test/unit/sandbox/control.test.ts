@@ -40,7 +40,9 @@ describe('Local sandbox: control API', function () {
     assert.equal((await c.call('POST', '/tire-protection/registrations', tpRegistration('R-1'))).status, 201, 'the same invoice number is free again');
     assert.equal((await ctl(c, 'GET', 'requests')).json.total, 2, 'the journal starts again at the reset');
     assert.equal((await ctl(c, 'POST', 'reset', { keepPartners: false })).status, 200);
-    assert.equal((await c.call('GET', '/tire-protection/registrations')).status, 401, 'the partner is gone');
+    assert.equal((await c.call('GET', '/tire-protection/registrations')).status, 200, 'keepPartners drops runtime partners only: P1001 was started with');
+    assert.equal((await ctl(c, 'POST', 'reset', { keepStartupPartners: false })).status, 200);
+    assert.equal((await c.call('GET', '/tire-protection/registrations')).status, 401, 'the startup partner is gone, as asked');
     assert.equal((await ctl(c, 'POST', 'reset', { keepPartners: 'no' })).status, 400);
     await sb.close();
   });
@@ -65,7 +67,7 @@ describe('Local sandbox: control API', function () {
     assert.ok(s.json.sample.registrations >= 50, JSON.stringify(s.json));
     assert.equal((await ctl(c, 'POST', 'reset')).status, 200, 'small tables with foreign keys between them (parts, shops, claims) are emptied children first');
     assert.equal((await c.call('GET', '/motor-club/registrations')).json.totalRecordCount, 0);
-    const f = await ctl(c, 'POST', 'seed', [{ $schema: 'x', ...tpRegistration('F-1') }, tpRegistration('F-2')]);
+    const f = await ctl(c, 'POST', 'seed', [{ $schema: 'tpp://schemas/tire-protection-registration.json', ...tpRegistration('F-1') }, tpRegistration('F-2')]);
     assert.equal(f.status, 201, f.text);
     assert.deepEqual(f.json.registrations.map((x: { invoiceNumber: string }) => x.invoiceNumber), ['F-1', 'F-2']);
     assert.equal((await c.call('GET', `/tire-protection/registrations/${f.json.registrations[0].id}`)).status, 200);
@@ -283,7 +285,7 @@ describe('Local sandbox: control API', function () {
     await assert.rejects(runSandboxCommand(['--no-admin', '--admin-token', 'a-long-admin-token-123'], io), /not both/);
   });
 
-  it('is off on a non-loopback bind without a token', async function () {
+  it('is off on a non-loopback bind without a token, but for health', async function () {
     const probe = createServer();
     const canBind = await new Promise<boolean>((resolve) => probe.once('error', () => resolve(false)).listen(0, '0.0.0.0', () => probe.close(() => resolve(true))));
     if (!canBind) {
@@ -292,7 +294,9 @@ describe('Local sandbox: control API', function () {
     }
     const { sb } = await startWith({ host: '0.0.0.0' });
     const port = new URL(sb.origin).port;
-    assert.equal((await request('GET', `http://127.0.0.1:${port}/__tpp/health`, {})).status, 404);
+    assert.equal((await request('GET', `http://127.0.0.1:${port}/__tpp/health`, {})).status, 200, 'health (only health) answers: a readiness probe');
+    assert.equal((await request('POST', `http://127.0.0.1:${port}/__tpp/reset`, {})).status, 404);
+    assert.equal((await request('GET', `http://127.0.0.1:${port}/__tpp/requests`, {})).status, 404);
     await sb.close();
   });
 });

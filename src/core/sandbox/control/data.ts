@@ -1,17 +1,12 @@
-import { ENDPOINTS } from '../../contract';
 import type { Queryable, SandboxDb } from '../db/database';
-import { ApiError, OpsContext } from '../ops/common';
+import { OpsContext } from '../ops/common';
 import type { PartnerRecord } from '../ops/partners';
-import { createRegistration } from '../ops/registrations';
-import { zodIssues } from '../routes';
 import { loadSampleData, SampleSummary } from '../seed';
-import { bad } from './input';
-import { MAX_FIXTURES } from './limits';
 
 /**
  * Records through the control API (docs/testing-your-application.md, Reset and Seed): `reset` empties the tables in
- * one TRUNCATE (time independent of how many rows are stored) and `seed` loads sample data or the caller's fixtures in
- * one transaction. Both go through the database's own locking: a reset issued during a running write waits for its
+ * one TRUNCATE (time independent of how many rows are stored) and `seed` loads sample data (the caller's fixtures:
+ * ./fixtures.ts) in one transaction. Both go through the database's own locking: a reset issued during a running write waits for its
  * commit, so no test ever sees half of one.
  */
 
@@ -104,67 +99,11 @@ function insideTransaction(db: SandboxDb, tx: Queryable): SandboxDb {
 }
 
 /** Runs `fn` with an operations context whose every statement is part of one transaction. */
-function inOneTransaction<T>(c: OpsContext, fn: (inner: OpsContext) => Promise<T>): Promise<T> {
+export function inOneTransaction<T>(c: OpsContext, fn: (inner: OpsContext) => Promise<T>): Promise<T> {
   return c.db.transaction((tx) => fn(new OpsContext(insideTransaction(c.db, tx), c.now, c.termMonths)));
 }
 
 /** `count` sample registrations (with claims, cancellations, shops, motor club) for `partner`, in one transaction. */
-export function seedSample(c: OpsContext, partner: PartnerRecord, count: number): Promise<SampleSummary> {
+export function seedSample(c: OpsContext, partner: PartnerRecord, count?: number): Promise<SampleSummary> {
   return inOneTransaction(c, (inner) => loadSampleData(inner, partner, count));
-}
-
-/** What a seed of fixtures created, in the order given. */
-export interface FixturesCreated {
-  readonly registrations: { readonly index: number; readonly id: string; readonly invoiceNumber?: string }[];
-}
-
-/**
- * Parses fixtures: a JSON array of tire-protection registrations (payload files' JSON; `$schema` and `$` meta
- * properties are ignored), or NDJSON text (one registration per line). @throws ApiError 400 naming the element.
- */
-export function parseFixtures(body: unknown): Record<string, unknown>[] {
-  let items: unknown[];
-  if (typeof body === 'string') {
-    items = [];
-    const lines = body.split('\n');
-    for (let i = 0; i < lines.length; i++) {
-      const line = (lines[i] as string).trim();
-      if (!line) continue;
-      try {
-        items.push(JSON.parse(line));
-      } catch (err) {
-        throw bad(`line ${i + 1}`, `is not JSON: ${(err as Error).message}`);
-      }
-    }
-  } else if (Array.isArray(body)) items = body;
-  else throw bad('', 'give {"count": n}, a JSON array of registrations, or NDJSON (application/x-ndjson)');
-  if (items.length === 0) throw bad('', 'no fixtures given');
-  if (items.length > MAX_FIXTURES) throw bad('', `at most ${MAX_FIXTURES} fixtures per seed (the limit), not ${items.length}`);
-  const schema = ENDPOINTS.createTireProtectionRegistration.body;
-  if (!schema) throw new Error('the contract has no tire-protection registration body');
-  return items.map((item, i) => {
-    const parsed = schema.safeParse(item);
-    if (!parsed.success) {
-      const issues = zodIssues(parsed.error, `[${i}].`);
-      throw new ApiError(400, 'bad_request', `Fixture [${i}] is not a valid tire-protection registration: ${issues.map((x) => `${x.path}: ${x.message}`).join('; ')}`, issues);
-    }
-    return parsed.data as Record<string, unknown>;
-  });
-}
-
-/** Creates the fixtures for `partner` in one transaction: all or none (a duplicate answers 409 naming the fixture). */
-export function seedFixtures(c: OpsContext, partner: PartnerRecord, fixtures: readonly Record<string, unknown>[]): Promise<FixturesCreated> {
-  return inOneTransaction(c, async (inner) => {
-    const registrations: FixturesCreated['registrations'][number][] = [];
-    for (const [index, body] of fixtures.entries()) {
-      try {
-        const id = await createRegistration(inner, partner.id, 'tire-protection', body);
-        registrations.push({ index, id, ...(typeof body.invoiceNumber === 'string' ? { invoiceNumber: body.invoiceNumber } : {}) });
-      } catch (err) {
-        if (err instanceof ApiError) throw new ApiError(err.statusCode, err.error, `Fixture [${index}]: ${err.message}; nothing was stored`, err.issues);
-        throw err;
-      }
-    }
-    return { registrations };
-  });
 }

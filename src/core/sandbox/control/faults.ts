@@ -1,7 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { errorBody } from '../replies';
-import { bad, intField, objectBody, pathOf, pathPattern, stringField } from './input';
-import { FAULT_KINDS, FaultKind, MAX_SCHEDULED_HITS, MAX_TIMEOUT_MS } from './limits';
+import { markFault } from '../requestLogHooks';
+import { bad, pathOf, pathPattern } from './input';
+import { faultBody, parseControl } from './schemas';
+import { FaultKind, MAX_SCHEDULED_HITS } from './limits';
 
 export { FAULT_KINDS, MAX_SCHEDULED_HITS, MAX_TIMEOUT_MS } from './limits';
 export type { FaultKind } from './limits';
@@ -41,19 +43,11 @@ interface Entry extends ScheduledFault {
 
 /** Parses one fault of a POST body (an object, or an element of an array at `at`). @throws ApiError 400 naming the field. */
 function parseFault(value: unknown, at: string): Omit<Entry, 'id' | 'remaining'> & { times: number } {
-  const o = objectBody(value, 'a fault');
-  const f = (name: string) => `${at}${name}`;
-  const path = stringField(o, 'path', true);
-  const method = (stringField(o, 'method') ?? '*').toUpperCase();
-  if (!/^(\*|GET|POST|PATCH|PUT|DELETE)$/.test(method)) throw bad(f('method'), `must be GET, POST, PATCH, PUT, DELETE or *, not '${method}'`);
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw bad(at.replace(/\.$/, ''), 'must be a fault object');
+  const o = parseControl(faultBody, value, at);
   const fault = o.fault as FaultKind;
-  if (!FAULT_KINDS.includes(fault)) throw bad(f('fault'), `must be one of ${FAULT_KINDS.map((k) => JSON.stringify(k)).join(', ')}`);
-  const when = o.when ?? 'before';
-  if (when !== 'before' && when !== 'after-commit') throw bad(f('when'), "must be 'before' or 'after-commit'");
-  const times = intField(o, 'times', 1, MAX_SCHEDULED_HITS, 1);
-  const retryAfter = o.retryAfter === undefined ? (fault === 429 ? 1 : undefined) : intField(o, 'retryAfter', 0, 86_400);
-  const timeoutMs = intField(o, 'timeoutMs', 0, MAX_TIMEOUT_MS, 30_000);
-  return { method, path, pattern: pathPattern(path, f('path')), fault, when, times, retryAfter, timeoutMs };
+  const retryAfter = o.retryAfter ?? (fault === 429 ? 1 : undefined);
+  return { method: o.method ?? '*', path: o.path, pattern: pathPattern(o.path, `${at}path`), fault, when: o.when ?? 'before', times: o.times ?? 1, retryAfter, timeoutMs: o.timeoutMs ?? 30_000 };
 }
 
 /** The schedule of one sandbox. */
@@ -110,16 +104,20 @@ function publicOf(e: Entry): ScheduledFault {
 /**
  * Answers `req` with the fault `f`: a status with an error body (and Retry-After), or no answer at all (`close`
  * destroys the connection; `timeout` holds it for `timeoutMs`, then destroys it). `committed` says whether the
- * request's write was already stored.
+ * request's write was already stored. The request is marked with the fault (its journal entry, `--log json` and
+ * stderr lines name the schedule entry); `unanswered` records a request that gets no answer, which fastify's
+ * onResponse hooks never see.
  */
-export async function strike(f: ScheduledFault, req: FastifyRequest, reply: FastifyReply, committed: boolean): Promise<FastifyReply> {
+export async function strike(f: ScheduledFault, req: FastifyRequest, reply: FastifyReply, committed: boolean, unanswered?: (req: FastifyRequest, reply: FastifyReply) => void): Promise<FastifyReply> {
+  markFault(req, { by: 'schedule', id: f.id, fault: f.fault, when: committed ? 'after-commit' : 'before' });
   if (f.fault === 'timeout' || f.fault === 'close') {
     if (f.fault === 'timeout' && f.timeoutMs > 0) await new Promise((r) => setTimeout(r, f.timeoutMs).unref());
     reply.hijack();
     req.raw.socket?.destroy();
+    unanswered?.(req, reply);
     return reply;
   }
   if (f.retryAfter !== undefined) reply.header('Retry-After', String(f.retryAfter));
   const what = committed ? 'after the request was processed and stored' : 'before anything was processed; retry later';
-  return reply.code(f.fault).send(errorBody(f.fault, `Scheduled fault (${f.fault}) ${what}`));
+  return reply.code(f.fault).send(errorBody(f.fault, `Scheduled fault #${f.id} (${f.fault}) ${what}`));
 }

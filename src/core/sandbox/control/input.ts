@@ -1,47 +1,13 @@
 import { ApiError } from '../ops/common';
 
 /**
- * Reading the control API's request bodies and query values (docs/testing-your-application.md, Control API): every
- * problem is a 400 naming the field (`issues[].path`) and, for a limit, the limit.
+ * Helpers of the control API's input (docs/testing-your-application.md, Control API; the shapes are in ./schemas.ts):
+ * every problem is a 400 naming the field (`issues[].path`) and, for a limit, the limit.
  */
 
 /** 400 naming `path`. */
 export function bad(path: string, message: string): ApiError {
   return new ApiError(400, 'bad_request', `${path}: ${message}`, [{ path, message }]);
-}
-
-/** The body as an object; 400 when it is anything else. */
-export function objectBody(body: unknown, what: string): Record<string, unknown> {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw bad('', `the body of ${what} must be a JSON object`);
-  return body as Record<string, unknown>;
-}
-
-/** An integer field within [min, max]; `fallback` when absent. */
-export function intField(o: Record<string, unknown>, name: string, min: number, max: number, fallback?: number): number {
-  const v = o[name];
-  if (v === undefined && fallback !== undefined) return fallback;
-  if (typeof v !== 'number' || !Number.isInteger(v)) throw bad(name, v === undefined ? 'is required' : `must be an integer, not ${JSON.stringify(v)}`);
-  if (v < min || v > max) throw bad(name, `must be from ${min} to ${max} (the limit), not ${v}`);
-  return v;
-}
-
-/** A non-empty string field; undefined when absent and not required. */
-export function stringField(o: Record<string, unknown>, name: string, required: true): string;
-export function stringField(o: Record<string, unknown>, name: string, required?: false): string | undefined;
-export function stringField(o: Record<string, unknown>, name: string, required = false): string | undefined {
-  const v = o[name];
-  if (v === undefined && !required) return undefined;
-  if (typeof v !== 'string' || v === '') throw bad(name, v === undefined ? 'is required' : 'must be a non-empty string');
-  if (v.length > 4096) throw bad(name, 'must be at most 4096 characters');
-  return v;
-}
-
-/** One query value (a repeated parameter is 400). */
-export function queryValue(query: Record<string, unknown>, name: string): string | undefined {
-  const v = query[name];
-  if (v === undefined) return undefined;
-  if (typeof v !== 'string') throw bad(`query.${name}`, 'must be given once');
-  return v;
 }
 
 /**

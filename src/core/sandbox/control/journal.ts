@@ -1,5 +1,5 @@
 import type { RequestLog, RequestLogEntry, RequestLogLine } from '../requestLog';
-import { bad, pathOf, pathPattern, queryValue } from './input';
+import { bad, pathOf, pathPattern } from './input';
 import { JOURNAL_LIMIT } from './limits';
 
 export { JOURNAL_LIMIT } from './limits';
@@ -24,23 +24,33 @@ export interface JournalPage {
   readonly entries: JournalEntry[];
 }
 
+/** The filters of `GET /__tpp/requests`, each given once (control/schemas.ts `requestsQuery` checks them first). */
+export interface JournalQuery {
+  readonly method?: string;
+  readonly path?: string;
+  readonly status?: string;
+  readonly partner?: string;
+  readonly since?: string;
+  readonly limit?: string;
+}
+
 /**
  * Filters the journal by the query: `method`, `path` (pattern: `*` within a segment, `**` across), `status` (a code
  * or a class such as `5xx`), `partner`, `since` (ISO 8601: entries at or after it), `limit` (1..10,000, default 1000).
  * @throws ApiError 400 naming the query parameter.
  */
-export function queryJournal(log: RequestLog, query: Record<string, unknown>): JournalPage {
-  const method = queryValue(query, 'method')?.toUpperCase();
-  const pathText = queryValue(query, 'path');
+export function queryJournal(log: RequestLog, query: JournalQuery): JournalPage {
+  const method = query.method?.toUpperCase();
+  const pathText = query.path;
   const path = pathText === undefined ? undefined : pathPattern(pathText, 'query.path');
-  const statusText = queryValue(query, 'status');
+  const statusText = query.status;
   if (statusText !== undefined && !/^[1-5](\d\d|xx)$/i.test(statusText)) throw bad('query.status', `must be a status code such as 503 or a class such as 5xx, not '${statusText}'`);
   const status = statusText?.toLowerCase();
-  const partner = queryValue(query, 'partner');
-  const sinceText = queryValue(query, 'since');
+  const partner = query.partner;
+  const sinceText = query.since;
   const since = sinceText === undefined ? undefined : Date.parse(sinceText);
   if (since !== undefined && Number.isNaN(since)) throw bad('query.since', `must be an ISO 8601 time such as 2026-01-31T12:00:00Z, not '${sinceText}'`);
-  const limitText = queryValue(query, 'limit') ?? '1000';
+  const limitText = query.limit ?? '1000';
   const limit = Number(limitText);
   if (!/^\d+$/.test(limitText) || limit < 1 || limit > JOURNAL_LIMIT) throw bad('query.limit', `must be an integer from 1 to ${JOURNAL_LIMIT} (the limit), not '${limitText}'`);
 

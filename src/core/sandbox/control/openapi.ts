@@ -15,6 +15,8 @@ const ref = (name: string): Json => ({ $ref: `#/components/schemas/${name}` });
 const json = (schema: Json, description: string): Json => ({ description, content: { 'application/json': { schema } } });
 const err = (description: string): Json => json(ref('TppControlError'), description);
 const obj = (properties: Json, required: string[] = []): Json => ({ type: 'object', properties, ...(required.length ? { required } : {}) });
+/** A request body's object: the sandbox refuses unknown properties (./schemas.ts). */
+const strict = (properties: Json, required: string[] = []): Json => ({ ...obj(properties, required), additionalProperties: false });
 
 /** A control operation: tag, summary, the admin token (all but health), and its 400/401 answers. */
 function op(summary: string, extra: Json, responses: Json, open = false): Json {
@@ -54,8 +56,31 @@ export function controlOpenApi(): { paths: Record<string, Json>; components: { s
   return { paths: out, components, tag: tags[0] as { name: string; description: string } };
 }
 
+/**
+ * The control API alone as an OpenAPI 3.1 document (`tpp openapi --interface control`): its reference wherever `tpp`
+ * is installed, docs/ included or not (docs/testing-your-application.md, Control API reference). `version` is the
+ * toolkit's.
+ */
+export function controlOpenApiDocument(version: string): Json {
+  const { paths, components, tag } = controlOpenApi();
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Tire Protection Partner Toolkit: Local sandbox control API',
+      version,
+      description:
+        'The control API of tpp sandbox under /__tpp/, for an application\'s automated tests: health, reset, seed, the request journal, scheduled faults, the clock and partners. ' +
+        'Bodies and queries are checked strictly (an unknown property is a 400 naming it). On by default on a loopback --host; elsewhere only with --admin-token (health answers on every bind).',
+    },
+    servers: [CONTROL_SERVER],
+    tags: [tag],
+    paths,
+    components,
+  };
+}
+
 function controlDescription(): { paths: Json; components: { schemas: Json; securitySchemes: Json }; tags: Json[] } {
-  const fault = obj(
+  const fault = strict(
     {
       method: { type: 'string', enum: ['*', 'GET', 'POST', 'PATCH', 'PUT', 'DELETE'], default: '*' },
       path: { type: 'string', description: 'Path pattern: * within a segment, ** across, e.g. /api/v3/tire-protection/registrations' },
@@ -69,6 +94,12 @@ function controlDescription(): { paths: Json; components: { schemas: Json; secur
   );
   const clock = obj({ now: { type: 'string', format: 'date-time' }, offsetSeconds: { type: 'number' } }, ['now', 'offsetSeconds']);
   const p = (path: string) => `${CONTROL_PREFIX}/${path}`;
+  const health = (status: string): Json => obj({ status: { type: 'string', enum: [status] }, version: { type: 'string' }, storage: { type: 'string', enum: ['memory', 'data-dir', 'postgres'] } }, ['status', 'version', 'storage']);
+  const resetChoices: [string, string][] = [
+    ['keepPartners', 'false drops the partners registered since start (POST partners)'],
+    ['keepStartupPartners', 'false drops the partners the sandbox was started with (--partner); true restores their keys'],
+    ['reloadSeed', 'false leaves out the sample data loaded at start (--seed, --seed-count)'],
+  ];
   return {
     tags: [{ name: CONTROL_TAG, description: 'Local sandbox only: state of the sandbox for automated tests (docs/testing-your-application.md).' }],
     components: {
@@ -81,21 +112,24 @@ function controlDescription(): { paths: Json; components: { schemas: Json; secur
     },
     paths: {
       [p('health')]: {
-        get: op('Readiness, version and storage kind (no token)', {}, { 200: json(obj({ status: { type: 'string', enum: ['ready', 'starting'] }, version: { type: 'string' }, storage: { type: 'string', enum: ['memory', 'data-dir', 'postgres'] } }), 'State') }, true),
+        get: op('Readiness, version and storage kind (no token, on every bind)', {}, { 200: json(health('ready'), 'Ready'), 503: json(health('starting'), 'Starting (Retry-After: 1); ask again') }, true),
       },
       [p('reset')]: {
         post: op(
-          'Remove every record (partners kept unless keepPartners is false); clears the journal and faults, clock back to real time',
-          { parameters: [q('keepPartners', 'false removes the partners too', { type: 'boolean', default: true })] },
-          { 200: json(obj({ reset: { type: 'boolean' }, keptPartners: { type: 'array', items: { type: 'string' } }, ms: { type: 'number' } }), 'Done'), 400: err('Bad keepPartners') },
+          'Back to the state the sandbox started in: records gone, journal and faults cleared, clock back to real time; startup partners and sample data back, partners registered since kept',
+          {
+            parameters: resetChoices.map(([name, d]) => q(name, d, { type: 'boolean', default: true })),
+            requestBody: { required: false, content: { 'application/json': { schema: strict(Object.fromEntries(resetChoices.map(([name, d]) => [name, { type: 'boolean', default: true, description: d }]))) } } },
+          },
+          { 200: json(obj({ reset: { type: 'boolean' }, keptPartners: { type: 'array', items: { type: 'string' } }, reloaded: { type: 'array', items: obj({ partner: { type: 'string' }, registrations: { type: 'integer' } }) }, ms: { type: 'number' } }), 'Done'), 400: err('An unknown or malformed choice, naming it') },
         ),
       },
       [p('seed')]: {
         post: op(
-          'Load sample data ({"count": n}) or fixtures (a JSON array or NDJSON of tire-protection registrations) in one transaction',
+          'Load sample data ({"count": n}) or fixtures (a JSON array or NDJSON of payload files; no $schema: a tire-protection registration) in one transaction',
           {
             parameters: [q('partner', 'Partner ID (default: the only registered partner)')],
-            requestBody: { content: { 'application/json': { schema: { oneOf: [obj({ count: { type: 'integer', minimum: 1, maximum: MAX_SEED_COUNT } }, ['count']), { type: 'array', maxItems: MAX_FIXTURES, items: { type: 'object' } }] } }, 'application/x-ndjson': { schema: { type: 'string' } } } },
+            requestBody: { content: { 'application/json': { schema: { oneOf: [strict({ count: { type: 'integer', minimum: 1, maximum: MAX_SEED_COUNT } }, ['count']), { type: 'array', maxItems: MAX_FIXTURES, items: { type: 'object' } }] } }, 'application/x-ndjson': { schema: { type: 'string' } } } },
           },
           { 201: json({ type: 'object' }, 'What was created'), 400: err('A bad count, fixture or partner, naming it'), 409: err('A fixture collides; nothing stored') },
         ),
@@ -103,7 +137,7 @@ function controlDescription(): { paths: Json; components: { schemas: Json; secur
       [p('requests')]: {
         get: op(
           `The journal of partner requests (at most ${JOURNAL_LIMIT}), masked as tpp sandbox --log json, oldest first`,
-          { parameters: [q('method', 'HTTP method'), q('path', 'Path pattern (* and **)'), q('status', 'A code (503) or class (5xx)'), q('partner', 'Partner ID'), q('since', 'ISO 8601 time', { type: 'string', format: 'date-time' }), q('limit', 'Entries answered', { type: 'integer', minimum: 1, maximum: JOURNAL_LIMIT, default: 1000 })] },
+          { parameters: [q('method', 'HTTP method', { type: 'string', enum: ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'] }), q('path', 'Path pattern (* and **)'), q('status', 'A code (503) or class (5xx)'), q('partner', 'Partner ID'), q('since', 'ISO 8601 time', { type: 'string', format: 'date-time' }), q('limit', 'Entries answered', { type: 'integer', minimum: 1, maximum: JOURNAL_LIMIT, default: 1000 })] },
           { 200: json(obj({ total: { type: 'integer' }, entries: { type: 'array', items: { type: 'object' } } }), 'Matching entries'), 400: err('A bad filter, naming it') },
         ),
         delete: op('Empty the journal', {}, { 200: json(obj({ cleared: { type: 'integer' } }), 'Entries removed') }),
@@ -121,14 +155,14 @@ function controlDescription(): { paths: Json; components: { schemas: Json; secur
         get: op("The sandbox's time and offset", {}, { 200: json(ref('TppClock'), 'Clock') }),
         post: op(
           `Move the clock: offsetSeconds from real time (0 goes back) or advanceSeconds from the current offset; within ±${MAX_CLOCK_OFFSET_MS / 1000} s (10 years)`,
-          { requestBody: { required: true, content: { 'application/json': { schema: obj({ offsetSeconds: { type: 'number' }, advanceSeconds: { type: 'number' } }) } } } },
+          { requestBody: { required: true, content: { 'application/json': { schema: strict({ offsetSeconds: { type: 'number' }, advanceSeconds: { type: 'number' } }) } } } },
           { 200: json(ref('TppClock'), 'Clock'), 400: err('A bad body or an offset beyond 10 years, naming the field') },
         ),
       },
       [p('partners')]: {
         post: op(
           'Register (or replace) a partner: Partner ID, version 2 name segment, public key (SPKI PEM: P-256, P-384, P-521)',
-          { requestBody: { required: true, content: { 'application/json': { schema: obj({ id: { type: 'string' }, company_name: { type: 'string' }, spki_pem: { type: 'string' } }, ['id', 'spki_pem']) } } } },
+          { requestBody: { required: true, content: { 'application/json': { schema: strict({ id: { type: 'string' }, company_name: { type: 'string' }, spki_pem: { type: 'string' } }, ['id', 'spki_pem']) } } } },
           { 201: json(obj({ id: { type: 'string' }, company_name: { type: 'string' } }), 'Registered'), 400: err('A bad id or key, naming the field') },
         ),
       },

@@ -4,11 +4,14 @@ import type { PartnerRecord } from '../ops/partners';
 import { errorBody } from '../replies';
 import type { RequestLog } from '../requestLog';
 import { SandboxClock } from './clock';
-import { parseFixtures, resetRecords, seedFixtures, seedSample } from './data';
+import { seedSample } from './data';
+import { parseFixtures, seedFixtures } from './fixtures';
 import { FaultSchedule } from './faults';
-import { bad, intField, objectBody, queryValue, stringField } from './input';
+import { bad } from './input';
 import { queryJournal } from './journal';
-import { CONTROL_ENDPOINTS, CONTROL_PREFIX, MAX_SEED_BODY_BYTES, MAX_SEED_COUNT } from './limits';
+import { CONTROL_ENDPOINTS, CONTROL_PREFIX, MAX_SEED_BODY_BYTES } from './limits';
+import { resetToStart, type StartupState } from './reset';
+import { clockBody, noQuery, parseControl, partnersBody, requestsQuery, resetBody, resetQuery, seedCountBody, seedQuery } from './schemas';
 
 export { CONTROL_ENDPOINTS, CONTROL_PREFIX } from './limits';
 import { bearerMatches, CONTROL_BODY_TYPES, crossSiteReason, mediaType } from './security';
@@ -40,11 +43,30 @@ export interface ControlDeps {
   registerPartner(id: string, spkiPem: string, name?: string): Promise<void>;
   /** Forgets the partners held in memory (after a reset without keepPartners). */
   forgetPartners(): void;
+  /** The partners and sample data the sandbox was started with (a reset goes back to them). */
+  startup(): StartupState;
 }
+
+/** Seconds a client waits before asking a starting sandbox's health again. */
+const STARTING_RETRY_AFTER_SECONDS = 1;
 
 /** Where the records are: `memory`, `data-dir` (PGlite under a directory) or `postgres`. */
 function storageKind(c: OpsContext): string {
   return c.db.kind === 'postgres' ? 'postgres' : c.db.where === 'memory' ? 'memory' : 'data-dir';
+}
+
+/**
+ * `GET /__tpp/health` on `scope`: 200 `{"status":"ready","version","storage"}` once ready; until then 503 with
+ * `Retry-After` and `"status":"starting"`. Never needs a token, so a container's readiness probe can call it on any
+ * bind (docs/testing-your-application.md, Security).
+ */
+export function installHealth(scope: FastifyInstance, deps: Pick<ControlDeps, 'context' | 'version' | 'isReady'>): void {
+  scope.get(`${CONTROL_PREFIX}/health`, async (req, reply) => {
+    parseControl(noQuery, req.query, 'query.');
+    const body = { status: deps.isReady() ? 'ready' : 'starting', version: deps.version, storage: storageKind(deps.context) };
+    if (body.status === 'ready') return body;
+    return reply.code(503).header('Retry-After', String(STARTING_RETRY_AFTER_SECONDS)).send(body);
+  });
 }
 
 /** Longest wait of a journal read for partner requests still being logged, in milliseconds. */
@@ -70,12 +92,12 @@ async function refuse(req: FastifyRequest, reply: FastifyReply, port: number, ad
 /** Registers the control API's routes on `app` (before it listens), after the request log's hooks. */
 export function installControl(app: FastifyInstance, deps: ControlDeps): void {
   const { context, clock, faults, journal } = deps;
-  const query = (req: FastifyRequest) => (req.query ?? {}) as Record<string, unknown>;
+  const none = (req: FastifyRequest) => parseControl(noQuery, req.query, 'query.');
   const endpointList = CONTROL_ENDPOINTS.map(([m, p]) => `${m} ${CONTROL_PREFIX}/${p}`);
 
   /** The partner a seed is for: `?partner=`, else the only registered one. */
   const seedPartner = async (req: FastifyRequest): Promise<PartnerRecord> => {
-    const id = queryValue(query(req), 'partner') ?? (deps.partnerIds().length === 1 ? deps.partnerIds()[0] : undefined);
+    const id = parseControl(seedQuery, req.query, 'query.').partner ?? (deps.partnerIds().length === 1 ? deps.partnerIds()[0] : undefined);
     if (id === undefined) throw bad('query.partner', `name the partner to seed for (registered: ${deps.partnerIds().join(', ') || 'none'})`);
     const p = await deps.partner(id);
     if (!p) throw bad('query.partner', `no partner '${id}' is registered (POST ${CONTROL_PREFIX}/partners registers one)`);
@@ -90,26 +112,28 @@ export function installControl(app: FastifyInstance, deps: ControlDeps): void {
     scope.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => (body === '' ? done(null, undefined) : json(req, body as string, done)));
     scope.addHook('onRequest', async (req, reply) => refuse(req, reply, deps.port(), deps.adminToken));
 
-    scope.get(`${CONTROL_PREFIX}/health`, async () => ({ status: deps.isReady() ? 'ready' : 'starting', version: deps.version, storage: storageKind(context) }));
+    installHealth(scope, deps);
 
     scope.post(`${CONTROL_PREFIX}/reset`, async (req) => {
-      const keepText = queryValue(query(req), 'keepPartners');
-      const body = req.body === undefined || req.body === null ? {} : objectBody(req.body, 'reset');
-      const keep = body.keepPartners ?? (keepText === undefined ? true : keepText !== 'false');
-      if (typeof keep !== 'boolean') throw bad('keepPartners', 'must be true or false');
+      const q = parseControl(resetQuery, req.query, 'query.');
+      const body = req.body === undefined || req.body === null ? {} : parseControl(resetBody, req.body);
+      const fromQuery = (v: 'true' | 'false' | undefined) => (v === undefined ? undefined : v === 'true');
       const t0 = performance.now();
-      await resetRecords(context.db, keep);
-      if (!keep) deps.forgetPartners();
+      const result = await resetToStart(deps, {
+        keepPartners: body.keepPartners ?? fromQuery(q.keepPartners),
+        keepStartupPartners: body.keepStartupPartners ?? fromQuery(q.keepStartupPartners),
+        reloadSeed: body.reloadSeed ?? fromQuery(q.reloadSeed),
+      });
       journal.clear();
       faults.clear();
       clock.setOffset(0);
-      return { reset: true, keptPartners: keep ? [...deps.partnerIds()] : [], ms: Math.round((performance.now() - t0) * 10) / 10 };
+      return { reset: true, ...result, ms: Math.round((performance.now() - t0) * 10) / 10 };
     });
 
     scope.post(`${CONTROL_PREFIX}/seed`, { bodyLimit: MAX_SEED_BODY_BYTES }, async (req, reply) => {
       const partner = await seedPartner(req);
       if (req.body !== null && typeof req.body === 'object' && !Array.isArray(req.body)) {
-        const count = intField(req.body as Record<string, unknown>, 'count', 1, MAX_SEED_COUNT);
+        const { count } = parseControl(seedCountBody, req.body);
         return reply.code(201).send({ partner: partner.id, sample: await seedSample(context, partner, count) });
       }
       const fixtures = parseFixtures(req.body);
@@ -120,27 +144,28 @@ export function installControl(app: FastifyInstance, deps: ControlDeps): void {
       // A journal read right after a test's call sees that call: its place was taken when its answer went out, and
       // a failure's entry is written once its diagnosis is done.
       await journal.settled(SETTLE_LIMIT_MS);
-      return queryJournal(journal, query(req));
+      return queryJournal(journal, parseControl(requestsQuery, req.query, 'query.'));
     });
-    scope.delete(`${CONTROL_PREFIX}/requests`, async () => {
+    scope.delete(`${CONTROL_PREFIX}/requests`, async (req) => {
+      none(req);
       const cleared = journal.size;
       journal.clear();
       return { cleared };
     });
 
-    scope.get(`${CONTROL_PREFIX}/faults`, async () => ({ faults: faults.list() }));
-    scope.post(`${CONTROL_PREFIX}/faults`, async (req, reply) => reply.code(201).send({ scheduled: faults.add(req.body) }));
-    scope.delete(`${CONTROL_PREFIX}/faults`, async () => ({ cleared: faults.clear() }));
+    scope.get(`${CONTROL_PREFIX}/faults`, async (req) => (none(req), { faults: faults.list() }));
+    scope.post(`${CONTROL_PREFIX}/faults`, async (req, reply) => (none(req), reply.code(201).send({ scheduled: faults.add(req.body) })));
+    scope.delete(`${CONTROL_PREFIX}/faults`, async (req) => (none(req), { cleared: faults.clear() }));
 
     const clockState = () => ({ now: new Date(clock.now()).toISOString(), offsetSeconds: clock.offsetMs / 1000 });
-    scope.get(`${CONTROL_PREFIX}/clock`, async () => clockState());
+    scope.get(`${CONTROL_PREFIX}/clock`, async (req) => (none(req), clockState()));
     scope.post(`${CONTROL_PREFIX}/clock`, async (req) => {
-      const body = objectBody(req.body, 'clock');
-      const given = ['offsetSeconds', 'advanceSeconds'].filter((k) => body[k] !== undefined);
+      none(req);
+      const body = parseControl(clockBody, req.body);
+      const given = (['offsetSeconds', 'advanceSeconds'] as const).filter((k) => body[k] !== undefined);
       if (given.length !== 1) throw bad('offsetSeconds', 'give exactly one of offsetSeconds (from real time; 0 goes back) or advanceSeconds (from the current offset)');
-      const name = given[0] as string;
-      const seconds = body[name];
-      if (typeof seconds !== 'number' || !Number.isFinite(seconds)) throw bad(name, 'must be a number of seconds');
+      const name = given[0] as 'offsetSeconds' | 'advanceSeconds';
+      const seconds = body[name] as number;
       const target = (name === 'advanceSeconds' ? clock.offsetMs : 0) + seconds * 1000;
       try {
         clock.setOffset(target);
@@ -151,12 +176,10 @@ export function installControl(app: FastifyInstance, deps: ControlDeps): void {
     });
 
     scope.post(`${CONTROL_PREFIX}/partners`, async (req, reply) => {
-      const body = objectBody(req.body, 'partners');
-      const id = stringField(body, 'id', true);
+      none(req);
+      const { id, company_name: name, spki_pem: pem } = parseControl(partnersBody, req.body);
       if (/[\s/]/.test(id)) throw bad('id', 'must have no spaces or slashes');
-      const name = stringField(body, 'company_name');
       if (name !== undefined && /[\s/]/.test(name)) throw bad('company_name', 'must have no spaces or slashes');
-      const pem = stringField(body, 'spki_pem', true);
       if (/PRIVATE KEY/.test(pem)) throw bad('spki_pem', "holds a private key; give the partner's public key (SPKI PEM)");
       try {
         await deps.registerPartner(id, pem, name);
@@ -168,7 +191,8 @@ export function installControl(app: FastifyInstance, deps: ControlDeps): void {
     });
 
     const unknown = async (req: FastifyRequest, reply: FastifyReply) => {
-      const path = (req.url.split('?')[0] ?? '').replace(/\/+$/, '');
+      // The path as called: with a trailing slash it is no control endpoint (404), never a 405 that names the method used.
+      const path = req.url.split('?')[0] ?? '';
       const allowed = CONTROL_ENDPOINTS.filter(([, p]) => `${CONTROL_PREFIX}/${p}` === path).map(([m]) => m);
       if (allowed.length) return reply.code(405).header('Allow', allowed.join(', ')).send(errorBody(405, `${req.method} is not allowed here; use ${allowed.join(' or ')}`));
       return reply.code(404).send(errorBody(404, `No control endpoint at ${req.method} ${path || '/'}; the control endpoints are: ${endpointList.join(', ')}`, undefined, { endpoints: endpointList }));

@@ -1,0 +1,98 @@
+import { z } from 'zod';
+import { ApiError, type Issue } from '../ops/common';
+import { FAULT_KINDS, MAX_SCHEDULED_HITS, MAX_SEED_COUNT, MAX_TIMEOUT_MS } from './limits';
+
+/**
+ * The shapes of the control API's bodies and queries (docs/testing-your-application.md, Control API reference), as
+ * strict zod objects: an unknown property or query parameter is refused like a bad value, with a 400 naming it
+ * (`issues[].path`: the field, `query.<name>` for the query, `[i].<field>` in an array), so that a typo never
+ * quietly becomes a default.
+ */
+
+/** One query value: a string given once. */
+const once = z.string({ error: (i) => (i.input === undefined ? 'is required' : 'must be given once') });
+const flag = once.pipe(z.enum(['true', 'false'], { error: 'must be true or false' }));
+const bool = z.boolean({ error: 'must be true or false' });
+const int = (min: number, max: number) => z.int({ error: 'must be an integer' }).min(min, `must be from ${min} to ${max} (the limit)`).max(max, `must be from ${min} to ${max} (the limit)`);
+const text = z.string({ error: 'must be a string' }).min(1, 'must be a non-empty string').max(4096, 'must be at most 4096 characters');
+
+/** Control calls that take no query parameter. */
+export const noQuery = z.object({}).strict();
+
+/** `POST /__tpp/reset`'s body (each may also be a query parameter `true`/`false`). */
+export const resetBody = z
+  .object({
+    /** false: partners registered through `POST /__tpp/partners` are dropped too (default true). */
+    keepPartners: bool.optional(),
+    /** false: the partners the sandbox was started with are dropped too (default true: they are always restored). */
+    keepStartupPartners: bool.optional(),
+    /** false: the sample data loaded at start (`--seed`, `--seed-count`) is not loaded again (default true). */
+    reloadSeed: bool.optional(),
+  })
+  .strict();
+export const resetQuery = z.object({ keepPartners: flag.optional(), keepStartupPartners: flag.optional(), reloadSeed: flag.optional() }).strict();
+
+/** `POST /__tpp/seed`: `?partner=`, and `{"count": n}` for sample data. */
+export const seedQuery = z.object({ partner: once.optional() }).strict();
+export const seedCountBody = z.object({ count: int(1, MAX_SEED_COUNT) }).strict();
+
+/** `GET /__tpp/requests`' filters (values checked further by the journal). */
+export const requestsQuery = z
+  .object({
+    method: once.transform((m) => m.toUpperCase()).pipe(z.enum(['GET', 'POST', 'PATCH', 'PUT', 'DELETE'], { error: 'must be GET, POST, PATCH, PUT or DELETE' })).optional(),
+    path: once.optional(),
+    status: once.optional(),
+    partner: once.optional(),
+    since: once.optional(),
+    limit: once.optional(),
+  })
+  .strict();
+
+/** One scheduled fault of `POST /__tpp/faults`. */
+export const faultBody = z
+  .object({
+    method: z
+      .string({ error: 'must be a string' })
+      .transform((m) => m.toUpperCase())
+      .pipe(z.enum(['*', 'GET', 'POST', 'PATCH', 'PUT', 'DELETE'], { error: 'must be GET, POST, PATCH, PUT, DELETE or *' }))
+      .optional(),
+    path: text,
+    fault: z.literal(FAULT_KINDS, { error: `must be one of ${FAULT_KINDS.map((k) => JSON.stringify(k)).join(', ')}` }),
+    when: z.enum(['before', 'after-commit'], { error: "must be 'before' or 'after-commit'" }).optional(),
+    times: int(1, MAX_SCHEDULED_HITS).optional(),
+    retryAfter: int(0, 86_400).optional(),
+    timeoutMs: int(0, MAX_TIMEOUT_MS).optional(),
+  })
+  .strict();
+
+const seconds = z.number({ error: 'must be a number of seconds' }).refine(Number.isFinite, 'must be a number of seconds');
+/** `POST /__tpp/clock`: exactly one of the two (checked by the route). */
+export const clockBody = z.object({ offsetSeconds: seconds.optional(), advanceSeconds: seconds.optional() }).strict();
+
+/** `POST /__tpp/partners`. */
+export const partnersBody = z.object({ id: text, company_name: text.optional(), spki_pem: z.string({ error: 'must be a string' }).min(1, 'is required').max(65_536) }).strict();
+
+/** Issues of a failed parse: an unknown property is one issue per property, at its own path. */
+function issuesOf(err: z.ZodError, prefix: string): Issue[] {
+  const out: Issue[] = [];
+  for (const i of err.issues) {
+    const at = i.path.map(String);
+    if (i.code === 'unrecognized_keys') {
+      for (const key of i.keys) out.push({ path: prefix + [...at, key].join('.'), message: 'is not a property of this call (see docs/testing-your-application.md, Control API reference)' });
+    } else {
+      out.push({ path: prefix + at.join('.'), message: i.path.length === 0 && i.code === 'invalid_type' ? 'must be a JSON object' : i.message });
+    }
+  }
+  return out;
+}
+
+/**
+ * `value` parsed by `schema`. `prefix` goes before every issue path (`query.`, `[2].`).
+ * @throws ApiError 400 `bad_request` naming every bad or unknown field.
+ */
+export function parseControl<S extends z.ZodType>(schema: S, value: unknown, prefix = ''): z.output<S> {
+  const parsed = schema.safeParse(value ?? {});
+  if (parsed.success) return parsed.data;
+  const issues = issuesOf(parsed.error, prefix);
+  throw new ApiError(400, 'bad_request', issues.map((i) => `${i.path || 'body'}: ${i.message}`).join('; '), issues);
+}
