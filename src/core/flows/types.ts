@@ -45,6 +45,8 @@ export interface FlowAssertion extends FlowPosition {
   readonly operator?: '==' | '!=' | '<' | '<=' | '>' | '>=' | 'exists' | 'includes' | 'matches';
   /** The expected value as written (variables are resolved at run time). */
   readonly expected?: string;
+  /** 1-based column where `expected` starts (for messages about its variables). */
+  readonly expectedColumn?: number;
 }
 
 /** A request's body: inline text, or a file read as REST Client reads it. */
@@ -62,7 +64,12 @@ export interface FlowRequest extends FlowPosition {
   readonly method: string;
   /** The URL as written, variables unresolved. */
   readonly url: string;
-  readonly headers: readonly ({ readonly name: string; readonly value: string } & FlowPosition)[];
+  /** 1-based column where `url` starts on the request line. */
+  readonly urlColumn?: number;
+  /** The text after `###` on the separator line that opens this request, if any. */
+  readonly title?: string;
+  /** Headers as written; `valueColumn` is the 1-based column where the value starts. */
+  readonly headers: readonly ({ readonly name: string; readonly value: string; readonly valueColumn?: number } & FlowPosition)[];
   readonly body?: FlowBody;
   readonly assertions: readonly FlowAssertion[];
   /** Last line of the request's block (for editor ranges). */
