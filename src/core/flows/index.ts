@@ -9,3 +9,4 @@ export { ASSERTION_OPERATORS, parseAssertion, printAssertion } from './assertGra
 export { runFlow, runFlows, requestsToRun, environmentVariablesOf, type FlowRunLimits } from './run';
 export { evaluateAssertion, IMPLIED_ASSERTION, type AssertionTarget } from './assert';
 export { FlowVariableError, type FlowAnswer } from './variables';
+export { checkFlowForRun, type FlowCheckOptions } from './check';

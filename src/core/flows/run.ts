@@ -118,7 +118,7 @@ async function runRequest(file: FlowFile, r: FlowRequest, scope: FlowScope, answ
   const elapsed = () => Math.round(performance.now() - started);
   let prepared;
   try {
-    prepared = await prepareRequest(r, scope, options.readFile);
+    prepared = await prepareRequest(r, scope, (path) => options.readFile(path, file.file));
   } catch (err) {
     const where = err instanceof FlowVariableError || err instanceof FlowBodyFileError ? `${file.file}:${err.position.line}:${err.position.column}: ${err.reason}` : `${file.file}:${r.line}:${r.column}: ${(err as Error).message}`;
     return { file: file.file, request: r, outcome: 'errored', assertions: [], durationMs: elapsed(), message: `Not sent: ${where}` };

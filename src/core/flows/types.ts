@@ -143,8 +143,11 @@ export interface FlowRunListener {
 /** Options of a run. */
 export interface FlowRunOptions {
   readonly environment: FlowEnvironment;
-  /** Reads a file named by `< file` / `<@ file`, relative to the flow file (the editor reads open documents). */
-  readonly readFile: (path: string) => Promise<string>;
+  /**
+   * Reads a file named by `< file` / `<@ file`, relative to the flow file (the editor reads open documents).
+   * `flowFile` is the `file` of the flow being run (its path or URI string), for readers shared by several files.
+   */
+  readonly readFile: (path: string, flowFile: string) => Promise<string>;
   /** Variables given from outside (settings `tpp.variables`, `tpp run --var`); file variables override them. */
   readonly variables?: Readonly<Record<string, string>>;
   /** Only these request indexes (with the named requests they read from, run first). All when absent. */
