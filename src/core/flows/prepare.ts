@@ -7,17 +7,11 @@
 import { kindFromSchemaUri, metaOf, PAYLOAD_KINDS, stripMeta } from '../contract/kinds';
 import type { PreparedRequest } from './send';
 import type { FlowPosition, FlowRequest } from './types';
-import { FlowVariableError, jsonOf, resolveJsonBody, resolveText, type FlowScope } from './variables';
+import { FlowPositionError, FlowVariableError, jsonOf, resolveJsonBody, resolveText, type FlowScope } from './variables';
 
-/** A body file that cannot be read. */
-export class FlowBodyFileError extends Error {
-  override readonly name = 'FlowBodyFileError';
-  constructor(
-    readonly reason: string,
-    readonly position: FlowPosition,
-  ) {
-    super(`line ${position.line}, column ${position.column}: ${reason}`);
-  }
+/** A body file that cannot be read; `position` is its `<` line. */
+export class FlowBodyFileError extends FlowPositionError {
+  override readonly name: string = 'FlowBodyFileError';
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
