@@ -5,6 +5,17 @@ import { UsageError } from './io';
  * `--var name=value` pairs, and the address, Partner ID and key each takes from a flag or its `TPP_*` variable.
  */
 
+/** The `parseArgs` options of those flags: addresses, Partner ID, key, eligibility token and `--var`. */
+export const PARTNER_OPTIONS = {
+  'base-url': { type: 'string' },
+  iss: { type: 'string' },
+  key: { type: 'string' },
+  'v2-base-url': { type: 'string' },
+  'eligibility-base-url': { type: 'string' },
+  'eligibility-token': { type: 'string' },
+  var: { type: 'string', multiple: true, default: [] as string[] },
+} as const;
+
 /**
  * The `--var name=value` pairs as an object (a later pair of the same name wins).
  * @throws UsageError for a pair without `=` or without a name.

@@ -12,7 +12,7 @@ import type { FlowEnvironment, FlowFile, FlowProblem, RequestResult } from '../.
 import { importPrivateKeyPem } from '../../core/jwt/keys';
 import { TokenMinter } from '../../core/jwt/mint';
 import { CliCommand, CliIo, UsageError } from '../io';
-import { partnerFlags, varsOf } from '../partnerFlags';
+import { PARTNER_OPTIONS, partnerFlags, varsOf } from '../partnerFlags';
 import { jsonReport, junitReport, prettyResult, prettySummary, summarize } from './runReport';
 
 const USAGE =
@@ -118,13 +118,7 @@ export async function runRunCommand(args: string[], io: CliIo, env: NodeJS.Proce
       reporter: { type: 'string', default: 'pretty' },
       out: { type: 'string' },
       bail: { type: 'boolean', default: false },
-      var: { type: 'string', multiple: true, default: [] },
-      'base-url': { type: 'string' },
-      iss: { type: 'string' },
-      key: { type: 'string' },
-      'v2-base-url': { type: 'string' },
-      'eligibility-base-url': { type: 'string' },
-      'eligibility-token': { type: 'string' },
+      ...PARTNER_OPTIONS,
     },
   });
   if (positionals.length === 0) throw new UsageError('give at least one .http file, directory or glob');

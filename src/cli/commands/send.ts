@@ -4,7 +4,7 @@ import { deriveBaseUrls, kindOf, sendFiles, type FileResult } from '../../core/c
 import { CaptureFile, captureFromResponse, resolvePayloadVariables, sendOrder, type Captures } from '../../core/variables';
 import { describeStatus } from '../../core/client/status';
 import { CliCommand, CliIo, UsageError } from '../io';
-import { partnerFlags, varsOf } from '../partnerFlags';
+import { PARTNER_OPTIONS, partnerFlags, varsOf } from '../partnerFlags';
 
 const USAGE =
   'tpp send <file>... --base-url <v3 base> --iss <partner-id> --key <pkcs8.pem> [--json] [--var name=value]... [--v2-base-url <url>] [--eligibility-base-url <url>] [--eligibility-token <t>] [--company-name <name>] [--captures <file|none>]';
@@ -57,15 +57,9 @@ export async function runSendCommand(args: string[], io: CliIo, env: NodeJS.Proc
     strict: true,
     allowPositionals: true,
     options: {
-      'base-url': { type: 'string' },
-      iss: { type: 'string' },
-      key: { type: 'string' },
-      'v2-base-url': { type: 'string' },
-      'eligibility-base-url': { type: 'string' },
-      'eligibility-token': { type: 'string' },
+      ...PARTNER_OPTIONS,
       'company-name': { type: 'string' },
       captures: { type: 'string' },
-      var: { type: 'string', multiple: true, default: [] },
       json: { type: 'boolean', default: false },
     },
   });
