@@ -178,8 +178,8 @@ export async function runFlows(files: readonly FlowFile[], options: FlowRunOptio
       if (why) result = { file: file.file, request: r, outcome: 'skipped', assertions: [], durationMs: 0, message: why };
       else {
         options.listener?.onRequestStart?.(file.file, r);
-        scope.dynamic.now.setTime(Date.now());
-        result = await runRequest(file, r, scope, answers, ctx, options);
+        // Dynamic values ($datetime, $timestamp) read the clock of the request they are sent with.
+        result = await runRequest(file, r, { ...scope, dynamic: { now: new Date(), random: Math.random } }, answers, ctx, options);
         if (result.outcome !== 'passed') {
           stopped = `Not run: ${r.label} (line ${r.line}) ${result.outcome === 'failed' ? 'failed' : 'could not be completed'}, and the requests after it in ${file.file} depend on it.`;
           if (options.bail) bailed = true;
