@@ -91,6 +91,12 @@ describe('flows: runner and tpp run against the Local sandbox', function () {
     const pretty = await cli('run', join(FLOWS, 'fails-on-purpose.http'), ...flags());
     assert.match(pretty.stdout, /✘ .*fails-on-purpose\.http:13 .* → 404/);
     assert.match(pretty.stdout, /1 passed, 1 failed, 1 skipped/);
+    assert.doesNotMatch(pretty.stdout, /\r/, 'no progress line when stdout is not a terminal');
+    let tty = '';
+    const code = await runCli(['run', join(FLOWS, 'fails-on-purpose.http'), ...flags()], { stdout: { write: (t: string) => (tty += t), isTTY: true } as { write(t: string): unknown }, stderr: { write: () => undefined } });
+    assert.equal(code, 1);
+    assert.ok(tty.includes('\r\u001b[2K1/3 '), 'a progress line on a terminal');
+    assert.match(tty, /1\/3 [^\n]*fails-on-purpose\.http: An unknown registration/);
   });
 
   it('tpp run: exit 2 and nothing sent when a file has an error (syntax, unknown variable, missing < file, bad option)', async () => {
