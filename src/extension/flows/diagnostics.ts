@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { FlowProblem } from '../../core/flows/types';
 import type { FlowIndex } from '../services/flowIndex';
 import type { VariablesService } from '../services/variables';
+import { bodyContractProblems } from './bodyContract';
 import { unknownVariableProblems } from './unknownVariables';
 
 /** A parser problem (1-based line and column, end when known) as an editor diagnostic, source `tpp`. */
@@ -16,8 +17,8 @@ export function toDiagnostic(p: FlowProblem): vscode.Diagnostic {
 
 /**
  * The problems of every parsed flow file in the Problems panel and as squiggles (docs/flows-editor.md): what core's
- * `parseFlow` reports (syntax, unknown request names and `$` values, unclosed bodies), and the `{{names}}` neither
- * the file, the environment nor `tpp.variables` define. Set again each time a file is parsed and when the variables
+ * `parseFlow` reports (syntax, unknown request names and `$` values, unclosed bodies), the `{{names}}` neither
+ * the file, the environment nor `tpp.variables` define, and inline JSON bodies against their endpoint's contract. Set again each time a file is parsed and when the variables
  * change (all files), cleared when a file is deleted.
  */
 export function registerFlowDiagnostics(flows: FlowIndex, variables: VariablesService): vscode.Disposable {
@@ -25,7 +26,7 @@ export function registerFlowDiagnostics(flows: FlowIndex, variables: VariablesSe
   const set = (uri: vscode.Uri) => {
     const flow = flows.get(uri);
     if (!flow) return collection.delete(uri);
-    collection.set(uri, [...flow.problems, ...unknownVariableProblems(flow, variables.names(undefined, uri))].map(toDiagnostic));
+    collection.set(uri, [...flow.problems, ...unknownVariableProblems(flow, variables.names(undefined, uri)), ...bodyContractProblems(flow)].map(toDiagnostic));
   };
   for (const uri of flows.uris()) set(uri);
   return vscode.Disposable.from(
