@@ -116,10 +116,14 @@ export function parseAssertion(line: string, lineNo: number): AssertionParse {
   return { assertion: { line: lineNo, column, text, subject, operator, expected, expectedColumn } };
 }
 
+/** The subject as written: `status`, `header content-type`, `body $.claims length`. */
+export function subjectText(s: FlowAssertion['subject']): string {
+  return s.kind === 'header' ? `header ${s.name}` : s.kind === 'body' ? `body ${s.path}${s.length ? ' length' : ''}` : s.kind;
+}
+
 /** The assertion line as `printFlow` writes it (`?? body $.claims length == 1`). */
 export function printAssertion(a: FlowAssertion): string {
-  const s = a.subject;
-  const subject = s.kind === 'header' ? `header ${s.name}` : s.kind === 'body' ? `body ${s.path}${s.length ? ' length' : ''}` : s.kind;
+  const subject = subjectText(a.subject);
   if (!a.operator) return `?? ${subject}`;
   return a.expected === undefined ? `?? ${subject} ${a.operator}` : `?? ${subject} ${a.operator} ${a.expected}`;
 }

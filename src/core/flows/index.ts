@@ -6,3 +6,6 @@ export type * from './types';
 export { parseFlow, FLOW_METHODS } from './parse';
 export { printFlow } from './print';
 export { ASSERTION_OPERATORS, parseAssertion, printAssertion } from './assertGrammar';
+export { runFlow, runFlows, requestsToRun, environmentVariablesOf, type FlowRunLimits } from './run';
+export { evaluateAssertion, IMPLIED_ASSERTION, type AssertionTarget } from './assert';
+export { FlowVariableError, type FlowAnswer } from './variables';

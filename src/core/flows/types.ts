@@ -100,6 +100,8 @@ export interface FlowEnvironment {
   readonly partnerId?: string;
   /** A fresh JWT per attempt; requests to the environment's addresses without an Authorization header get one. */
   readonly token?: TokenProvider;
+  /** A fresh JWT for version 2 calls (`aud` the version 2 host); `token` when absent. */
+  readonly v2Token?: TokenProvider;
   readonly eligibilityToken?: TokenProvider;
 }
 
