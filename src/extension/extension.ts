@@ -9,6 +9,10 @@ import { registerPayloadDiagnostics } from './diagnostics';
 import type { DiagnosticsController } from './diagnostics/controller';
 import { registerVariableFeatures } from './diagnostics/variableFeatures';
 import type { DraftFiles } from './documents/draftFiles';
+import { registerFlowFeatures } from './flows';
+import type { FlowTestController } from './flows/testController';
+import type { FlowIndex } from './services/flowIndex';
+import type { FlowRuns } from './services/flowRuns';
 import { registerClaimTimeHover } from './jwt/claimTimeHover';
 import type { Logger } from './log';
 import type { ApiClients } from './services/apiClients';
@@ -63,6 +67,10 @@ export interface ExtensionApi extends PublicApi {
   /** Requests any client sent to the Local sandbox, and the Integration Log view's data provider. */
   readonly integrationLog: IntegrationLog;
   readonly integrationLogView: IntegrationLogProvider;
+  /** Flows: the parsed `.http` files, their runs, and the Test Explorer controller. */
+  readonly flows: FlowIndex;
+  readonly flowRuns: FlowRuns;
+  readonly flowTests: FlowTestController;
 }
 
 /**
@@ -78,6 +86,7 @@ export function activate(context: vscode.ExtensionContext): PublicApi | Extensio
   const spec = vscode.Uri.joinPath(context.extensionUri, 'media', 'partner-interface.md');
   const payloads = registerPayloadDiagnostics(c.log, existsSync(spec.fsPath) ? spec : undefined);
   const integrationLog = registerIntegrationLogView(c.integrationLog);
+  const flows = registerFlowFeatures(c);
 
   context.subscriptions.push(
     c,
@@ -93,13 +102,14 @@ export function activate(context: vscode.ExtensionContext): PublicApi | Extensio
     payloads.controller.useVariables((uri) => c.variables.names(undefined, uri), c.variables.onDidChange),
     registerVariableFeatures(c.variables),
     ...integrationLog.disposables,
+    ...flows.disposables,
   );
 
   const activationMs = performance.now() - started;
   c.log.info(`Activated in ${activationMs.toFixed(1)} ms (active environment: ${c.active.get()})`);
   if (context.extensionMode !== vscode.ExtensionMode.Test) return { activationMs };
   const { environments, keys, log, api, history, registrations, localSandbox, variables, drafts, responses } = c;
-  return { activationMs, environments, keys, log, diagnostics: payloads.controller, api, history, registrations, view, localSandbox, variables, drafts, walkthrough, responses, integrationLog: c.integrationLog, integrationLogView: integrationLog.provider };
+  return { activationMs, environments, keys, log, diagnostics: payloads.controller, api, history, registrations, view, localSandbox, variables, drafts, walkthrough, responses, integrationLog: c.integrationLog, integrationLogView: integrationLog.provider, flows: c.flows, flowRuns: c.flowRuns, flowTests: flows.tests };
 }
 
 export function deactivate(): void {

@@ -12,9 +12,12 @@ export function isFlowUri(uri: vscode.Uri): boolean {
   return /\.(http|rest)$/i.test(uri.path);
 }
 
+/** Schemes of documents that are flow files (not a diff's `git:` side or an output channel). */
+const FLOW_SCHEMES = new Set(['file', 'untitled', 'vscode-remote', 'vscode-vfs']);
+
 /** True for a document of the `http` language or a flow file name (untitled documents set to HTTP included). */
 export function isFlowDocument(doc: vscode.TextDocument): boolean {
-  return doc.languageId === 'http' || isFlowUri(doc.uri);
+  return FLOW_SCHEMES.has(doc.uri.scheme) && (doc.languageId === 'http' || isFlowUri(doc.uri));
 }
 
 /**
