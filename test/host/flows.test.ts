@@ -139,6 +139,13 @@ describe('flows: .http files in the Test Explorer (Local sandbox)', function () 
     assert.ok(unknownVar && unknownVar.range.start.line === 0 && unknownVar.severity === vscode.DiagnosticSeverity.Warning, JSON.stringify(diags));
     assert.ok(diags.some((d) => d.code === 'flow-unknown-request' && d.range.start.line === 2 && d.severity === vscode.DiagnosticSeverity.Error), JSON.stringify(diags));
 
+    const body = await writeFlow('body.http', ['POST {{baseUrl}}/tire-protection/registrations', 'Content-Type: application/json', '', '{', '  "invoiceNumber": "INV-{{$timestamp}}",', '  "tires": "four"', '}', '']);
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(body));
+    const contract = await until(() => vscode.languages.getDiagnostics(body).find((d) => d.source === 'tpp' && String(d.code).startsWith('contract-')));
+    assert.ok(contract, `the inline body is checked against its endpoint's contract: ${JSON.stringify(vscode.languages.getDiagnostics(body))}`);
+    assert.equal(contract.range.start.line, 5, 'at the "tires" line');
+    assert.match(contract.message, /tires/);
+
     const variables = await cmd<vscode.CompletionList>('vscode.executeCompletionItemProvider', corpus, new vscode.Position(11, 30), '{');
     const labels = variables.items.map((i) => (typeof i.label === 'string' ? i.label : i.label.label));
     for (const want of ['baseUrl', 'partnerId', 'missing', '$guid', 'verify.response.body.$']) assert.ok(labels.includes(want), `${want} in ${labels.join(', ')}`);

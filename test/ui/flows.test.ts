@@ -1,45 +1,51 @@
-// A flow (.http file, docs/flows-editor.md) in the rendered Test Explorer: a request whose answer is not one the
-// contract declares (a scheduled 502 from the Local sandbox's control API, docs/testing-your-application.md) fails its
-// `?? contract`; the Test Explorer shows the failed request and the message at the `??` line. Screenshot:
-// test-results/ui/flows.png (README: media/screenshots/flows.png). Leaves Local without a key, as it found it.
+// A flow (.http file, docs/flows-editor.md) in the rendered Test Explorer: Sandbox pointed at a stand-in server that
+// answers verify-token with a partner_id that is a number, where the contract declares a string
+// (../shared/spec/partner-interface.md, Token verification); the flow's `?? contract` fails, and the Test Explorer
+// shows the failed request with its message at the `??` line. Screenshot: test-results/ui/flows.png (README:
+// media/screenshots/flows.png). Leaves Sandbox without key or settings, as it found it.
 import * as assert from 'node:assert/strict';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import * as vscode from 'vscode';
 import type { RequestResult } from '../../src/core/flows/types';
 import type { ExtensionApi } from '../../src/extension/extension';
 import { activateExtension } from '../shared/extension';
 import { screenshot, sleep, texts, until } from '../shared/driver';
+import { expandRow } from '../shared/workbench';
 
 const cmd = <T = unknown>(id: string, ...args: unknown[]) => vscode.commands.executeCommand<T>(id, ...args);
 
-const FLOW = [
-  '### the token is accepted',
-  'GET {{baseUrl}}/verify-token',
-  '',
-  '?? status == 200',
-  '?? contract',
-  '',
-  '### the answer the contract declares',
-  'GET {{baseUrl}}/verify-token',
-  '',
-  '?? contract',
-  '',
-];
+const FLOW = ['### the token is accepted', '# @name verify', 'GET {{baseUrl}}/verify-token', '', '?? status == 200', '?? contract', ''];
 
 describe('flows in the Test Explorer (rendered DOM)', function () {
   this.timeout(180_000);
   let api: ExtensionApi;
+  const server = http.createServer((req, res) => {
+    res.setHeader('content-type', 'application/json');
+    res.end(req.url?.endsWith('/verify-token') ? JSON.stringify({ partner_id: 4242, name: 'Stand-in' }) : '{}');
+  });
+
+  before(async () => {
+    api = await activateExtension();
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    await cmd('tpp.generateKeyPair', 'sandbox', { curve: 'P-256', existing: 'replace' });
+    const c = vscode.workspace.getConfiguration('tpp.sandbox');
+    await c.update('baseUrl', `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v3`, vscode.ConfigurationTarget.Global);
+    await c.update('partnerId', 'P-UI-FLOWS', vscode.ConfigurationTarget.Global);
+  });
 
   after(async () => {
-    await api?.environments.keys.delete('local');
+    const c = vscode.workspace.getConfiguration('tpp.sandbox');
+    await c.update('baseUrl', undefined, vscode.ConfigurationTarget.Global);
+    await c.update('partnerId', undefined, vscode.ConfigurationTarget.Global);
+    await api?.environments.keys.delete('sandbox');
+    server.closeAllConnections();
+    server.close();
     await cmd('workbench.action.closeAllEditors');
-    await cmd('workbench.action.closePanel');
     await cmd('notifications.clearAll');
   });
 
   it('shows a failed ?? contract and its message', async () => {
-    api = await activateExtension();
-    await cmd('tpp.selectEnvironment', 'local');
-    await cmd('tpp.generateKeyPair', 'local', { curve: 'P-256', existing: 'replace' });
     const uri = vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0]!.uri, 'flows', 'contract.http');
     await vscode.workspace.fs.writeFile(uri, Buffer.from(FLOW.join('\n')));
     await cmd('workbench.action.closeAllEditors');
@@ -47,39 +53,36 @@ describe('flows in the Test Explorer (rendered DOM)', function () {
     await cmd('notifications.clearAll');
     await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri), { preview: false });
 
-    // The second request meets a 502 (every attempt of its retries): an answer the contract does not declare.
-    const origin = new URL((await api.api.target('local')).baseUrls.v3!).origin;
-    const fault = (n: number) => ({ method: 'GET', path: '/api/v3/verify-token', fault: 502, times: n });
-    const first = await api.flowRuns.run({ flow: api.flows.get(uri)!, env: 'local', only: [0] });
-    assert.equal(first[0]?.outcome, 'passed', JSON.stringify(first[0]?.assertions));
-    await fetch(`${origin}/__tpp/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(fault(10)) });
-    let results: readonly RequestResult[] | undefined;
-    try {
-      results = await cmd<RequestResult[]>('tpp.runFlow', uri, 'local');
-    } finally {
-      await fetch(`${origin}/__tpp/faults`, { method: 'DELETE' });
-    }
+    const results = await cmd<RequestResult[]>('tpp.runFlow', uri, 'sandbox');
     const failed = results?.find((r) => r.outcome === 'failed');
-    assert.ok(failed, `a request failed: ${JSON.stringify(results?.map((r) => [r.outcome, r.message, r.assertions.map((a) => a.message)]))}`);
+    assert.ok(failed, `the request failed: ${JSON.stringify(results?.map((r) => [r.outcome, r.message]))}`);
     const contract = failed.assertions.find((a) => a.assertion.subject.kind === 'contract' && !a.passed);
-    assert.ok(contract, 'the ?? contract assertion failed');
+    assert.ok(contract, `the ?? contract assertion failed: ${JSON.stringify(failed.assertions)}`);
+    assert.match(contract.message, /partner_id/);
+    const [report] = api.flowTests.lastRun;
+    assert.equal(report?.messages[0]?.line, 6, 'the message is at the ?? contract line');
+    await cmd('notifications.clearAll');
 
     await cmd('workbench.view.testing.focus');
-    await cmd('testing.collapseAll').then(undefined, () => undefined);
+    // Revealing the request's item expands its file's row.
+    const item = api.flowTests.controller.items.get(uri.toString())?.children.get(`${uri.toString()}#0`);
+    assert.ok(item, 'the request has a test item');
+    await cmd('vscode.revealTestInExplorer', item).then(undefined, () => expandRow('flows/contract.http'));
     const rows = await until(async () => {
       const t = await texts('.part.sidebar .monaco-list-row');
-      return t.some((x) => x.includes('contract.http')) ? t : undefined;
+      return t.some((x) => x.includes('contract.http')) && t.some((x) => x.includes('verify')) ? t : undefined;
     }, 20_000);
-    assert.ok(rows, `the Test Explorer lists the file: ${JSON.stringify(await texts('.part.sidebar .monaco-list-row'))}`);
-    // The editor shows the failure at its ?? line: peek the message there.
-    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri), { preview: false, selection: new vscode.Range(contract.assertion.line - 1, 0, contract.assertion.line - 1, 0) });
-    await cmd('testing.goToNextMessage').then(undefined, () => undefined);
+    assert.ok(rows, `the Test Explorer lists the file and its request: ${JSON.stringify(await texts('.part.sidebar .monaco-list-row'))}`);
+    // The failure at its ?? line, in the editor: the Test Explorer's peek of the message.
+    const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri), { preview: false });
+    editor.selection = new vscode.Selection(0, 0, 0, 0);
+    await cmd('testing.goToNextMessage').then(undefined, () => cmd('testing.openOutputPeek'));
     const peek = await until(async () => {
-      const t = (await texts('.monaco-editor .peekview-widget, .monaco-editor .test-message-inline-content')).join('\n');
-      return t.includes(contract.message.slice(0, 20)) ? t : undefined;
+      const t = (await texts('.monaco-editor .peekview-widget')).join('\n');
+      return t.includes('contract') ? t : undefined;
     }, 15_000);
-    await sleep(500);
+    await sleep(800);
     await screenshot('flows');
-    assert.ok(peek, `the message is shown in the editor: ${JSON.stringify(await texts('.monaco-editor .peekview-widget'))}`);
+    assert.ok(peek, `the message is peeked in the editor: ${JSON.stringify(await texts('.monaco-editor .peekview-widget'))}`);
   });
 });
