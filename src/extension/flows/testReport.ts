@@ -28,10 +28,15 @@ function at(uri: vscode.Uri, line: number, column = 1): vscode.Location {
   return new vscode.Location(uri, new vscode.Position(Math.max(0, line - 1), Math.max(0, column - 1)));
 }
 
-/** A failed assertion as a TestMessage: its sentence, expected and actual (a diff when both are known), its `??` line. */
+/**
+ * A failed assertion as a TestMessage at its `??` line: a diff of expected and actual when the assertion compares
+ * values, else its sentence. `?? contract` is always its sentence: the difference from what the contract declares may
+ * be the body's schema while expected and actual are statuses, and the editor shows a diff's values, not its text.
+ */
 export function assertionMessage(uri: vscode.Uri, a: AssertionResult): { test: vscode.TestMessage; reported: ReportedMessage } {
-  const text = `${a.message} (?? ${a.assertion.text})`;
-  const test = a.expected !== undefined || a.actual !== undefined ? vscode.TestMessage.diff(text, a.expected ?? '', a.actual ?? '') : new vscode.TestMessage(text);
+  const text = a.message.includes(a.assertion.text) ? a.message : `${a.message} (?? ${a.assertion.text})`;
+  const diff = a.assertion.subject.kind !== 'contract' && (a.expected !== undefined || a.actual !== undefined);
+  const test = diff ? vscode.TestMessage.diff(text, a.expected ?? '', a.actual ?? '') : new vscode.TestMessage(text);
   test.location = at(uri, a.assertion.line, a.assertion.column);
   test.contextValue = 'tppFlowAssertion';
   return { test, reported: { message: text, ...(a.expected !== undefined ? { expected: a.expected } : {}), ...(a.actual !== undefined ? { actual: a.actual } : {}), line: a.assertion.line } };
@@ -43,7 +48,7 @@ function outputLine(r: RequestResult): string {
   const status = r.exchange?.response ? ` → ${r.exchange.response.status}` : r.exchange ? ' → no answer' : '';
   const failed = r.assertions.filter((a) => !a.passed).length;
   const detail = r.outcome === 'failed' ? ` (${failed} of ${r.assertions.length} assertions failed)` : r.message ? ` (${r.message})` : '';
-  const open = r.exchange ? ' — right-click the test › Show Flow Exchange' : '';
+  const open = r.exchange ? ' (exchange: Show Flow Exchange on the test)' : '';
   return `${mark} ${r.request.label}${status} · ${Math.round(r.durationMs)} ms${detail}${open}\r\n`;
 }
 
