@@ -50,7 +50,7 @@ export class FlowTestController implements vscode.Disposable {
     };
     for (const env of ENVIRONMENT_IDS) {
       const label = ENVIRONMENTS[env].label;
-      const profile = controller.createRunProfile(`Run on ${label}`, vscode.TestRunProfileKind.Run, (req, token) => void this.run(env, req, token), env === 'local');
+      const profile = controller.createRunProfile(`Run on ${label}`, vscode.TestRunProfileKind.Run, (req, token) => void this.run(env, req, token).catch(() => undefined), env === 'local');
       this.profiles.set(env, profile);
     }
     this.disposables.push(
@@ -126,7 +126,10 @@ export class FlowTestController implements vscode.Disposable {
     return plan;
   }
 
-  /** One Test Explorer run on `env`: guard, then each planned file in turn; cancellation stops sending. */
+  /**
+   * One Test Explorer run on `env`: guard, then each planned file in turn; cancellation stops sending.
+   * @throws UserCancelled when the guard stopped the run (its requests are reported skipped).
+   */
   private async run(env: EnvironmentId, request: vscode.TestRunRequest, token: vscode.CancellationToken): Promise<RequestResult[]> {
     const run = this.controller.createTestRun(request, `Flows on ${ENVIRONMENTS[env].label}`, true);
     const reports: FlowTestReport[] = [];
@@ -134,6 +137,7 @@ export class FlowTestController implements vscode.Disposable {
     const pending = new Map<string, vscode.TestItem>();
     const abort = new AbortController();
     const cancel = token.onCancellationRequested(() => abort.abort());
+    let refused: UserCancelled | undefined;
     try {
       const plan = await this.plan(request);
       for (const p of plan) for (const child of iterate(this.controller.items.get(p.uri.toString())?.children)) if (!p.only || p.only.includes(indexOf(child))) pending.set(child.id, (run.enqueued(child), child));
@@ -159,7 +163,8 @@ export class FlowTestController implements vscode.Disposable {
         results.push(...ran);
       }
     } catch (err) {
-      if (!(err instanceof UserCancelled)) {
+      if (err instanceof UserCancelled) refused = err;
+      else {
         const message = err instanceof Error ? err.message : String(err);
         this.services.log.warn(`Flows on ${ENVIRONMENTS[env].label} not run: ${message}`);
         for (const it of pending.values()) run.errored(it, new vscode.TestMessage(message));
@@ -172,6 +177,7 @@ export class FlowTestController implements vscode.Disposable {
       run.end();
       this.lastRun = reports;
     }
+    if (refused) throw refused;
     return results;
   }
 
