@@ -5,7 +5,7 @@ import * as esbuild from 'esbuild';
 import { copyFileSync, readdirSync, statSync, rmSync, readFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve, sep } from 'node:path';
 import { buildExtensionWithLazyCore } from './lazy-core.mjs';
 import { zodEnglishOnly } from './zod-locales.mjs';
 
@@ -102,7 +102,20 @@ const cliSplit = {
   },
 };
 
-const extensionBuild = { ...common, entryPoints: { extension: 'src/extension/extension.ts' }, outdir: 'dist', external: ['vscode', 'pg-native'] };
+// The flows' editor features (src/extension/flows) are a bundle of their own, dist/flows.js, required by
+// src/extension/flowFeatures.ts on first use (docs/flows-editor.md): a workspace without flow files never loads them.
+const flowsSplit = {
+  name: 'flows-split',
+  setup(build) {
+    const flows = resolve('src/extension/flows');
+    build.onResolve({ filter: /^\.\.?\// }, (args) => {
+      if (args.kind === 'entry-point' || args.importer.startsWith(flows + sep)) return undefined;
+      const target = resolve(args.resolveDir, args.path);
+      return target === flows || target === join(flows, 'index') ? { path: './flows.js', external: true } : undefined;
+    });
+  },
+};
+const extensionBuild = { ...common, entryPoints: { extension: 'src/extension/extension.ts', flows: 'src/extension/flows/index.ts' }, outdir: 'dist', external: ['vscode', 'pg-native'], plugins: [flowsSplit] };
 const builds = [
   { ...common, entryPoints: { cli: 'src/cli/main.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' }, plugins: [zodEnglishOnly(), cliSplit] },
   { ...common, entryPoints: Object.fromEntries(CLI_COMMANDS.map((c) => [`cli-${c}`, `src/cli/commands/${c}.ts`])), outdir: 'dist', plugins: [zodEnglishOnly(), cliSplit] },

@@ -16,10 +16,10 @@ run('node', ['scripts/build.mjs', '--production']);
 // Size budgets (bytes are deterministic, unlike timings): what activation loads, and the lazily loaded core.
 // extension.js: the host's own code (commands, tree, services) loaded at activation; everything without `vscode` lives in
 // src/core and loads lazily from core.js (scripts/lazy-core.mjs). 160 KB since the Local port, Connect Your Application and
-// Watch My Application commands (150 before); 180 KB since the flows' Test Explorer, CodeLens, diagnostics and completion
-// (21 KB, src/extension/flows; the parser and runner are in core.js). The next step is loading command modules and the
-// flow features on first use (a flow file open or found), which would bring it back under 160.
-const BUDGETS_KB = { 'dist/extension.js': 180, 'dist/core.js': 600 };
+// Watch My Application commands (150 before); 170 KB since flows: their index, runs and commands (10 KB) load at
+// activation, their Test Explorer, CodeLens, diagnostics and completion on first use (dist/flows.js, 18 KB), the parser
+// and runner with core.js. The next step is loading command modules on first use.
+const BUDGETS_KB = { 'dist/extension.js': 170, 'dist/core.js': 600 };
 const overBudget = Object.entries(BUDGETS_KB)
   .map(([f, kb]) => ({ f, kb, size: statSync(f).size / 1024 }))
   .filter((b) => b.size > b.kb);

@@ -9,7 +9,7 @@ import { registerPayloadDiagnostics } from './diagnostics';
 import type { DiagnosticsController } from './diagnostics/controller';
 import { registerVariableFeatures } from './diagnostics/variableFeatures';
 import type { DraftFiles } from './documents/draftFiles';
-import { registerFlowFeatures } from './flows';
+import { FlowFeatures } from './flowFeatures';
 import type { FlowTestController } from './flows/testController';
 import type { FlowIndex } from './services/flowIndex';
 import type { FlowRuns } from './services/flowRuns';
@@ -67,7 +67,7 @@ export interface ExtensionApi extends PublicApi {
   /** Requests any client sent to the Local sandbox, and the Integration Log view's data provider. */
   readonly integrationLog: IntegrationLog;
   readonly integrationLogView: IntegrationLogProvider;
-  /** Flows: the parsed `.http` files, their runs, and the Test Explorer controller. */
+  /** Flows: the parsed `.http` files, their runs, and the Test Explorer controller (loaded on first read). */
   readonly flows: FlowIndex;
   readonly flowRuns: FlowRuns;
   readonly flowTests: FlowTestController;
@@ -86,7 +86,7 @@ export function activate(context: vscode.ExtensionContext): PublicApi | Extensio
   const spec = vscode.Uri.joinPath(context.extensionUri, 'media', 'partner-interface.md');
   const payloads = registerPayloadDiagnostics(c.log, existsSync(spec.fsPath) ? spec : undefined);
   const integrationLog = registerIntegrationLogView(c.integrationLog);
-  const flows = registerFlowFeatures(c);
+  const flows = new FlowFeatures(c);
 
   context.subscriptions.push(
     c,
@@ -102,14 +102,14 @@ export function activate(context: vscode.ExtensionContext): PublicApi | Extensio
     payloads.controller.useVariables((uri) => c.variables.names(undefined, uri), c.variables.onDidChange),
     registerVariableFeatures(c.variables),
     ...integrationLog.disposables,
-    ...flows.disposables,
+    flows,
   );
 
   const activationMs = performance.now() - started;
   c.log.info(`Activated in ${activationMs.toFixed(1)} ms (active environment: ${c.active.get()})`);
   if (context.extensionMode !== vscode.ExtensionMode.Test) return { activationMs };
   const { environments, keys, log, api, history, registrations, localSandbox, variables, drafts, responses } = c;
-  return { activationMs, environments, keys, log, diagnostics: payloads.controller, api, history, registrations, view, localSandbox, variables, drafts, walkthrough, responses, integrationLog: c.integrationLog, integrationLogView: integrationLog.provider, flows: c.flows, flowRuns: c.flowRuns, flowTests: flows.tests };
+  return { activationMs, environments, keys, log, diagnostics: payloads.controller, api, history, registrations, view, localSandbox, variables, drafts, walkthrough, responses, integrationLog: c.integrationLog, integrationLogView: integrationLog.provider, flows: c.flows, flowRuns: c.flowRuns, get flowTests() { return flows.tests; } };
 }
 
 export function deactivate(): void {

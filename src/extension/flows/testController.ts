@@ -33,6 +33,7 @@ export const requestItemId = (uri: vscode.Uri | string, index: number) => `${uri
  * request, ranged over its lines. Files are found when the Test Explorer first asks (`resolveHandler`), then kept
  * current from {@link FlowIndex}'s events, one file at a time. One run profile per environment (Local the default),
  * each behind the Production guard; a run sends through {@link FlowRuns} and reports each request as it ends.
+ * `FlowFeatures` (src/extension/flowFeatures.ts) creates it on first use and lets commands run files through it.
  */
 export class FlowTestController implements vscode.Disposable {
   readonly controller: vscode.TestController;
@@ -58,7 +59,6 @@ export class FlowTestController implements vscode.Disposable {
       ...this.profiles.values(),
       services.flows.onDidChange((uri) => this.upsert(uri)),
       services.flows.onDidDelete((uri) => controller.items.delete(uri.toString())),
-      services.flowRuns.attachExplorer((uri, env) => this.runFile(uri, env)),
     );
   }
 
@@ -91,13 +91,19 @@ export class FlowTestController implements vscode.Disposable {
     return item;
   }
 
-  /** Runs the file `uri` on `env` as a Test Explorer run of its item; resolves to every request's result. */
-  async runFile(uri: vscode.Uri, env: EnvironmentId): Promise<readonly RequestResult[]> {
+  /**
+   * Runs the file `uri` on `env` as a Test Explorer run of its item; resolves to every request's result, or
+   * `undefined` when the Production guard or a missing prerequisite stopped the run (the user has been told).
+   */
+  async runFile(uri: vscode.Uri, env: EnvironmentId): Promise<readonly RequestResult[] | undefined> {
     const item = this.upsert(uri, await this.services.flows.load(uri));
     if (!item) throw new Error(`${vscode.workspace.asRelativePath(uri)} is not a flow file on disk: save it as a .http file first.`);
     const source = new vscode.CancellationTokenSource();
     try {
       return await this.run(env, new vscode.TestRunRequest([item], undefined, this.profiles.get(env)), source.token);
+    } catch (err) {
+      if (err instanceof UserCancelled) return undefined;
+      throw err;
     } finally {
       source.dispose();
     }

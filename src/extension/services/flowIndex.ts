@@ -5,7 +5,8 @@ import { parseFlowFiles, unreadableFlow } from './flowDiscovery';
 
 /** The flow files of a workspace: `.http` (REST Client's and httpyac's extension) and `.rest`. */
 export const FLOW_GLOB = '**/*.{http,rest}';
-const EXCLUDE = '**/node_modules/**';
+/** Folders discovery never looks into. */
+export const FLOW_EXCLUDE = '**/node_modules/**';
 
 /** True for a URI whose name ends in `.http` or `.rest`. */
 export function isFlowUri(uri: vscode.Uri): boolean {
@@ -82,7 +83,7 @@ export class FlowIndex implements vscode.Disposable {
       }),
       watcher.onDidDelete((u) => this.forget(u)),
     );
-    const found = (await vscode.workspace.findFiles(FLOW_GLOB, EXCLUDE)).sort((a, b) => a.path.localeCompare(b.path));
+    const found = (await vscode.workspace.findFiles(FLOW_GLOB, FLOW_EXCLUDE)).sort((a, b) => a.path.localeCompare(b.path));
     const todo = found.filter((u) => !this.flows.has(u.toString()));
     const parsed = await parseFlowFiles(todo.map(String), (f) => readText(vscode.Uri.parse(f)));
     parsed.forEach((flow, i) => this.store(todo[i]!, flow));

@@ -18,7 +18,7 @@ export interface FlowRunSpec {
   readonly listener?: FlowRunListener;
 }
 
-/** Runs flow files in the Test Explorer and resolves to every request's result (see FlowTestController). */
+/** Runs flow files in the Test Explorer and resolves to every request's result; rejects with UserCancelled when stopped by the guard. */
 export type ExplorerRunner = (uri: vscode.Uri, env: EnvironmentId) => Promise<readonly RequestResult[]>;
 
 /** The key of a request's last result: its file (URI string) and 0-based index. */
