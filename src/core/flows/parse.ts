@@ -39,25 +39,31 @@ interface Block {
   lastLine: number;
 }
 
+/** A stand-in for a space inside {{…}} while a request line is split (a character no request line holds). */
+const HIDDEN_SPACE = '\u0001';
+const unmask = (s: string): string => s.split(HIDDEN_SPACE).join(' ');
+
 /** Reads the request line: `[METHOD] URL [HTTP/x.y]`; a string is the problem. */
 function requestLine(text: string): { method: string; url: string; urlOffset: number } | string {
   const indent = text.length - text.trimStart().length;
-  const trimmed = text.trim().replace(HTTP_VERSION_RE, '');
+  // Spaces inside {{…}} ({{$randomInt 1 5}}) belong to the URL: hidden while the line is split, then given back.
+  const trimmed = text.trim().replace(/\{\{[^{}]*\}\}/g, (m) => m.replace(/\s/g, HIDDEN_SPACE)).replace(HTTP_VERSION_RE, '');
   const parts = /^(\S+)(?:\s+(\S.*))?$/.exec(trimmed);
   if (!parts) return 'A request line is METHOD URL, e.g. GET {{baseUrl}}/verify-token.';
   const first = parts[1] as string;
   const isUrl = (s: string) => /^(https?:\/\/|\{\{)/i.test(s);
   if (parts[2] === undefined) {
-    if (isUrl(first)) return { method: 'GET', url: first, urlOffset: indent };
+    if (isUrl(first)) return { method: 'GET', url: unmask(first), urlOffset: indent };
     return (FLOW_METHODS as readonly string[]).includes(first.toUpperCase()) ? `The request line '${first}' has no URL after the method.` : `'${first}' is not a request line: write METHOD URL, e.g. GET {{baseUrl}}/verify-token (the URL starts with http://, https:// or {{).`;
   }
   const method = first.toUpperCase();
   if (!(FLOW_METHODS as readonly string[]).includes(method)) {
-    return isUrl(first) ? `A URL holds no spaces: '${trimmed}'.` : `Unknown method '${first}' (use ${FLOW_METHODS.join(', ')}).`;
+    return isUrl(first) ? `A URL holds no spaces: '${unmask(trimmed)}' (encode a space as %20).` : `Unknown method '${first}' (use ${FLOW_METHODS.join(', ')}).`;
   }
-  const url = (parts[2] as string).trim();
+  const masked = (parts[2] as string).trim();
+  const url = unmask(masked);
   if (!isUrl(url)) return `The URL '${url}' must start with http://, https:// or a variable such as {{baseUrl}}.`;
-  if (/\s/.test(url)) return `A URL holds no spaces: '${url}' (encode a space as %20).`;
+  if (/\s/.test(masked)) return `A URL holds no spaces: '${url}' (encode a space as %20).`;
   return { method, url, urlOffset: text.indexOf(url, indent + first.length) };
 }
 
@@ -87,7 +93,7 @@ function finishBlock(block: Block, index: number, file: string, problems: FlowPr
       problems.push(...bodyProblems(body, file));
     }
   }
-  const label = block.name ?? (block.title || `${r.method} ${r.url}`);
+  const label = block.title ?? block.name ?? `${r.method} ${r.url}`;
   return {
     index,
     line: r.line,

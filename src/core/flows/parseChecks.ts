@@ -33,7 +33,7 @@ export function bodyProblems(body: Extract<FlowBody, { kind: 'inline' }>, file: 
 }
 
 /** Every text of a request that may hold references, with where it starts. */
-function textsOf(r: FlowRequest): { text: string; at: FlowPosition }[] {
+export function textsOf(r: FlowRequest): { text: string; at: FlowPosition }[] {
   const out = [{ text: r.url, at: { line: r.line, column: r.urlColumn ?? r.column } }];
   for (const h of r.headers) out.push({ text: h.value, at: { line: h.line, column: h.valueColumn ?? h.column } });
   if (r.body?.kind === 'inline') out.push({ text: r.body.text, at: r.body });

@@ -74,7 +74,7 @@ export interface FlowRequest extends FlowPosition {
   readonly assertions: readonly FlowAssertion[];
   /** Last line of the request's block (for editor ranges). */
   readonly endLine: number;
-  /** A short label for lists and reports: the name, else `METHOD url`. */
+  /** A short label for lists and reports: the `###` title, else the name, else `METHOD url`. */
   readonly label: string;
 }
 
@@ -143,8 +143,11 @@ export interface FlowRunListener {
 /** Options of a run. */
 export interface FlowRunOptions {
   readonly environment: FlowEnvironment;
-  /** Reads a file named by `< file` / `<@ file`, relative to the flow file (the editor reads open documents). */
-  readonly readFile: (path: string) => Promise<string>;
+  /**
+   * Reads a file named by `< file` / `<@ file`, relative to the flow file (the editor reads open documents).
+   * `flowFile` is the `file` of the flow being run (its path or URI string), for readers shared by several files.
+   */
+  readonly readFile: (path: string, flowFile: string) => Promise<string>;
   /** Variables given from outside (settings `tpp.variables`, `tpp run --var`); file variables override them. */
   readonly variables?: Readonly<Record<string, string>>;
   /** Only these request indexes (with the named requests they read from, run first). All when absent. */
