@@ -3,7 +3,6 @@ import { ASSERTION_OPERATORS } from '../../core/flows';
 import { KNOWN_DYNAMIC_VARIABLES } from '../../core/variables';
 import type { FlowIndex } from '../services/flowIndex';
 import type { VariablesService } from '../services/variables';
-import { FLOW_ENVIRONMENT_VARIABLES } from './unknownVariables';
 
 
 /** What may follow `??` (the subjects of ../shared/spec/partner-interface.md's answers a flow checks). */
@@ -15,6 +14,14 @@ export const ASSERTION_SUBJECTS: readonly { label: string; detail: string; snipp
   { label: 'contract', detail: 'the answer is one the contract declares for the endpoint', snippet: 'contract' },
 ];
 
+
+/** Variables every flow gets from the environment it runs on (core's environmentVariablesOf; docs/flows.md). */
+export const FLOW_ENVIRONMENT_VARIABLES: readonly { name: string; detail: string }[] = [
+  { name: 'baseUrl', detail: 'Version 3 base address, ending in /api/v3' },
+  { name: 'v2BaseUrl', detail: 'Version 2 host' },
+  { name: 'eligibilityBaseUrl', detail: 'Eligibility lookup base, ending in /api/v1' },
+  { name: 'partnerId', detail: 'Partner ID (the JWT iss)' },
+];
 
 const item = (label: string, kind: vscode.CompletionItemKind, detail: string, insert?: string | vscode.SnippetString) => {
   const c = new vscode.CompletionItem(label, kind);

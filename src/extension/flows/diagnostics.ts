@@ -3,7 +3,7 @@ import type { FlowProblem } from '../../core/flows/types';
 import type { FlowIndex } from '../services/flowIndex';
 import type { VariablesService } from '../services/variables';
 import { bodyContractProblems } from './bodyContract';
-import { unknownVariableProblems } from './unknownVariables';
+import { checkFlowForRun, environmentVariablesOf } from '../../core/flows';
 
 /** A parser problem (1-based line and column, end when known) as an editor diagnostic, source `tpp`. */
 export function toDiagnostic(p: FlowProblem): vscode.Diagnostic {
@@ -15,24 +15,30 @@ export function toDiagnostic(p: FlowProblem): vscode.Diagnostic {
   return d;
 }
 
+/** The names a flow gets from any environment: `baseUrl`, `v2BaseUrl`, `eligibilityBaseUrl`, `partnerId`. */
+const ENVIRONMENT_NAMES = () => Object.keys(environmentVariablesOf({ id: 'local', baseUrl: '' }));
+
 /**
  * The problems of every parsed flow file in the Problems panel and as squiggles (docs/flows-editor.md): what core's
- * `parseFlow` reports (syntax, unknown request names and `$` values, unclosed bodies), the `{{names}}` neither
- * the file, the environment nor `tpp.variables` define, and inline JSON bodies against their endpoint's contract. Set again each time a file is parsed and when the variables
+ * `parseFlow` reports (syntax, unknown request names and `$` values, unclosed bodies), the `{{names}}` neither the
+ * file, the environment nor `tpp.variables` define (core's `checkFlowForRun`, as `tpp run` checks before sending), and
+ * inline JSON bodies against their endpoint's contract. Set again each time a file is parsed and when the variables
  * change (all files), cleared when a file is deleted.
  */
 export function registerFlowDiagnostics(flows: FlowIndex, variables: VariablesService): vscode.Disposable {
   const collection = vscode.languages.createDiagnosticCollection('tpp-flows');
-  const set = (uri: vscode.Uri) => {
+  const set = async (uri: vscode.Uri): Promise<void> => {
     const flow = flows.get(uri);
     if (!flow) return collection.delete(uri);
-    collection.set(uri, [...flow.problems, ...unknownVariableProblems(flow, variables.names(undefined, uri)), ...bodyContractProblems(flow)].map(toDiagnostic));
+    const unknown = await checkFlowForRun(flow, { names: new Set([...ENVIRONMENT_NAMES(), ...variables.names(undefined, uri)]) });
+    if (flows.get(uri) !== flow) return; // parsed again meanwhile: that parse sets them
+    collection.set(uri, [...flow.problems, ...unknown, ...bodyContractProblems(flow)].map(toDiagnostic));
   };
-  for (const uri of flows.uris()) set(uri);
+  for (const uri of flows.uris()) void set(uri);
   return vscode.Disposable.from(
     collection,
-    flows.onDidChange(set),
+    flows.onDidChange((uri) => void set(uri)),
     flows.onDidDelete((uri) => collection.delete(uri)),
-    variables.onDidChange(() => flows.uris().forEach(set)),
+    variables.onDidChange(() => flows.uris().forEach((uri) => void set(uri))),
   );
 }
