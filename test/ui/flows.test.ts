@@ -71,7 +71,7 @@ describe('flows in the Test Explorer (rendered DOM)', function () {
     await cmd('vscode.revealTestInExplorer', item).then(undefined, () => expandRow('flows/contract.http'));
     const rows = await until(async () => {
       const t = await texts('.part.sidebar .monaco-list-row');
-      return t.some((x) => x.includes('contract.http')) && t.some((x) => x.includes('verify')) ? t : undefined;
+      return t.some((x) => x.includes('contract.http')) && t.some((x) => x.includes(failed.request.label)) ? t : undefined;
     }, 20_000);
     assert.ok(rows, `the Test Explorer lists the file and its request: ${JSON.stringify(await texts('.part.sidebar .monaco-list-row'))}`);
     // The failure at its ?? line, in the editor: the Test Explorer's peek of the message.
