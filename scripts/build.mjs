@@ -5,7 +5,7 @@ import * as esbuild from 'esbuild';
 import { copyFileSync, readdirSync, statSync, rmSync, readFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve, sep } from 'node:path';
 import { buildExtensionWithLazyCore } from './lazy-core.mjs';
 import { zodEnglishOnly } from './zod-locales.mjs';
 
@@ -102,7 +102,20 @@ const cliSplit = {
   },
 };
 
-const extensionBuild = { ...common, entryPoints: { extension: 'src/extension/extension.ts' }, outdir: 'dist', external: ['vscode', 'pg-native'] };
+// The flows' editor features (src/extension/flows) are a bundle of their own, dist/flows.js, required by
+// src/extension/flowFeatures.ts on first use (docs/flows-editor.md): a workspace without flow files never loads them.
+const flowsSplit = {
+  name: 'flows-split',
+  setup(build) {
+    const flows = resolve('src/extension/flows');
+    build.onResolve({ filter: /^\.\.?\// }, (args) => {
+      if (args.kind === 'entry-point' || args.importer.startsWith(flows + sep)) return undefined;
+      const target = resolve(args.resolveDir, args.path);
+      return target === flows || target === join(flows, 'index') ? { path: './flows.js', external: true } : undefined;
+    });
+  },
+};
+const extensionBuild = { ...common, entryPoints: { extension: 'src/extension/extension.ts', flows: 'src/extension/flows/index.ts' }, outdir: 'dist', external: ['vscode', 'pg-native'], plugins: [flowsSplit] };
 const builds = [
   { ...common, entryPoints: { cli: 'src/cli/main.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' }, plugins: [zodEnglishOnly(), cliSplit] },
   { ...common, entryPoints: Object.fromEntries(CLI_COMMANDS.map((c) => [`cli-${c}`, `src/cli/commands/${c}.ts`])), outdir: 'dist', plugins: [zodEnglishOnly(), cliSplit] },
@@ -159,6 +172,6 @@ if (watch) {
   const template = makePgliteTemplate();
   copyTourScript();
   const kb = (f) => `${(statSync(join('dist', f)).size / 1024).toFixed(1)} KB`;
-  console.log(`esbuild${production ? ' (production)' : ''}: dist/extension.js ${kb('extension.js')} (loaded at activation; budget 160 KB in production), dist/core.js ${kb('core.js')} (loaded on first use; budget 600 KB in production), dist/undici.js ${kb('undici.js')} (loaded on the first request), dist/sandbox.js ${kb('sandbox.js')}, dist/sandbox-child.js ${kb('sandbox-child.js')}, dist/webview/response.js ${kb('webview/response.js')} (the response view's page), ${template} ${kb(basename(template))} (new sandbox clusters)`);
+  console.log(`esbuild${production ? ' (production)' : ''}: dist/extension.js ${kb('extension.js')} (loaded at activation; budget 160 KB in production), dist/flows.js ${kb('flows.js')} (flow features, on first use), dist/core.js ${kb('core.js')} (loaded on first use; budget 600 KB in production), dist/undici.js ${kb('undici.js')} (loaded on the first request), dist/sandbox.js ${kb('sandbox.js')}, dist/sandbox-child.js ${kb('sandbox-child.js')}, dist/webview/response.js ${kb('webview/response.js')} (the response view's page), ${template} ${kb(basename(template))} (new sandbox clusters)`);
   console.log(`  tpp: dist/cli.js ${kb('cli.js')}, then one of ${CLI_COMMANDS.map((c) => `cli-${c}.js ${kb(`cli-${c}.js`)}`).join(', ')}`);
 }

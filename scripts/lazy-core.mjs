@@ -11,7 +11,7 @@ import * as esbuild from 'esbuild';
 import { createRequire } from 'node:module';
 import { relative, resolve, sep } from 'node:path';
 
-const HEAVY = ['contract', 'diagnostics', 'client', 'jwt', 'history', 'json', 'sandbox', 'samples', 'variables', 'connect', 'proxy', 'listing', 'exchange'].map((d) => resolve('src/core', d) + sep);
+const HEAVY = ['contract', 'diagnostics', 'client', 'jwt', 'history', 'json', 'sandbox', 'samples', 'variables', 'connect', 'proxy', 'listing', 'exchange', 'flows'].map((d) => resolve('src/core', d) + sep);
 const isHeavy = (file) => HEAVY.some((dir) => file.startsWith(dir));
 const keyOf = (file) => relative(resolve('src/core'), file).replace(/\\/g, '/').replace(/\.ts$/, '');
 

@@ -12,6 +12,8 @@ import { ApplicationWatch } from './services/applicationWatch';
 import { EnvironmentModel } from './services/environmentModel';
 import { SetupMarks } from './services/environmentSetup';
 import { EnvironmentSettings } from './services/environmentSettings';
+import { FlowIndex } from './services/flowIndex';
+import { FlowRuns } from './services/flowRuns';
 import { HistoryModel } from './services/historyModel';
 import { IntegrationLog } from './services/integrationLog';
 import { MistakesTour } from './services/integrationLogTour';
@@ -60,6 +62,10 @@ export class Container implements vscode.Disposable {
   readonly mistakesTour: MistakesTour;
   /** Watch My Application: `tpp proxy` in front of Sandbox or Production, its exchanges in the Integration Log. */
   readonly applicationWatch: ApplicationWatch;
+  /** The parsed `.http` flow files of the workspace, found on first use and kept current (docs/flows-editor.md). */
+  readonly flows: FlowIndex;
+  /** Runs flows through core's executor per environment and keeps each request's last result. */
+  readonly flowRuns: FlowRuns;
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(context: vscode.ExtensionContext) {
@@ -97,6 +103,8 @@ export class Container implements vscode.Disposable {
     own(this.localSandbox.onDidLogExchanges((records) => this.integrationLog.add(records)));
     this.mistakesTour = own(new MistakesTour(this.localSandbox, join(__dirname, 'send-mistakes.js')));
     this.applicationWatch = own(new ApplicationWatch(this.keys, this.settings, this.integrationLog, this.log));
+    this.flows = own(new FlowIndex());
+    this.flowRuns = own(new FlowRuns(this.api, this.jwt, this.keys, this.variables));
   }
 
   dispose(): void {

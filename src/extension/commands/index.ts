@@ -50,6 +50,9 @@ import { runMistakesTour } from './runMistakesTour';
 import { setLocalPort } from './setLocalPort';
 import { copyAddress } from './copyAddress';
 import { connectApplication } from './connectApplication';
+import { runFlow } from './runFlow';
+import { sendFlowRequest } from './sendFlowRequest';
+import { showFlowExchange } from './showFlowExchange';
 
 /** Every command of the extension; each id is also contributed in package.json. */
 export const COMMANDS: readonly CommandDef[] = [selectEnvironment, useEnvironment, refreshEnvironments, generateKeyPair, setPartnerId,
@@ -64,4 +67,6 @@ export const COMMANDS: readonly CommandDef[] = [selectEnvironment, useEnvironmen
   // Response view and history
   showExchange, openExchangeAsPayload,
   // Integration Log
-  clearIntegrationLog, filterIntegrationLog, runMistakesTour, watchApplication, stopWatchingApplication];
+  clearIntegrationLog, filterIntegrationLog, runMistakesTour, watchApplication, stopWatchingApplication,
+  // Flows (.http files run as tests)
+  runFlow, sendFlowRequest, showFlowExchange];

@@ -39,10 +39,19 @@ export class PrerequisitesMissing extends UserCancelled {
  *   that are set up.
  */
 export async function confirmDataChange(env: EnvironmentId, endpointId: EndpointId, what: string): Promise<void> {
+  return confirmSend(env, ENDPOINTS[endpointId].method !== 'GET', what);
+}
+
+/**
+ * The same guard for requests that are not one endpoint of the contract (a flow's requests, docs/flows-editor.md):
+ * the prerequisites first, then the typed confirmation when `changesData` and `env` is guarded. Throws as
+ * {@link confirmDataChange}.
+ */
+export async function confirmSend(env: EnvironmentId, changesData: boolean, what: string): Promise<void> {
   const check = await vscode.commands.executeCommand<PrerequisiteCheck | undefined>('tpp.checkPrerequisites', env, { notify: what });
   if (check && !check.ok) throw new PrerequisitesMissing(check);
   const info = ENVIRONMENTS[env];
-  if (!info.guarded || ENDPOINTS[endpointId].method === 'GET') return;
+  if (!info.guarded || !changesData) return;
   const typed = await vscode.window.showInputBox({
     title: `⚠ ${info.label}: this changes real data`,
     prompt: `${what}\nType "${info.label}" to send it to ${info.label}.`,

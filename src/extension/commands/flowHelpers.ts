@@ -1,0 +1,31 @@
+import * as vscode from 'vscode';
+import { PayloadRefused } from '../../core/client/route';
+import type { FlowFile } from '../../core/flows/types';
+import { isEnvironmentId, type EnvironmentId } from '../../core/environments';
+import { pickEnvironment } from './pickEnvironment';
+import type { CommandDef } from './registry';
+
+type Services = Parameters<CommandDef['run']>[0];
+
+/** The flow file of a command: the URI argument, else the active editor's document when it is a flow. */
+export function flowUriOf(arg: unknown): vscode.Uri {
+  if (arg instanceof vscode.Uri) return arg;
+  const doc = vscode.window.activeTextEditor?.document;
+  if (doc && (doc.languageId === 'http' || /\.(http|rest)$/i.test(doc.uri.path))) return doc.uri;
+  throw new Error('Open a flow file (.http) first: its requests are what runs.');
+}
+
+/** The environment of a command: an id, `'pick'` to ask, else the active one. */
+export async function flowEnvironmentOf(services: Services, arg: unknown, title: string): Promise<EnvironmentId> {
+  if (isEnvironmentId(arg)) return arg;
+  if (arg === 'pick') return pickEnvironment(services.environments, undefined, title);
+  return services.environments.active.get();
+}
+
+/** Refuses a flow whose parser found errors (docs/flows-editor.md): one line per problem, with Show Problems. */
+export function refuseBrokenFlow(flow: FlowFile): void {
+  const errors = flow.problems.filter((p) => p.severity === 'error');
+  if (!errors.length) return;
+  const name = vscode.workspace.asRelativePath(vscode.Uri.parse(flow.file));
+  throw new PayloadRefused(`Not run: ${name} has ${errors.length} error${errors.length === 1 ? '' : 's'}.`, errors.map((p) => `line ${p.line}: ${p.message}`));
+}

@@ -1,0 +1,136 @@
+import * as vscode from 'vscode';
+import { runFlow } from '../../core/flows';
+import type { FlowEnvironment, FlowFile, FlowRunListener, RequestResult } from '../../core/flows/types';
+import { ENVIRONMENTS, type EnvironmentId } from '../../core/environments';
+import type { ApiClients } from './apiClients';
+import type { JwtService } from './jwtService';
+import type { KeyStore } from './keyStore';
+import type { VariablesService } from './variables';
+import { readText } from './flowIndex';
+
+/** One run of a flow file: which requests, where, and who hears about each request. */
+export interface FlowRunSpec {
+  readonly flow: FlowFile;
+  readonly env: EnvironmentId;
+  /** 0-based request indexes to run (the named requests they read run first); all when absent. */
+  readonly only?: readonly number[];
+  readonly signal?: AbortSignal;
+  readonly listener?: FlowRunListener;
+}
+
+/** Runs flow files in the Test Explorer and resolves to every request's result; rejects with UserCancelled when stopped by the guard. */
+export type ExplorerRunner = (uri: vscode.Uri, env: EnvironmentId) => Promise<readonly RequestResult[]>;
+
+/** The key of a request's last result: its file (URI string) and 0-based index. */
+export const requestKey = (file: string, index: number) => `${file}#${index}`;
+
+/**
+ * Runs flows (docs/flows-editor.md) through core's one executor, `runFlow`, with an environment's addresses, Partner
+ * ID and a fresh-token provider from {@link ApiClients} and {@link JwtService}, and the `tpp.variables` of that
+ * environment; keeps the last result of each request (its exchange for the response view) and fires
+ * {@link onDidRun} with the results of each run. The Test Explorer attaches itself ({@link attachExplorer}) so a
+ * command can run a file there.
+ */
+export class FlowRuns implements vscode.Disposable {
+  private readonly results = new Map<string, RequestResult>();
+  private readonly emitter = new vscode.EventEmitter<readonly RequestResult[]>();
+  /** Fires after each run with its results (a request per result, dependencies included). */
+  readonly onDidRun = this.emitter.event;
+  private explorer: ExplorerRunner | undefined;
+
+  constructor(
+    private readonly api: ApiClients,
+    private readonly jwt: JwtService,
+    private readonly keys: KeyStore,
+    private readonly variables: VariablesService,
+  ) {}
+
+  /**
+   * Where a flow runs on `env`: its base addresses (Local starts the embedded sandbox), its Partner ID, a new JWT
+   * for every attempt (never stored; for version 2 with the v2 host as `aud`) and the provider's eligibility token
+   * when one is set.
+   * @throws NotReadyError when the environment has no address, Partner ID or key.
+   */
+  async environment(env: EnvironmentId): Promise<FlowEnvironment> {
+    const target = await this.api.target(env);
+    const { iss } = await this.jwt.target(env);
+    await this.jwt.record(env);
+    const eligibility = await this.keys.eligibilityToken(env);
+    return {
+      id: env,
+      baseUrl: target.baseUrls.v3 as string,
+      ...(target.baseUrls.v2 ? { v2BaseUrl: target.baseUrls.v2 } : {}),
+      ...(target.baseUrls.eligibility ? { eligibilityBaseUrl: target.baseUrls.eligibility } : {}),
+      partnerId: iss,
+      token: this.jwt.tokenProvider(env),
+      ...(target.baseUrls.v2 ? { v2Token: () => this.api.freshToken(env, 'v2') } : {}),
+      ...(eligibility ? { eligibilityToken: () => eligibility } : {}),
+    };
+  }
+
+  /** `tpp.variables` of `env` for `resource`'s folder, as the strings a flow substitutes (objects as JSON). */
+  variablesOf(env: EnvironmentId, resource?: vscode.Uri): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (const [k, v] of Object.entries(this.variables.environment(env, resource))) out[k] = typeof v === 'string' ? v : JSON.stringify(v);
+    return out;
+  }
+
+  /**
+   * Runs `spec.flow` on `spec.env`. A request's `< file` body is read relative to the flow file, from its open
+   * document when there is one. Resolves to every request's result, in the order they ran; never throws for an
+   * answer (a failed assertion is a `failed` result).
+   * @throws NotReadyError when the environment cannot sign or has no address.
+   */
+  async run(spec: FlowRunSpec): Promise<RequestResult[]> {
+    const environment = await this.environment(spec.env);
+    const uri = vscode.Uri.parse(spec.flow.file);
+    const results = await runFlow(spec.flow, {
+      environment,
+      readFile: (path) => readText(relativeTo(uri, path)),
+      variables: this.variablesOf(spec.env, uri),
+      ...(spec.only ? { only: spec.only } : {}),
+      ...(spec.signal ? { signal: spec.signal } : {}),
+      listener: {
+        onRequestStart: (file, request) => spec.listener?.onRequestStart?.(file, request),
+        onRequestEnd: (result) => {
+          this.results.set(requestKey(result.file, result.request.index), result);
+          spec.listener?.onRequestEnd?.(result);
+        },
+      },
+    });
+    for (const r of results) this.results.set(requestKey(r.file, r.request.index), r);
+    this.emitter.fire(results);
+    return results;
+  }
+
+  /** The last result of request `index` (0-based) of `file` (URI string) in this session. */
+  result(file: string, index: number): RequestResult | undefined {
+    return this.results.get(requestKey(file, index));
+  }
+
+  /** Lets {@link runInExplorer} run files in the Test Explorer (one at a time; the last attached wins). */
+  attachExplorer(runner: ExplorerRunner): vscode.Disposable {
+    this.explorer = runner;
+    return new vscode.Disposable(() => {
+      if (this.explorer === runner) this.explorer = undefined;
+    });
+  }
+
+  /** Runs the flow file `uri` on `env` as a Test Explorer run (its results show there). */
+  runInExplorer(uri: vscode.Uri, env: EnvironmentId): Promise<readonly RequestResult[]> {
+    if (!this.explorer) throw new Error(`Flows cannot run on ${ENVIRONMENTS[env].label} yet: the Test Explorer's flow controller is not registered.`);
+    return this.explorer(uri, env);
+  }
+
+  dispose(): void {
+    this.emitter.dispose();
+    this.results.clear();
+  }
+}
+
+/** `path` (as written after `<` in a flow) relative to the flow file `flow`, unless it is absolute. */
+export function relativeTo(flow: vscode.Uri, path: string): vscode.Uri {
+  if (/^[a-z][a-z0-9+.-]+:\/\//i.test(path)) return vscode.Uri.parse(path);
+  if (path.startsWith('/') || /^[a-zA-Z]:[\\/]/.test(path)) return vscode.Uri.file(path);
+  return vscode.Uri.joinPath(flow, '..', path.replace(/\\/g, '/'));
+}
