@@ -1,5 +1,5 @@
 import { diagnosePayload } from '../../core/diagnostics';
-import { schemaUri } from '../../core/contract';
+import { ENDPOINTS, schemaUri } from '../../core/contract';
 import type { EndpointId } from '../../core/contract/types';
 import type { DiagnosisItem, Exchange } from '../../core/exchange/types';
 import { ENVIRONMENTS, EnvironmentId, isEnvironmentId } from '../../core/environments';
@@ -129,7 +129,7 @@ async function conflicts(services: DiagnoseServices, env: EnvironmentId, x: Exch
     return rows.map((r) => ({ rule: 'conflict', message: `A motor-club registration with invoice ${invoice} already exists (${String(r._id)}).`, record: { kind: 'motor-club', id: String(r._id), label: `Invoice ${invoice}`, invoiceNumber: invoice } }));
   }
   if (params.id) {
-    const kind = x.request.url.includes('/motor-club/') ? 'motor-club' : 'tire-protection';
+    const kind = ENDPOINTS[endpointId].product === 'motor-club' ? 'motor-club' : 'tire-protection';
     return [{ rule: 'conflict', message: `The request conflicts with the state of registration ${params.id} (cancelled, expired or no tires left).`, record: { kind, id: params.id, label: `Registration ${params.id}` } }];
   }
   return [];
