@@ -9,6 +9,8 @@
  */
 import { maskSecrets } from '../log/mask';
 import type { Exchange } from '../exchange/types';
+import { exchangeEndpoint } from '../exchange/endpoint';
+import { newExchangeId } from '../exchange/id';
 
 /** How many entries are kept (all environments together); the oldest fall out first. */
 export const HISTORY_LIMIT = 200;
@@ -104,6 +106,13 @@ export function storableExchange(raw: unknown): Exchange | undefined {
   }
   const out: Exchange = { ...x, request, response };
   if (!response) delete (out as { response?: unknown }).response;
+  // Lines of an earlier version name the endpoint only (`endpointId`): its typed form is read from the table and URL.
+  const legacy = out as Exchange & { endpointId?: unknown };
+  if (legacy.endpointId !== undefined) {
+    const endpoint = out.endpoint ?? (typeof legacy.endpointId === 'string' ? exchangeEndpoint(legacy.endpointId, request.url) : undefined);
+    delete legacy.endpointId;
+    if (endpoint) return { ...out, endpoint };
+  }
   return out;
 }
 
@@ -155,7 +164,6 @@ function sanitize(raw: unknown, id: string): HistoryEntry | undefined {
  */
 export class HistoryStore {
   private entries: HistoryEntry[] = [];
-  private seq = 0;
 
   /** @param limit entries kept (default {@link HISTORY_LIMIT}); must be a positive integer. */
   constructor(readonly limit = HISTORY_LIMIT) {
@@ -171,19 +179,13 @@ export class HistoryStore {
     const list = isRecord(data) && Array.isArray(data.entries) ? data.entries : Array.isArray(data) ? data : [];
     const kept: HistoryEntry[] = [];
     for (const raw of list as unknown[]) {
-      const id = isRecord(raw) && typeof raw.id === 'string' ? raw.id : store.nextId();
+      const id = isRecord(raw) && typeof raw.id === 'string' ? raw.id : newExchangeId();
       const e = sanitize(raw, id);
       if (e) kept.push(e);
     }
     // Stored newest first.
     store.entries = kept.slice(0, limit);
-    store.seq = kept.length;
     return store;
-  }
-
-  private nextId(): string {
-    this.seq += 1;
-    return `${Date.now().toString(36)}-${this.seq.toString(36)}`;
   }
 
   /**
@@ -191,7 +193,7 @@ export class HistoryStore {
    * @returns the stored (masked) entry. Throws TypeError when a required field is missing.
    */
   add(entry: NewHistoryEntry): HistoryEntry {
-    const stored = sanitize(entry, entry.id ?? this.nextId());
+    const stored = sanitize(entry, entry.id ?? newExchangeId());
     if (!stored) throw new TypeError('Not a history entry: env, time, method, path, durationMs and attempts are required');
     this.entries.unshift(stored);
     if (this.entries.length > this.limit) this.entries.length = this.limit;
