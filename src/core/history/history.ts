@@ -9,6 +9,7 @@
  */
 import { maskSecrets } from '../log/mask';
 import type { Exchange } from '../exchange/types';
+import { describeExchange } from '../exchange/describe';
 import { exchangeEndpoint } from '../exchange/endpoint';
 import { newExchangeId } from '../exchange/id';
 
@@ -106,14 +107,16 @@ export function storableExchange(raw: unknown): Exchange | undefined {
   }
   const out: Exchange = { ...x, request, response };
   if (!response) delete (out as { response?: unknown }).response;
-  // Lines of an earlier version name the endpoint only (`endpointId`): its typed form is read from the table and URL.
+  // Lines of an earlier version name the endpoint only (`endpointId`) and carry no description of a sent request:
+  // the typed endpoint is read from the table and URL, the description computed as exchangeOf computes it.
   const legacy = out as Exchange & { endpointId?: unknown };
-  if (legacy.endpointId !== undefined) {
-    const endpoint = out.endpoint ?? (typeof legacy.endpointId === 'string' ? exchangeEndpoint(legacy.endpointId, request.url) : undefined);
-    delete legacy.endpointId;
-    if (endpoint) return { ...out, endpoint };
-  }
-  return out;
+  if (legacy.endpointId === undefined && (out.diagnosis || out.source !== 'client')) return out;
+  const endpoint = out.endpoint ?? (typeof legacy.endpointId === 'string' ? exchangeEndpoint(legacy.endpointId, request.url) : undefined);
+  delete legacy.endpointId;
+  const typed: Exchange = endpoint ? { ...out, endpoint } : out;
+  if (typed.diagnosis || typed.source !== 'client') return typed;
+  const diagnosis = describeExchange(typed);
+  return diagnosis.length ? { ...typed, diagnosis } : typed;
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {

@@ -5,7 +5,6 @@ import { EnvironmentId, isEnvironmentId } from '../../core/environments';
 import type { ApiClients } from '../services/apiClients';
 import type { JwtService } from '../services/jwtService';
 import { endpointOfExchange, paramsOfExchange, requestJson } from '../../core/exchange/endpoint';
-import { describeExchange } from '../../core/exchange/describe';
 
 /** What the diagnosis uses: the client (conflict lookups, the last token sent) and the JWT inspection. */
 export interface DiagnoseServices {
@@ -16,8 +15,8 @@ export interface DiagnoseServices {
 /**
  * What went wrong with an exchange and how to fix it (../shared/spec/partner-interface.md, Errors; Authentication):
  * the description its producer computed (`exchange.diagnosis`: ../../core/exchange/describe.ts for a request the
- * toolkit sent, the sandbox's or proxy's own for a logged one; computed here only for a sent exchange stored
- * without one), and what only the editor can add:
+ * toolkit sent, history's for a line stored without one, the sandbox's or proxy's own for a logged one), and what
+ * only the editor can add:
  * - 401 of a request the toolkit sent: the JWT checklist (the same as Inspect JWT) of the last token sent to the
  *   environment (kept in memory only);
  * - 409: what the request conflicts with (a registration create: the registration with that invoice and store
@@ -26,7 +25,7 @@ export interface DiagnoseServices {
  * Never throws: a failing lookup is left out.
  */
 export async function diagnoseExchange(services: DiagnoseServices, x: Exchange): Promise<DiagnosisItem[]> {
-  const out: DiagnosisItem[] = [...(x.diagnosis ?? (x.source === 'client' ? describeExchange(x) : []))];
+  const out: DiagnosisItem[] = [...(x.diagnosis ?? [])];
   const status = x.response?.status;
   const env = isEnvironmentId(x.env) ? x.env : undefined;
   if (status === 401 && env && x.source === 'client' && !out.some((d) => d.status)) return [...out, ...(await jwtChecklist(services, env))];
