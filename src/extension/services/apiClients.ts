@@ -129,25 +129,6 @@ export class ApiClients implements vscode.Disposable {
     return this.v2Minter.mint(signingKeyOf(rec), { iss, aud: v2Base, lifetimeSeconds: this.jwt.lifetimeSeconds() });
   }
 
-  /**
-   * A fresh token for a request to `base` of `env`, for "Copy as cURL" only (the user asked for it explicitly):
-   * the partner JWT for v3 and v2, the stored provider token for the eligibility lookup.
-   * @throws NotReadyError when the environment cannot sign or has no such token.
-   */
-  async freshToken(env: EnvironmentId, base: BaseKind): Promise<string> {
-    if (base === 'eligibility') {
-      const t = await this.keys.eligibilityToken(env);
-      if (!t) throw new NotReadyError(`No eligibility token is stored for ${ENVIRONMENTS[env].label}.`);
-      return t;
-    }
-    if (base === 'v2') {
-      const target = await this.target(env);
-      if (!target.baseUrls.v2) throw new NotReadyError(`${ENVIRONMENTS[env].label} has no v2 address: set tpp.${env}.v2BaseUrl.`);
-      return this.mintV2(env, target.baseUrls.v2);
-    }
-    return this.jwt.mint(env);
-  }
-
   /** The last partner JWT sent to `env` in this session (memory only; for the 401 checklist of the response view). */
   lastToken(env: EnvironmentId): string | undefined {
     return this.lastTokens.get(env);
