@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
 import { deriveBaseUrls, kindOf, sendFiles, type FileResult } from '../../core/client/sendFiles';
 import { CaptureFile, captureFromResponse, resolvePayloadVariables, sendOrder, type Captures } from '../../core/variables';
@@ -45,7 +46,9 @@ export function renderResult(r: FileResult): string {
     if (ex.response?.body) out += `  ${ex.response.body.length > 300 ? `${ex.response.body.slice(0, 300)}…` : ex.response.body}\n`;
     return out;
   }
-  if (ex.problem) out += `  ${ex.problem}\n`;
+  // The error's own words (status, meaning, the server's message, attempts), then the description's items; its
+  // `status` items repeat the server's message, which those words already hold.
+  out += `  ${ex.problem ?? r.message.replace(`${basename(r.file)}: `, '')}\n`;
   for (const d of ex.diagnosis ?? []) if (d.rule !== 'status') out += `  ${d.rule}: ${d.message}\n`;
   return out;
 }

@@ -18,7 +18,7 @@ import type { RetrySettings } from './backoff';
 import { createPartnerClient } from './client';
 import { ApiError, MalformedResponseError, NetworkError, ResponseTooLargeError } from './errors';
 import { PayloadRefused, routePayload, type RouteNeed } from './route';
-import { toExchange } from './toExchange';
+import { exchangeOf } from '../exchange/exchangeOf';
 import type { TransportEvent } from './types';
 
 /** What the variable hooks see besides the payload: the `--var name=value` pairs and where requests go. */
@@ -180,7 +180,7 @@ export async function sendFiles(files: readonly string[], options: SendFilesOpti
     if (def.pathParams.includes('company_name') && !params.company_name) params.company_name = options.companyName ?? options.partnerId;
     const base = baseUrls[def.base];
     const time = new Date().toISOString();
-    const sent = { env: options.env ?? 'cli', title: `Send ${name}`, endpointId: route.endpointId, partner: options.partnerId, method: def.method, url: `${base ?? ''}${def.path}`, body: route.body, time };
+    const sent = { env: options.env ?? 'cli', title: `Send ${name}`, endpointId: route.endpointId, params, partner: options.partnerId, method: def.method, url: `${base ?? ''}${def.path}`, body: route.body, time };
     if (!base) {
       done({ file, kind, endpointId: route.endpointId, exitCode: 2, message: `Not sent: ${name} goes to a ${def.base} address and none is set.` });
       continue;
@@ -199,7 +199,7 @@ export async function sendFiles(files: readonly string[], options: SendFilesOpti
     });
     try {
       const response = await client.call(route.endpointId, params as never, route.body as never, { query: route.query as never });
-      const exchange = toExchange(sent, { response });
+      const exchange = exchangeOf(sent, { response });
       try {
         options.capture?.(kind, value, response.body, scope);
       } catch {
@@ -207,7 +207,7 @@ export async function sendFiles(files: readonly string[], options: SendFilesOpti
       }
       done({ file, kind, endpointId: route.endpointId, exitCode: 0, exchange, message: `${name}: ${response.status} ${response.statusName}${response.recovered ? ' (recovered: the first attempt was stored)' : ''}` });
     } catch (err) {
-      const exchange = toExchange(sent, { error: err });
+      const exchange = exchangeOf(sent, { error: err });
       if (err instanceof NetworkError && !err.outcomeUnknown && !err.timedOut) unreachable = `the server did not answer an earlier request (${err.code})`;
       done({ file, kind, endpointId: route.endpointId, exitCode: err instanceof ApiError || err instanceof MalformedResponseError || err instanceof ResponseTooLargeError ? 1 : 2, exchange, message: `${name}: ${err instanceof Error ? err.message : String(err)}` });
     }

@@ -58,6 +58,9 @@ export interface QueryParamDef {
   readonly aliases?: readonly string[];
 }
 
+/** What an endpoint acts on: see {@link EndpointDef.resource}. */
+export type EndpointResource = 'registration' | 'claim' | 'metadata' | 'shop' | 'part' | 'transaction' | 'records' | 'eligibility' | 'token';
+
 /** One row of the endpoint table. */
 export interface EndpointDef {
   readonly id: EndpointId;
@@ -76,6 +79,12 @@ export interface EndpointDef {
   readonly apiVersion: 1 | 2 | 3;
   /** Product scope: 'tire-protection', 'motor-club', or 'registrations' (earlier revision), 'records' (v2), 'eligibility', 'auth'. */
   readonly product: 'tire-protection' | 'motor-club' | 'registrations' | 'records' | 'eligibility' | 'auth';
+  /**
+   * What the call reads or writes (spec: Endpoints): a registration (any product or revision), its claims or its
+   * metadata, a shop, a shop's part, a transaction, the version 2 records, the eligibility lookup, or the token check.
+   * Readers ask this instead of searching the path.
+   */
+  readonly resource: EndpointResource;
   /** Deprecated and unsupported per the spec (v2 cancellations, eligibility lookup). */
   readonly deprecated?: boolean;
   /** One-line summary in the spec's words. */

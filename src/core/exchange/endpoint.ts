@@ -1,6 +1,6 @@
 import { ENDPOINTS, PAYLOAD_KINDS, schemaUri } from '../contract';
 import type { EndpointId, PayloadKind } from '../contract/types';
-import type { Exchange } from './types';
+import type { Exchange, ExchangeEndpoint } from './types';
 
 /**
  * What an exchange's request was, in the contract's terms (../shared/spec/partner-interface.md, Endpoints): its
@@ -23,11 +23,23 @@ function pathnameOf(url: string): string {
 }
 
 /**
- * The endpoint of an exchange: its `endpointId` when known, else the longest template matching method and path; of
- * endpoints sharing one (a motor-club customer update and a cancellation), the one whose body schema accepts the body.
+ * The typed endpoint of a request to `url`: its row's resource, and `params` as sent (stringified) or, when not
+ * given, read back from the URL by the row's path template. `undefined` when `id` is not an endpoint of the table.
+ */
+export function exchangeEndpoint(id: string, url: string, params?: Readonly<Record<string, string | number>>): ExchangeEndpoint | undefined {
+  if (!Object.hasOwn(ENDPOINTS, id)) return undefined;
+  const def = ENDPOINTS[id as EndpointId];
+  const given = params ? Object.fromEntries(def.pathParams.filter((n) => params[n] !== undefined).map((n) => [n, String(params[n])])) : undefined;
+  return { id: def.id, params: given ?? paramsFromUrl(url, def.id), resource: def.resource };
+}
+
+/**
+ * The endpoint of an exchange: its `endpoint` when the producer named it, else the longest template matching method
+ * and path; of endpoints sharing one (a motor-club customer update and a cancellation), the one whose body schema
+ * accepts the body.
  */
 export function endpointOfExchange(x: Exchange): EndpointId | undefined {
-  if (x.endpointId && Object.hasOwn(ENDPOINTS, x.endpointId)) return x.endpointId as EndpointId;
+  if (x.endpoint && Object.hasOwn(ENDPOINTS, x.endpoint.id)) return x.endpoint.id;
   const path = pathnameOf(x.request.url);
   const matches = Object.values(ENDPOINTS).filter((def) => def.method === x.request.method.toUpperCase() && templateRegex(def.path).test(path));
   const longest = Math.max(0, ...matches.map((d) => d.path.length));
@@ -40,10 +52,15 @@ export function endpointOfExchange(x: Exchange): EndpointId | undefined {
   return best[0]?.id;
 }
 
-/** Path parameters of the exchange's URL by the endpoint's template (`{ id: 'abc' }`), decoded. */
-export function paramsOfExchange(x: Exchange, endpointId: EndpointId): Record<string, string> {
+/** Path parameters of the exchange (`{ id: 'abc' }`): as sent when its endpoint is `endpointId`, else read from its URL. */
+export function paramsOfExchange(x: Exchange, endpointId: EndpointId): Readonly<Record<string, string>> {
+  return x.endpoint?.id === endpointId ? x.endpoint.params : paramsFromUrl(x.request.url, endpointId);
+}
+
+/** Path parameters of `url` by the endpoint's template, decoded. */
+function paramsFromUrl(url: string, endpointId: EndpointId): Record<string, string> {
   const def = ENDPOINTS[endpointId];
-  const m = templateRegex(def.path).exec(pathnameOf(x.request.url));
+  const m = templateRegex(def.path).exec(pathnameOf(url));
   const out: Record<string, string> = {};
   def.pathParams.forEach((name, i) => {
     const v = m?.[i + 1];

@@ -1,8 +1,11 @@
+import type { EndpointId, EndpointResource } from '../contract/types';
+
 /**
  * One HTTP exchange as the toolkit shows it: a request the extension sent (response view, history), or a request
  * any client sent to the Local sandbox (Integration Log, `tpp sandbox --log json`). Shared by the producers
  * (client, history, sandbox log) and the response view, so each renders the same way. Plain JSON: it crosses the
- * sandbox's process boundary and is stored in history.
+ * sandbox's process boundary and is stored in history. A request the toolkit sends is built once, by `exchangeOf`
+ * (./exchangeOf.ts), with its endpoint and its description.
  *
  * Secrets: tokens in headers, URLs and bodies are masked before an exchange is built (`maskSecrets`); a full
  * token or a private key never appears in one (Developers' guide: Secrets).
@@ -28,6 +31,16 @@ export interface DiagnosisItem {
   readonly status?: 'pass' | 'fail' | 'skip';
 }
 
+/** The endpoint of an exchange, in the terms of the endpoint table (../shared/spec/partner-interface.md, Endpoints). */
+export interface ExchangeEndpoint {
+  /** Endpoint id, e.g. `createTireProtectionClaim`. */
+  readonly id: EndpointId;
+  /** Path parameters as sent, by name (`{ id: '65f…' }`); `{}` when the path has none. */
+  readonly params: Readonly<Record<string, string>>;
+  /** What the endpoint acts on, from the table's row (`registration`, `claim`, `shop`, …). */
+  readonly resource: EndpointResource;
+}
+
 /** Headers as received or sent, names lower-case, values masked. */
 export type ExchangeHeaders = Readonly<Record<string, string>>;
 
@@ -46,8 +59,11 @@ export interface Exchange {
   readonly time: string;
   /** What was done, e.g. "Send tire-protection-registration.json"; absent for logged requests. */
   readonly title?: string;
-  /** Contract endpoint id when known (e.g. `createTireProtectionRegistration`). */
-  readonly endpointId?: string;
+  /**
+   * The contract endpoint when known: named by the producer, or (logged requests, history lines of an earlier
+   * version, which kept only `endpointId`) matched from method and URL.
+   */
+  readonly endpoint?: ExchangeEndpoint;
   /** Partner ID (`iss`) of the request, when known. */
   readonly partner?: string;
   readonly request: {
@@ -76,7 +92,11 @@ export interface Exchange {
   readonly attempts: number;
   /** Why there was no answer, or a contract problem of the answer (masked). */
   readonly problem?: string;
-  /** What went wrong and how to fix it (401: the JWT checklist; 400: the payload diagnostics; 409: the conflict). */
+  /**
+   * What went wrong and how to fix it, computed once by the producer (client: `describeExchange`, ./describe.ts;
+   * Local sandbox and proxy: the JWT checklist or the payload diagnostics); the response view adds only what needs
+   * the editor (401: the checklist of the last token; 409: the conflicting record).
+   */
   readonly diagnosis?: readonly DiagnosisItem[];
   /**
    * Set when a create's answer was lost (5xx or timeout) but the client's duplicate check found the record it had

@@ -16,12 +16,12 @@ function endpointNote(endpointId: EndpointId | undefined, status: number): strin
   const when = `${def.method} ${def.path}`;
   if (status >= 200 && status < 300) return `${def.summary}${listed ? '' : ` (${status} is not among the answers ${when} documents)`}`;
   if (status === 409) {
-    if (/claims/.test(def.path)) return 'For a claim: the registration is cancelled or expired, or has fewer tires left than claimed.';
+    if (def.resource === 'claim') return 'For a claim: the registration is cancelled or expired, or has fewer tires left than claimed.';
     if (def.method === 'PATCH' && /cancel/i.test(endpointId)) return 'For a cancellation: the registration is already cancelled, or the program terms forbid it.';
-    if (/Shop/.test(endpointId)) return 'For a shop create: a shop with this uniqueId exists.';
+    if (def.resource === 'shop' || def.resource === 'part') return 'For a shop create: a shop with this uniqueId exists.';
     if (/create/.test(endpointId)) return 'For a create: a record with this invoice (and store) number exists.';
   }
-  if (status === 404) return /Shop|shop/.test(endpointId) ? 'No shop matches.' : 'No registration with this id (or invoice number).';
+  if (status === 404) return def.resource === 'shop' || def.resource === 'part' ? 'No shop matches.' : 'No registration with this id (or invoice number).';
   if (!listed) return `${when} does not document ${status}.`;
   return undefined;
 }

@@ -13,7 +13,7 @@ import type { BaseKind, EndpointDef, EndpointId } from '../contract/types';
 import type { Exchange } from '../exchange/types';
 import type { PartnerClient, TokenProvider } from '../client/client';
 import { ApiError, MalformedResponseError } from '../client/errors';
-import { exchangeHeaders, toExchange } from '../client/toExchange';
+import { exchangeOf, headerRecord } from '../exchange/exchangeOf';
 import { maskSecrets } from '../log/mask';
 import { directExchange, sendDirect, type DirectRequest } from './sendDirect';
 import type { FlowEnvironment } from './types';
@@ -84,7 +84,7 @@ export function endpointsOf(method: string, url: string, env: FlowEnvironment, j
   return { kind: at.kind, matches };
 }
 
-const headersOf = (h: Readonly<Record<string, string | string[] | undefined>> | undefined): Record<string, string> => ({ ...exchangeHeaders(h) });
+const headersOf = (h: Readonly<Record<string, string | string[] | undefined>> | undefined): Record<string, string> => ({ ...headerRecord(h) });
 
 /** The token a request to `kind`'s address gets. */
 function tokenFor(kind: BaseKind | undefined, env: FlowEnvironment): TokenProvider | undefined {
@@ -108,12 +108,12 @@ export async function sendFlowRequest(req: PreparedRequest, ctx: FlowSendContext
     const client = kind === 'v2' ? ctx.clients.v2 : ctx.clients.v3;
     const query = Object.fromEntries(new URL(req.url).searchParams.entries());
     const body = req.json?.value;
-    const sent = { env: env.id, title: req.title, endpointId: first.def.id, ...(env.partnerId ? { partner: env.partnerId } : {}), method: req.method, url: req.url, body, time: new Date().toISOString() };
+    const sent = { env: env.id, title: req.title, endpointId: first.def.id, params: first.params as Record<string, string>, ...(env.partnerId ? { partner: env.partnerId } : {}), method: req.method, url: req.url, body, time: new Date().toISOString() };
     try {
       const response = await client.call(first.def.id as EndpointId, first.params as never, body as never, { query: query as never, signal: ctx.signal });
-      return { endpoints, exchange: toExchange(sent, { response }), answer: { status: response.status, headers: headersOf(response.headers), body: response.rawBody, durationMs: response.durationMs } };
+      return { endpoints, exchange: exchangeOf(sent, { response }), answer: { status: response.status, headers: headersOf(response.headers), body: response.rawBody, durationMs: response.durationMs } };
     } catch (err) {
-      const exchange = toExchange(sent, { error: err });
+      const exchange = exchangeOf(sent, { error: err });
       if (err instanceof ApiError && !err.outcomeUnknown) return { endpoints, exchange, answer: { status: err.status, headers: headersOf(err.headers), body: err.rawBody, durationMs: err.durationMs } };
       if (err instanceof MalformedResponseError) return { endpoints, exchange, answer: { status: err.status, headers: {}, body: err.rawBody, durationMs: err.durationMs } };
       return { endpoints, exchange, error: maskSecrets(err instanceof Error ? err.message : String(err)) };

@@ -6,7 +6,8 @@
  */
 import type { Dispatcher } from 'undici';
 import type { Exchange } from '../exchange/types';
-import { exchangeHeaders, exchangeId } from '../client/toExchange';
+import { headerRecord } from '../exchange/exchangeOf';
+import { newExchangeId } from '../exchange/id';
 import { maskSecrets } from '../log/mask';
 import type { FlowAnswer } from './variables';
 
@@ -48,14 +49,14 @@ function sentHeaders(headers: DirectRequest['headers']): Record<string, string> 
 export function directExchange(req: DirectRequest, meta: { env: string; partner?: string }, time: string, outcome: { answer?: FlowAnswer; problem?: string; durationMs: number }): Exchange {
   const a = outcome.answer;
   return {
-    id: exchangeId(),
+    id: newExchangeId(),
     env: meta.env,
     source: 'client',
     time,
     title: req.title,
     ...(meta.partner ? { partner: meta.partner } : {}),
     request: { method: req.method, url: maskSecrets(req.url), headers: sentHeaders(req.headers), ...(req.body !== undefined ? { body: maskSecrets(req.body) } : {}) },
-    ...(a ? { response: { status: a.status, headers: exchangeHeaders(a.headers), body: maskSecrets(a.body), size: Buffer.byteLength(a.body) } } : {}),
+    ...(a ? { response: { status: a.status, headers: headerRecord(a.headers), body: maskSecrets(a.body), size: Buffer.byteLength(a.body) } } : {}),
     durationMs: Math.round(outcome.durationMs),
     attempts: 1,
     ...(outcome.problem ? { problem: maskSecrets(outcome.problem) } : {}),

@@ -9,6 +9,9 @@
  */
 import { maskSecrets } from '../log/mask';
 import type { Exchange } from '../exchange/types';
+import { describeExchange } from '../exchange/describe';
+import { exchangeEndpoint } from '../exchange/endpoint';
+import { newExchangeId } from '../exchange/id';
 
 /** How many entries are kept (all environments together); the oldest fall out first. */
 export const HISTORY_LIMIT = 200;
@@ -104,7 +107,16 @@ export function storableExchange(raw: unknown): Exchange | undefined {
   }
   const out: Exchange = { ...x, request, response };
   if (!response) delete (out as { response?: unknown }).response;
-  return out;
+  // Lines of an earlier version name the endpoint only (`endpointId`) and carry no description of a sent request:
+  // the typed endpoint is read from the table and URL, the description computed as exchangeOf computes it.
+  const legacy = out as Exchange & { endpointId?: unknown };
+  if (legacy.endpointId === undefined && (out.diagnosis || out.source !== 'client')) return out;
+  const endpoint = out.endpoint ?? (typeof legacy.endpointId === 'string' ? exchangeEndpoint(legacy.endpointId, request.url) : undefined);
+  delete legacy.endpointId;
+  const typed: Exchange = endpoint ? { ...out, endpoint } : out;
+  if (typed.diagnosis || typed.source !== 'client') return typed;
+  const diagnosis = describeExchange(typed);
+  return diagnosis.length ? { ...typed, diagnosis } : typed;
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {
@@ -155,7 +167,6 @@ function sanitize(raw: unknown, id: string): HistoryEntry | undefined {
  */
 export class HistoryStore {
   private entries: HistoryEntry[] = [];
-  private seq = 0;
 
   /** @param limit entries kept (default {@link HISTORY_LIMIT}); must be a positive integer. */
   constructor(readonly limit = HISTORY_LIMIT) {
@@ -171,19 +182,13 @@ export class HistoryStore {
     const list = isRecord(data) && Array.isArray(data.entries) ? data.entries : Array.isArray(data) ? data : [];
     const kept: HistoryEntry[] = [];
     for (const raw of list as unknown[]) {
-      const id = isRecord(raw) && typeof raw.id === 'string' ? raw.id : store.nextId();
+      const id = isRecord(raw) && typeof raw.id === 'string' ? raw.id : newExchangeId();
       const e = sanitize(raw, id);
       if (e) kept.push(e);
     }
     // Stored newest first.
     store.entries = kept.slice(0, limit);
-    store.seq = kept.length;
     return store;
-  }
-
-  private nextId(): string {
-    this.seq += 1;
-    return `${Date.now().toString(36)}-${this.seq.toString(36)}`;
   }
 
   /**
@@ -191,7 +196,7 @@ export class HistoryStore {
    * @returns the stored (masked) entry. Throws TypeError when a required field is missing.
    */
   add(entry: NewHistoryEntry): HistoryEntry {
-    const stored = sanitize(entry, entry.id ?? this.nextId());
+    const stored = sanitize(entry, entry.id ?? newExchangeId());
     if (!stored) throw new TypeError('Not a history entry: env, time, method, path, durationMs and attempts are required');
     this.entries.unshift(stored);
     if (this.entries.length > this.limit) this.entries.length = this.limit;

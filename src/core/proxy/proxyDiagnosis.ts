@@ -62,7 +62,6 @@ async function diagnoseToken(x: ProxiedExchange): Promise<DiagnosisItem[]> {
   const items = await diagnose({
     status: 401,
     method: x.method,
-    pathname: x.route.relPath,
     group: x.group.length ? x.group : undefined,
     authorization: x.authorization,
     userAgent: x.userAgent,
@@ -139,7 +138,6 @@ export async function diagnoseProxied(x: ProxiedExchange): Promise<{ kind: Proxy
       items = await diagnose({
         status: x.status,
         method: x.method,
-        pathname: x.route.relPath,
         group: x.group.length ? x.group : undefined,
         params: x.params,
         body: x.body,

@@ -164,7 +164,7 @@ export function sampleRequestFromExchange(exchange: Exchange): SampleRequest {
   const v1 = path.indexOf('/api/v1/');
   const rel = v3 >= 0 ? path.slice(v3 + 7) : v1 >= 0 ? path.slice(v1 + 7) : path;
   const matches = matchEndpoints(method, rel).filter(({ def }) => (v3 >= 0 ? def.base === 'v3' : v1 >= 0 ? def.base === 'eligibility' : def.base === 'v2'));
-  const hinted = matches.find(({ def }) => def.id === exchange.endpointId) ?? matches[0];
+  const hinted = matches.find(({ def }) => def.id === exchange.endpoint?.id) ?? matches[0];
   if (!hinted) throw new SampleRefused(`No code sample: ${method} ${path} is no endpoint of the partner interface.`);
   const query: Record<string, string> = {};
   for (const [k, v] of url.searchParams) query[k] = v;

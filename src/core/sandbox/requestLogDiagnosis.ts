@@ -24,8 +24,6 @@ import { secondsNowFix } from '../jwt/secondsFix';
 export interface DiagnosisInput {
   readonly status: number;
   readonly method: string;
-  /** Path without the query. */
-  readonly pathname: string;
   /** Endpoints that share the route (absent when no route matched). */
   readonly group?: readonly EndpointDef[];
   /** Path parameters of the route (`:id`). */
@@ -216,13 +214,15 @@ function diagnoseBody(input: DiagnosisInput, answer: ErrorAnswer): DiagnosisItem
 /** 409: the conflict, with the registration it concerns when known. */
 async function diagnoseConflict(input: DiagnosisInput, message: string): Promise<DiagnosisItem[]> {
   const id = input.params?.id;
-  const motorClub = input.pathname.includes('/motor-club/');
-  if (id) return [{ rule: 'conflict', message, record: { kind: motorClub ? 'motor-club' : input.pathname.includes('/tire-protection/') ? 'tire-protection' : 'registration', id } }];
+  const product = input.group?.[0]?.product;
+  const motorClub = product === 'motor-club';
+  const kind = motorClub ? 'motor-club' : product === 'tire-protection' ? 'tire-protection' : 'registration';
+  if (id) return [{ rule: 'conflict', message, record: { kind, id } }];
   const dup = /invoiceNumber (\S+)(?: and storeNumber (\S+))? already exists/.exec(message);
   if (dup?.[1] && !motorClub && input.findRegistration) {
     const existing = await input.findRegistration(dup[1], dup[2]).catch(() => undefined);
     if (existing) {
-      return [{ rule: 'conflict', message: `${sentence(message)} Use a new invoiceNumber (or {{$guid}} in a payload file), or read the existing registration.`, record: { kind: input.pathname.includes('/tire-protection/') ? 'tire-protection' : 'registration', id: existing, label: `invoiceNumber ${dup[1]}` } }];
+      return [{ rule: 'conflict', message: `${sentence(message)} Use a new invoiceNumber (or {{$guid}} in a payload file), or read the existing registration.`, record: { kind, id: existing, label: `invoiceNumber ${dup[1]}` } }];
     }
   }
   return [{ rule: 'conflict', message: sentence(message) }];

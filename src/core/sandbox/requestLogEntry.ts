@@ -1,5 +1,6 @@
 import type { DiagnosisItem, Exchange } from '../exchange/types';
 import { maskSecrets } from '../log/mask';
+import { formatId, nextIdCount } from '../exchange/id';
 import { cut, maskHeaders, maskQuery } from './requestLogMask';
 
 /**
@@ -68,7 +69,6 @@ export interface RequestLogLine {
 /** `T` with its properties writable, for an object filled in place before it is handed out. */
 type Writable<T> = { -readonly [K in keyof T]: T[K] };
 
-let counter = 0;
 const PID36 = process.pid.toString(36);
 
 /** One request the sandbox answered. */
@@ -109,7 +109,7 @@ export class RequestLogEntry {
         : raw;
     this.bytes = ENTRY_OVERHEAD + raw.url.length + (this.raw.body?.length ?? 0) + (this.raw.responseBody?.length ?? 0);
     this.idMs = nowMs;
-    this.idCount = counter = (counter + 1) % 1_679_616;
+    this.idCount = nextIdCount();
     this.time = new Date(nowMs - raw.ms).toISOString();
     this.method = raw.method;
     this.path = /[?=]|eyJ|-----/.test(raw.path) ? maskQuery(raw.path) : raw.path;
@@ -121,7 +121,7 @@ export class RequestLogEntry {
 
   /** Time-ordered unique id: milliseconds in base 36, then a per-process counter, then the process. */
   get id(): string {
-    return `${this.idMs.toString(36)}-${this.idCount.toString(36).padStart(4, '0')}-${PID36}`;
+    return formatId(this.idMs, this.idCount, PID36);
   }
 
   /** The `--log json` line of this entry. */

@@ -98,7 +98,6 @@ export function installRequestLog(app: FastifyInstance, log: RequestLog, ctx: Re
     diagnose({
       status,
       method: req.method,
-      pathname: req.url.split('?')[0] ?? '',
       group,
       params: (req.params ?? {}) as Record<string, string>,
       authorization,

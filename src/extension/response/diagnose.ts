@@ -1,11 +1,10 @@
-import { diagnosePayload } from '../../core/diagnostics';
-import { schemaUri } from '../../core/contract';
+import { ENDPOINTS } from '../../core/contract';
 import type { EndpointId } from '../../core/contract/types';
 import type { DiagnosisItem, Exchange } from '../../core/exchange/types';
-import { ENVIRONMENTS, EnvironmentId, isEnvironmentId } from '../../core/environments';
+import { EnvironmentId, isEnvironmentId } from '../../core/environments';
 import type { ApiClients } from '../services/apiClients';
 import type { JwtService } from '../services/jwtService';
-import { endpointOfExchange, kindOfRequest, paramsOfExchange, requestJson } from '../../core/exchange/endpoint';
+import { endpointOfExchange, paramsOfExchange, requestJson } from '../../core/exchange/endpoint';
 
 /** What the diagnosis uses: the client (conflict lookups, the last token sent) and the JWT inspection. */
 export interface DiagnoseServices {
@@ -15,74 +14,27 @@ export interface DiagnoseServices {
 
 /**
  * What went wrong with an exchange and how to fix it (../shared/spec/partner-interface.md, Errors; Authentication):
- * - 400: the server's message and field issues, plus the toolkit's payload diagnostics run on the body that was sent;
- * - 401: the JWT checklist (the same as Inspect JWT) of the last token sent to the environment (kept in memory only);
+ * the description its producer computed (`exchange.diagnosis`: ../../core/exchange/describe.ts for a request the
+ * toolkit sent, history's for a line stored without one, the sandbox's or proxy's own for a logged one), and what
+ * only the editor can add:
+ * - 401 of a request the toolkit sent: the JWT checklist (the same as Inspect JWT) of the last token sent to the
+ *   environment (kept in memory only);
  * - 409: what the request conflicts with (a registration create: the registration with that invoice and store
- *   number; a claim or cancellation: its registration), each with the record to open;
- * - no answer: the problem (refused, unreachable, timed out) and what to do.
- * Items the producer already attached (`exchange.diagnosis`) come first. Never throws: a failing lookup is left out.
+ *   number; a claim or cancellation: its registration), each with the record to open, in place of the server's
+ *   message (the server's own words stay in the response body).
+ * Never throws: a failing lookup is left out.
  */
 export async function diagnoseExchange(services: DiagnoseServices, x: Exchange): Promise<DiagnosisItem[]> {
   const out: DiagnosisItem[] = [...(x.diagnosis ?? [])];
   const status = x.response?.status;
   const env = isEnvironmentId(x.env) ? x.env : undefined;
-  const endpointId = endpointOfExchange(x);
-  if (status === undefined) out.push(...noAnswer(x));
-  else if (status === 400) out.push(...serverIssues(x), ...payloadProblems(x, endpointId));
-  else if (status === 401 && env && x.source === 'client' && !out.some((d) => d.status)) out.push(...(await jwtChecklist(services, env)));
-  else if (status === 409 && env && endpointId) {
-    // The conflict once: the record found says what the server's message says, with a button to open it (the
-    // server's own words stay in the response body below).
+  if (status === 401 && env && x.source === 'client' && !out.some((d) => d.status)) return [...out, ...(await jwtChecklist(services, env))];
+  const endpointId = status === 409 && env ? endpointOfExchange(x) : undefined;
+  if (env && endpointId) {
     const found = await conflicts(services, env, x, endpointId);
-    out.push(...(found.length ? found : serverIssues(x)));
+    if (found.length) return [...out.filter((d) => d.rule !== 'status'), ...found];
   }
   return out;
-}
-
-/** JSON of the answer's body, `undefined` when not JSON. */
-function responseJson(x: Exchange): unknown {
-  try {
-    return x.response?.body ? (JSON.parse(x.response.body) as unknown) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** `tires[0].dot` or `/tires/0/dot` → `['tires', 0, 'dot']`. */
-export function parseIssuePath(p: string): (string | number)[] {
-  return p
-    .split(/[./[\]]+/)
-    .filter((s) => s !== '')
-    .map((s) => (/^\d+$/.test(s) ? Number(s) : s));
-}
-
-/** The server's message and its field issues (`issues: [{ path, message }]`, the Local sandbox's error body). */
-function serverIssues(x: Exchange): DiagnosisItem[] {
-  const body = responseJson(x) as { message?: unknown; error?: unknown; issues?: unknown } | undefined;
-  if (!body || typeof body !== 'object') return x.response?.body ? [{ rule: 'status', message: `Server: ${x.response.body.slice(0, 300)}` }] : [];
-  const out: DiagnosisItem[] = [];
-  const issues = Array.isArray(body.issues) ? (body.issues as { path?: unknown; message?: unknown }[]) : [];
-  const message = typeof body.message === 'string' ? body.message : typeof body.error === 'string' ? body.error : undefined;
-  if (message && !issues.some((i) => i.message === message)) out.push({ rule: 'status', message: `Server: ${message}` });
-  for (const i of issues) {
-    if (typeof i.message !== 'string') continue;
-    const path = typeof i.path === 'string' ? parseIssuePath(i.path) : [];
-    out.push({ rule: path.length ? path.join('.') : 'status', message: `Server: ${i.message}`, ...(path.length ? { path } : {}) });
-  }
-  return out;
-}
-
-/** The toolkit's payload diagnostics on the body that was sent (errors and warnings, each at its field). */
-function payloadProblems(x: Exchange, endpointId: EndpointId | undefined): DiagnosisItem[] {
-  const body = requestJson(x);
-  if (!endpointId || body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) return [];
-  const kind = kindOfRequest(endpointId, body);
-  if (!kind) return [];
-  const text = JSON.stringify({ $schema: schemaUri(kind), ...body }, null, 2);
-  const found = diagnosePayload(text, { kind })?.problems ?? [];
-  return found
-    .filter((p) => p.path && p.path[0] !== '$schema')
-    .map((p) => ({ rule: p.path?.length ? p.path.join('.') : 'payload', message: `${p.severity === 'error' ? 'Error' : 'Warning'}: ${p.message}`, code: p.code, ...(p.path?.length ? { path: [...p.path] } : {}) }));
 }
 
 /** The JWT checklist of the last token sent to `env`, failing rules first. */
@@ -129,32 +81,8 @@ async function conflicts(services: DiagnoseServices, env: EnvironmentId, x: Exch
     return rows.map((r) => ({ rule: 'conflict', message: `A motor-club registration with invoice ${invoice} already exists (${String(r._id)}).`, record: { kind: 'motor-club', id: String(r._id), label: `Invoice ${invoice}`, invoiceNumber: invoice } }));
   }
   if (params.id) {
-    const kind = x.request.url.includes('/motor-club/') ? 'motor-club' : 'tire-protection';
+    const kind = ENDPOINTS[endpointId].product === 'motor-club' ? 'motor-club' : 'tire-protection';
     return [{ rule: 'conflict', message: `The request conflicts with the state of registration ${params.id} (cancelled, expired or no tires left).`, record: { kind, id: params.id, label: `Registration ${params.id}` } }];
   }
   return [];
-}
-
-/** Why no answer came and what to do. */
-function noAnswer(x: Exchange): DiagnosisItem[] {
-  const p = x.problem ?? 'No answer';
-  const env = isEnvironmentId(x.env) ? ENVIRONMENTS[x.env].label : x.env;
-  let origin = x.request.url;
-  try {
-    origin = new URL(x.request.url).origin;
-  } catch {
-    // keep the URL
-  }
-  const advice = /ECONNREFUSED|refused/i.test(p)
-    ? `Nothing accepts connections at ${origin}: check ${env}'s base address (Configure Environment…), or that the server is running.`
-    : /timed? ?out|TIMEOUT/i.test(p)
-      ? `The server did not answer in time: retry later, or raise tpp.request.timeoutMs. A create may have been stored: check before sending it again.`
-      : /ENOTFOUND|EAI_AGAIN|getaddrinfo/i.test(p)
-        ? `The host of ${origin} cannot be found: check the base address and your network or VPN.`
-        : /certificate|CERT|TLS|SSL/i.test(p)
-          ? `The TLS connection to ${origin} failed: check the address (https) and any proxy that intercepts TLS.`
-          : /ECONNRESET|socket|closed/i.test(p)
-            ? 'The connection closed before an answer came: retry; a create may have been stored, check before sending it again.'
-            : 'Check the base address and your connection, then retry.';
-  return [{ rule: 'network', message: `${p}. ${advice}` }];
 }

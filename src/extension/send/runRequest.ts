@@ -145,7 +145,7 @@ export async function runRequest<E extends EndpointId>(services: Services, env: 
     if (err instanceof UserCancelled) throw err;
     // Nothing was sent: the environment is not set up. Shown by the command registry, not as an answer.
     if (err instanceof NotReadyError || err instanceof ClientConfigError || err instanceof KeyError || err instanceof MintError) throw err;
-    const exchange = services.api.exchangeOf(err);
+    const exchange = services.api.failedExchange(err);
     const shown = exchange ? await show(exchange, opts.reveal !== 'never') : undefined;
     let message: string;
     if (err instanceof ApiError) {

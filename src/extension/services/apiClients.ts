@@ -14,7 +14,7 @@ import { KeyStore, signingKeyOf } from './keyStore';
 import type { HistoryModel } from './historyModel';
 import type { LocalSandbox } from './localSandbox';
 import type { Exchange } from '../../core/exchange/types';
-import { buildExchange } from '../../core/exchange/builder';
+import { exchangeOf } from '../../core/exchange/exchangeOf';
 import { EDITOR_READ_USER_AGENT } from './integrationLog';
 
 /** A successful data-changing request: which environment and endpoint (the registrations model drops what it touched). */
@@ -52,6 +52,14 @@ function pathOf(url: string): string {
   } catch {
     return url;
   }
+}
+
+/** A history row's outcome of a call that got no answer: `cancelled`, the network code, the policy, or the error's name. */
+function shortError(err: unknown): string {
+  if (isAbortError(err)) return 'cancelled';
+  if (err instanceof NetworkError) return err.code;
+  if (err instanceof PolicyError) return err.reason;
+  return (err as { name?: string } | undefined)?.name ?? 'error';
 }
 
 /** Endpoints that read; everything else changes data (and is guarded on Production). */
@@ -122,22 +130,27 @@ export class ApiClients implements vscode.Disposable {
   }
 
   /**
-   * A fresh token for a request to `base` of `env`, for "Copy as cURL" only (the user asked for it explicitly):
-   * the partner JWT for v3 and v2, the stored provider token for the eligibility lookup.
-   * @throws NotReadyError when the environment cannot sign or has no such token.
+   * A fresh version 2 token of `env` for a request the caller sends itself (a flow's request to the version 2 host).
+   * @throws NotReadyError when `env` has no version 2 address; the key and Partner ID errors of the JWT service.
    */
-  async freshToken(env: EnvironmentId, base: BaseKind): Promise<string> {
-    if (base === 'eligibility') {
-      const t = await this.keys.eligibilityToken(env);
-      if (!t) throw new NotReadyError(`No eligibility token is stored for ${ENVIRONMENTS[env].label}.`);
-      return t;
-    }
-    if (base === 'v2') {
-      const target = await this.target(env);
-      if (!target.baseUrls.v2) throw new NotReadyError(`${ENVIRONMENTS[env].label} has no v2 address: set tpp.${env}.v2BaseUrl.`);
-      return this.mintV2(env, target.baseUrls.v2);
-    }
-    return this.jwt.mint(env);
+  async v2Token(env: EnvironmentId): Promise<string> {
+    const target = await this.target(env);
+    if (!target.baseUrls.v2) throw new NotReadyError(`${ENVIRONMENTS[env].label} has no v2 address: set tpp.${env}.v2BaseUrl.`);
+    return this.mintV2(env, target.baseUrls.v2);
+  }
+
+  /** The last partner JWT sent to `env` in this session (memory only; for the 401 checklist of the response view). */
+  lastToken(env: EnvironmentId): string | undefined {
+    return this.lastTokens.get(env);
+  }
+
+  /** The exchange of a request that failed with `err` (thrown by {@link send}), if it was one. */
+  failedExchange(err: unknown): Exchange | undefined {
+    return err !== null && typeof err === 'object' ? this.failed.get(err) : undefined;
+  }
+
+  private remember(env: EnvironmentId, token: Promise<string>): Promise<string> {
+    return token.then((t) => (this.lastTokens.set(env, t), t));
   }
 
   /**
@@ -152,20 +165,6 @@ export class ApiClients implements vscode.Disposable {
    *   PolicyError, CancelledError on cancellation, ClientConfigError), NotReadyError when the environment
    *   lacks a key, Partner ID or address.
    */
-  /** The last partner JWT sent to `env` in this session (memory only; for the 401 checklist of the response view). */
-  lastToken(env: EnvironmentId): string | undefined {
-    return this.lastTokens.get(env);
-  }
-
-  /** The exchange of a request that failed with `err` (thrown by {@link send}), if it was one. */
-  exchangeOf(err: unknown): Exchange | undefined {
-    return err !== null && typeof err === 'object' ? this.failed.get(err) : undefined;
-  }
-
-  private remember(env: EnvironmentId, token: Promise<string>): Promise<string> {
-    return token.then((t) => (this.lastTokens.set(env, t), t));
-  }
-
   async send<E extends EndpointId>(
     env: EnvironmentId,
     endpointId: E,
@@ -213,35 +212,29 @@ export class ApiClients implements vscode.Disposable {
       ...(options.query ? { query: options.query } : {}),
       ...(body !== undefined ? { bodyJson: storableBody(body) } : {}),
     };
-    const common = { env, title, endpointId, time, requestBody: body, userAgent: quiet ? EDITOR_READ_USER_AGENT : 'tire-protection-partner-toolkit', authorized: def.base !== 'eligibility' || !!eligibilityToken };
+    const sent = {
+      env,
+      title,
+      endpointId,
+      params,
+      method: def.method,
+      url: `${target.baseUrls[def.base] ?? ''}${def.path}`,
+      body,
+      time,
+      userAgent: quiet ? EDITOR_READ_USER_AGENT : 'tire-protection-partner-toolkit',
+      authorized: def.base !== 'eligibility' || !!eligibilityToken,
+    };
     try {
       const response = await client.call(endpointId, params as ParamsOf<E>, body, callOptions);
-      const exchange = buildExchange({ ...common, method: response.method, url: response.url, response: { status: response.status, headers: response.headers, rawBody: response.rawBody }, durationMs: response.durationMs, attempts: response.attempts });
+      const exchange = exchangeOf(sent, { response });
       const entry = this.record({ env, time, method: response.method, url: response.url, status: response.status, durationMs: response.durationMs, attempts: response.attempts, replay, exchange }, quiet);
       if (isDataChanging(endpointId)) this.dataEmitter.fire({ env, endpointId, params });
       return { response, entry, exchange };
     } catch (err) {
-      const e = (err ?? {}) as { url?: unknown; durationMs?: unknown; attempts?: unknown; name?: string; headers?: unknown; message?: unknown };
-      const url = typeof e.url === 'string' ? e.url : `${target.baseUrls[def.base] ?? ''}${def.path}`;
-      const status = err instanceof ApiError || err instanceof MalformedResponseError ? err.status : undefined;
-      const error =
-        status !== undefined ? undefined : isAbortError(err) ? 'cancelled' : err instanceof NetworkError ? err.code : err instanceof PolicyError ? err.reason : (e.name ?? 'error');
-      const durationMs = typeof e.durationMs === 'number' ? e.durationMs : performance.now() - started;
-      const attempts = typeof e.attempts === 'number' ? e.attempts : 0;
-      const rawBody = err instanceof ApiError || err instanceof MalformedResponseError ? err.rawBody : undefined;
-      // ApiError carries the answer's headers once the client keeps them; until then none are shown.
-      const headers = e.headers && typeof e.headers === 'object' ? (e.headers as Record<string, string>) : undefined;
-      const exchange = buildExchange({
-        ...common,
-        method: def.method,
-        url,
-        ...(status !== undefined ? { response: { status, headers, rawBody } } : {}),
-        durationMs,
-        attempts,
-        problem: err instanceof ApiError ? undefined : typeof e.message === 'string' ? e.message : String(err),
-      });
+      const exchange = exchangeOf(sent, { error: err, durationMs: performance.now() - started });
       if (err !== null && typeof err === 'object') this.failed.set(err, exchange);
-      this.record({ env, time, method: def.method, url, status, error, durationMs, attempts, replay, exchange }, quiet);
+      const status = err instanceof ApiError || err instanceof MalformedResponseError ? err.status : undefined;
+      this.record({ env, time, method: def.method, url: exchange.request.url, status, error: status === undefined ? shortError(err) : undefined, durationMs: exchange.durationMs, attempts: exchange.attempts, replay, exchange }, quiet);
       throw err;
     }
   }

@@ -63,7 +63,7 @@ export class FlowRuns implements vscode.Disposable {
       ...(target.baseUrls.eligibility ? { eligibilityBaseUrl: target.baseUrls.eligibility } : {}),
       partnerId: iss,
       token: this.jwt.tokenProvider(env),
-      ...(target.baseUrls.v2 ? { v2Token: () => this.api.freshToken(env, 'v2') } : {}),
+      ...(target.baseUrls.v2 ? { v2Token: () => this.api.v2Token(env) } : {}),
       ...(eligibility ? { eligibilityToken: () => eligibility } : {}),
     };
   }

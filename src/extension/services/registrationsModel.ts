@@ -275,6 +275,6 @@ export class RegistrationsModel implements vscode.Disposable {
 export function touchedLists(endpointId: EndpointId): RegistrationProduct[] {
   const def = ENDPOINTS[endpointId];
   if (def.product === 'records') return [...PRODUCTS];
-  if (!def.path.includes('/registrations')) return [];
+  if (def.resource !== 'registration' && def.resource !== 'claim') return [];
   return def.product === 'motor-club' ? ['motor-club'] : ['tire-protection'];
 }

@@ -99,7 +99,7 @@ describe('tpp send', function () {
     assert.equal(lines.length, 2);
     const [a, b] = lines as [Exchange, Exchange];
     assert.equal(a.source, 'client');
-    assert.equal(a.endpointId, 'createTireProtectionRegistration');
+    assert.equal(a.endpoint?.id, 'createTireProtectionRegistration');
     assert.equal(a.partner, PARTNER);
     assert.equal(a.request.method, 'POST');
     assert.equal(a.request.headers?.authorization, 'Bearer [masked]');
@@ -107,7 +107,7 @@ describe('tpp send', function () {
     assert.equal(JSON.parse(a.request.body ?? '{}').$schema, undefined, 'meta properties are not sent');
     assert.equal(a.response?.status, 201);
     assert.equal(b.response?.status, 409);
-    assert.ok(b.diagnosis?.some((d) => d.rule === 'status' && /Conflict/.test(d.message)));
+    assert.ok(b.diagnosis?.some((d) => d.rule === 'status' && /already exists/.test(d.message)));
     assert.doesNotMatch(r.stdout, /eyJ[A-Za-z0-9_-]{20,}\./, 'a token leaked');
     assert.equal(a.recovered, undefined);
   });

@@ -66,7 +66,7 @@ describe('flows: runner and tpp run against the Local sandbox', function () {
     );
     assert.equal(started.length, 6);
     assert.ok(results.every((r) => r.assertions.length > 0 && r.assertions.every((a) => a.passed)));
-    assert.equal(results[0]?.exchange?.endpointId, 'createTireProtectionRegistration');
+    assert.equal(results[0]?.exchange?.endpoint?.id, 'createTireProtectionRegistration');
     assert.doesNotMatch(JSON.stringify(results), /eyJ[\w-]{20,}\.[\w-]+\.[\w-]+/, 'no token in any exchange');
   });
 

@@ -38,7 +38,7 @@ describe('iat fix in the language of the User-Agent', () => {
     const input = `${b64({ alg: 'ES256', typ: 'JWT' })}.${b64({ iat: now * 1000, exp: now + 300, iss: 'p1', aud: 'http://127.0.0.1:1/api/v3' })}`;
     const jwt = `${input}.${sign('sha256', Buffer.from(input), { key: privateKey, dsaEncoding: 'ieee-p1363' }).toString('base64url')}`;
     const iatMessage = async (userAgent?: string) => {
-      const items = await diagnose({ status: 401, method: 'GET', pathname: '/api/v3/verify-token', authorization: `Bearer ${jwt}`, userAgent, audience: 'http://127.0.0.1:1/api/v3', nowSeconds: now, keyOf: (iss) => (iss === 'p1' ? publicKey : undefined), partnerIds: () => ['p1'] });
+      const items = await diagnose({ status: 401, method: 'GET', authorization: `Bearer ${jwt}`, userAgent, audience: 'http://127.0.0.1:1/api/v3', nowSeconds: now, keyOf: (iss) => (iss === 'p1' ? publicKey : undefined), partnerIds: () => ['p1'] });
       return items.find((i) => i.rule === 'iat')?.message ?? '';
     };
     const python = await iatMessage('python-requests/2.32.3');

@@ -1,11 +1,11 @@
-// Open as Payload File and the response view's endpoint matching.
+// core/exchange/endpoint.ts: Open as Payload File and the endpoint of an exchange.
 import * as assert from 'node:assert/strict';
 import type { Exchange } from '../../../src/core/exchange/types';
-import { endpointOfExchange, kindOfRequest, payloadTextOf } from '../../../src/core/exchange/endpoint';
-import { parseIssuePath } from '../../../src/extension/response/diagnose';
+import { endpointOfExchange, exchangeEndpoint, kindOfRequest, payloadTextOf } from '../../../src/core/exchange/endpoint';
+import { parseIssuePath } from '../../../src/core/exchange/describe';
 
 function x(method: string, url: string, body?: unknown, endpointId?: string): Exchange {
-  return { id: 'i', env: 'local', source: 'sandbox-log', time: '2026-11-23T10:00:00Z', ...(endpointId ? { endpointId } : {}), request: { method, url, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) }, durationMs: 1, attempts: 1 };
+  return { id: 'i', env: 'local', source: 'sandbox-log', time: '2026-11-23T10:00:00Z', ...(endpointId ? { endpoint: exchangeEndpoint(endpointId, url) } : {}), request: { method, url, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) }, durationMs: 1, attempts: 1 };
 }
 
 describe('response view: the endpoint of an exchange', () => {
