@@ -23,6 +23,7 @@ export const CLI_COMMANDS: readonly CliCommandEntry[] = [
   { name: 'jwt', summary: 'Mint a partner JWT, or inspect one against every rule of the spec', load: () => (require('./jwt') as typeof import('./jwt')).jwtCommand },
   { name: 'openapi', summary: 'Print the OpenAPI 3.1 document of the partner interface', load: () => (require('./openapi') as typeof import('./openapi')).openapiCommand },
   { name: 'proxy', summary: "Explain your application's requests to Sandbox or Production (a loopback proxy)", load: () => (require('./proxy') as typeof import('./proxy')).proxyCommand },
+  { name: 'run', summary: 'Run .http flow files as tests (assertions, JUnit XML), for CI', load: () => (require('./run') as typeof import('./run')).runCommand },
   { name: 'sandbox', summary: 'Run the Local sandbox (an emulator of the whole partner API)', load: () => (require('./sandbox') as typeof import('./sandbox')).sandboxCommand },
   { name: 'send', summary: 'Send payload files to a partner API (retries, duplicate-safe creates), for CI', load: () => (require('./send') as typeof import('./send')).sendCommand },
   { name: 'validate', summary: 'Check payload .json files against the contract (as the editor does)', load: () => (require('./validate') as typeof import('./validate')).validateCommand },

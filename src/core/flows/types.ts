@@ -45,6 +45,8 @@ export interface FlowAssertion extends FlowPosition {
   readonly operator?: '==' | '!=' | '<' | '<=' | '>' | '>=' | 'exists' | 'includes' | 'matches';
   /** The expected value as written (variables are resolved at run time). */
   readonly expected?: string;
+  /** 1-based column where `expected` starts (for messages about its variables). */
+  readonly expectedColumn?: number;
 }
 
 /** A request's body: inline text, or a file read as REST Client reads it. */
@@ -62,7 +64,12 @@ export interface FlowRequest extends FlowPosition {
   readonly method: string;
   /** The URL as written, variables unresolved. */
   readonly url: string;
-  readonly headers: readonly ({ readonly name: string; readonly value: string } & FlowPosition)[];
+  /** 1-based column where `url` starts on the request line. */
+  readonly urlColumn?: number;
+  /** The text after `###` on the separator line that opens this request, if any. */
+  readonly title?: string;
+  /** Headers as written; `valueColumn` is the 1-based column where the value starts. */
+  readonly headers: readonly ({ readonly name: string; readonly value: string; readonly valueColumn?: number } & FlowPosition)[];
   readonly body?: FlowBody;
   readonly assertions: readonly FlowAssertion[];
   /** Last line of the request's block (for editor ranges). */
@@ -93,6 +100,8 @@ export interface FlowEnvironment {
   readonly partnerId?: string;
   /** A fresh JWT per attempt; requests to the environment's addresses without an Authorization header get one. */
   readonly token?: TokenProvider;
+  /** A fresh JWT for version 2 calls (`aud` the version 2 host); `token` when absent. */
+  readonly v2Token?: TokenProvider;
   readonly eligibilityToken?: TokenProvider;
 }
 
@@ -134,8 +143,11 @@ export interface FlowRunListener {
 /** Options of a run. */
 export interface FlowRunOptions {
   readonly environment: FlowEnvironment;
-  /** Reads a file named by `< file` / `<@ file`, relative to the flow file (the editor reads open documents). */
-  readonly readFile: (path: string) => Promise<string>;
+  /**
+   * Reads a file named by `< file` / `<@ file`, relative to the flow file (the editor reads open documents).
+   * `flowFile` is the `file` of the flow being run (its path or URI string), for readers shared by several files.
+   */
+  readonly readFile: (path: string, flowFile: string) => Promise<string>;
   /** Variables given from outside (settings `tpp.variables`, `tpp run --var`); file variables override them. */
   readonly variables?: Readonly<Record<string, string>>;
   /** Only these request indexes (with the named requests they read from, run first). All when absent. */

@@ -1,0 +1,210 @@
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { deriveBaseUrls } from '../../core/client/sendFiles';
+import { expandGlob, isGlob } from '../../core/diagnostics/glob';
+import { isEnvironmentId, ENVIRONMENT_IDS } from '../../core/environments';
+import { checkFlowForRun } from '../../core/flows/check';
+import { parseFlow } from '../../core/flows/parse';
+import { environmentVariablesOf, runFlows } from '../../core/flows/run';
+import type { FlowEnvironment, FlowFile, FlowProblem, RequestResult } from '../../core/flows/types';
+import { importPrivateKeyPem } from '../../core/jwt/keys';
+import { TokenMinter } from '../../core/jwt/mint';
+import { CliCommand, CliIo, UsageError } from '../io';
+import { jsonReport, junitReport, prettyResult, prettySummary, summarize } from './runReport';
+
+const USAGE =
+  'tpp run <file|dir|glob>... [--env local|sandbox|production] [--reporter pretty|junit|json] [--out <file>] [--bail] [--var name=value]... --base-url <v3 base> --iss <partner-id> --key <pkcs8.pem> [--v2-base-url <url>] [--eligibility-base-url <url>] [--eligibility-token <t>]';
+
+const HELP = `Runs .http flow files as tests (docs/flows.md): each file's requests in order, each checked by its ?? lines.
+Requests to the contract's endpoints get a fresh JWT per attempt, retries and duplicate-safe creates (docs/sending.md).
+
+  <file|dir|glob>             .http files; a directory means every .http file below it
+  --env <environment>         local, sandbox or production: the name results carry (default local)
+  --base-url <url>            version 3 base address ending in /api/v3, {{baseUrl}}; env TPP_BASE_URL
+  --iss <partner-id>          the Partner ID (JWT iss), {{partnerId}}; env TPP_PARTNER_ID
+  --key <pkcs8.pem>           the partner's private key; env TPP_PRIVATE_KEY_FILE
+  --v2-base-url <url>         version 2 host, {{v2BaseUrl}} (default: the origin of --base-url); env TPP_V2_BASE_URL
+  --eligibility-base-url <u>  {{eligibilityBaseUrl}} (default: origin + /api/v1)
+  --eligibility-token <t>     the provider-issued token of the eligibility lookup; env TPP_ELIGIBILITY_TOKEN
+  --var name=value            a variable for the files ({{name}}); repeatable; a file's @name = value wins
+  --reporter <r>              pretty (default), junit (JUnit XML) or json
+  --out <file>                write the report to a file instead of stdout
+  --bail                      stop the whole run at the first failed request
+  -h, --help                  this help
+
+A failed request skips the rest of its own file. Nothing is sent when a file has an error (syntax, an unknown
+variable, an unreadable body file).
+Exit 0 every request passed; 1 an assertion failed; 2 a file could not be parsed or an option is wrong;
+3 a request could not be completed (no answer, outcome unknown, a variable that could not be resolved).`;
+
+const REPORTERS = ['pretty', 'junit', 'json'] as const;
+type Reporter = (typeof REPORTERS)[number];
+
+/** `name=value` pairs of `--var`. */
+function varsOf(values: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const v of values) {
+    const eq = v.indexOf('=');
+    if (eq <= 0) throw new UsageError(`--var expects name=value, not '${v}'`);
+    out[v.slice(0, eq)] = v.slice(eq + 1);
+  }
+  return out;
+}
+
+/** The .http files the arguments name: files as given, directories searched, globs expanded; in order, once each. */
+export function flowFilesOf(args: readonly string[], cwd: string): string[] {
+  const out: string[] = [];
+  for (const arg of args) {
+    let found: string[];
+    if (isGlob(arg)) found = expandGlob(arg, cwd);
+    else {
+      let isDir = false;
+      try {
+        isDir = statSync(resolve(cwd, arg)).isDirectory();
+      } catch {
+        throw new UsageError(`${arg}: no such file or directory`);
+      }
+      found = isDir ? expandGlob(`${arg.replace(/[\\/]+$/, '')}/**/*.http`, cwd) : [arg];
+    }
+    if (found.length === 0) throw new UsageError(`${arg}: no .http files there`);
+    for (const f of found) if (!out.includes(f)) out.push(f);
+  }
+  return out;
+}
+
+/** The environment of the run from flags and TPP_* variables; throws UsageError for what is missing or wrong. */
+function environmentOf(values: Record<string, string | boolean | string[] | undefined>, env: NodeJS.ProcessEnv): FlowEnvironment {
+  const flag = (name: string) => values[name] as string | undefined;
+  const id = flag('env') ?? 'local';
+  if (!isEnvironmentId(id)) throw new UsageError(`--env must be ${ENVIRONMENT_IDS.join(', ')} (got '${id}')`);
+  const baseUrl = flag('base-url') ?? env.TPP_BASE_URL;
+  const iss = flag('iss') ?? env.TPP_PARTNER_ID;
+  const keyFile = flag('key') ?? env.TPP_PRIVATE_KEY_FILE;
+  const missing = [!baseUrl && '--base-url (or TPP_BASE_URL)', !iss && '--iss (or TPP_PARTNER_ID)', !keyFile && '--key (or TPP_PRIVATE_KEY_FILE)'].filter(Boolean);
+  if (missing.length) throw new UsageError(`missing ${missing.join(', ')}`);
+  let bases: ReturnType<typeof deriveBaseUrls>;
+  let key: ReturnType<typeof importPrivateKeyPem>;
+  try {
+    bases = deriveBaseUrls(baseUrl as string);
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  try {
+    key = importPrivateKeyPem(readFileSync(keyFile as string, 'utf8'));
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new UsageError(`cannot use the private key ${keyFile as string}: ${code ?? (err as Error).message}`);
+  }
+  const v2 = (flag('v2-base-url') ?? env.TPP_V2_BASE_URL ?? bases.v2).replace(/\/+$/, '');
+  const minter = new TokenMinter();
+  const eligibility = flag('eligibility-token') ?? env.TPP_ELIGIBILITY_TOKEN;
+  return {
+    id,
+    baseUrl: bases.v3,
+    v2BaseUrl: v2,
+    eligibilityBaseUrl: flag('eligibility-base-url') ?? bases.eligibility,
+    partnerId: iss as string,
+    // A new JWT per request (spec: Authentication 7); aud is the base address of the version the call is for.
+    token: () => minter.mint(key, { iss: iss as string, aud: bases.v3 }),
+    v2Token: () => minter.mint(key, { iss: iss as string, aud: v2 }),
+    ...(eligibility ? { eligibilityToken: () => eligibility } : {}),
+  };
+}
+
+const problemLine = (p: FlowProblem) => `${p.file}:${p.line}:${p.column}: ${p.severity}: ${p.message}\n`;
+
+/** The exit code of a run's results (see HELP). */
+export function exitCodeOf(results: readonly RequestResult[]): 0 | 1 | 3 {
+  if (results.some((r) => r.outcome === 'errored')) return 3;
+  return results.some((r) => r.outcome === 'failed') ? 1 : 0;
+}
+
+/** `tpp run`: see HELP. */
+export async function runRunCommand(args: string[], io: CliIo, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    strict: true,
+    allowPositionals: true,
+    options: {
+      env: { type: 'string' },
+      reporter: { type: 'string', default: 'pretty' },
+      out: { type: 'string' },
+      bail: { type: 'boolean', default: false },
+      var: { type: 'string', multiple: true, default: [] },
+      'base-url': { type: 'string' },
+      iss: { type: 'string' },
+      key: { type: 'string' },
+      'v2-base-url': { type: 'string' },
+      'eligibility-base-url': { type: 'string' },
+      'eligibility-token': { type: 'string' },
+    },
+  });
+  if (positionals.length === 0) throw new UsageError('give at least one .http file, directory or glob');
+  const reporter = values.reporter as Reporter;
+  if (!REPORTERS.includes(reporter)) throw new UsageError(`--reporter must be ${REPORTERS.join(', ')} (got '${values.reporter}')`);
+  const environment = environmentOf(values, env);
+  const variables = varsOf(values.var ?? []);
+  const paths = flowFilesOf(positionals, cwd);
+  const readBody = (flow: string) => (p: string) => readFile(resolve(cwd, dirname(flow), p), 'utf8');
+  const names = new Set([...Object.entries(environmentVariablesOf(environment)).flatMap(([k, v]) => (v !== undefined ? [k] : [])), ...Object.keys(variables)]);
+  const files: FlowFile[] = [];
+  const problems: FlowProblem[] = [];
+  for (const path of paths) {
+    let text: string;
+    try {
+      text = readFileSync(resolve(cwd, path), 'utf8');
+    } catch (err) {
+      problems.push({ file: path, line: 1, column: 1, severity: 'error', message: `cannot read ${path} (${(err as NodeJS.ErrnoException).code ?? 'unreadable'})` });
+      continue;
+    }
+    const flow = parseFlow(text, path);
+    files.push(flow);
+    problems.push(...flow.problems, ...(await checkFlowForRun(flow, { names, readFile: readBody(path) })));
+  }
+  for (const p of problems) io.stderr.write(problemLine(p));
+  if (problems.some((p) => p.severity === 'error')) {
+    io.stderr.write(`tpp run: nothing was sent: fix the errors above.\n`);
+    return 2;
+  }
+  const tty = reporter === 'pretty' && !values.out && (io.stdout as { isTTY?: boolean }).isTTY === true;
+  const total = files.reduce((n, f) => n + f.requests.length, 0);
+  let done = 0;
+  const started = performance.now();
+  const results = await runFlows(files, {
+    environment,
+    variables,
+    bail: values.bail ?? false,
+    readFile: (p, flow) => readBody(flow)(p),
+    listener: {
+      onRequestStart: (file, r) => {
+        if (tty) io.stdout.write(`\r\x1b[2K${done + 1}/${total} ${file}: ${r.label}`);
+      },
+      onRequestEnd: (r) => {
+        done++;
+        if (reporter === 'pretty' && !values.out) io.stdout.write(`${tty ? '\r\x1b[2K' : ''}${prettyResult(r)}`);
+      },
+    },
+  });
+  const summary = summarize(results, Math.round(performance.now() - started));
+  const report = reporter === 'junit' ? junitReport(results, summary, new Date().toISOString().slice(0, 19)) : reporter === 'json' ? jsonReport(results, summary) : values.out ? `${results.map(prettyResult).join('')}${prettySummary(summary)}` : prettySummary(summary);
+  if (values.out) {
+    try {
+      writeFileSync(resolve(cwd, values.out), report);
+    } catch (err) {
+      io.stderr.write(`tpp run: cannot write ${values.out} (${(err as NodeJS.ErrnoException).code ?? String(err)})\n`);
+      return 2;
+    }
+    io.stdout.write(prettySummary(summary));
+  } else io.stdout.write(report);
+  return exitCodeOf(results);
+}
+
+/** `tpp run`: runs .http flow files as tests, for CI. */
+export const runCommand: CliCommand = {
+  name: 'run',
+  usage: USAGE,
+  help: HELP,
+  run: (args, io) => runRunCommand(args, io),
+};

@@ -1,0 +1,201 @@
+/**
+ * The runner of flows (docs/flows.md, Running): each file's requests in order, one at a time, each resolved
+ * (prepare.ts), sent (send.ts: contract endpoints through the partner client, docs/sending.md) and checked
+ * (assert.ts). A request that fails or errors stops the rest of its own file (`skipped`); `bail` stops the run.
+ * Files run one after the other; a file's named answers are its own.
+ */
+import type { Dispatcher } from 'undici';
+import type { RetrySettings } from '../client/backoff';
+import { createPartnerClient, type PartnerClient } from '../client/client';
+import type { BaseKind, EndpointDef } from '../contract/types';
+import { evaluateAssertion, IMPLIED_ASSERTION } from './assert';
+import { FlowBodyFileError, prepareRequest } from './prepare';
+import { flowRefs } from './refs';
+import { environmentBases, sendFlowRequest, type FlowSendContext } from './send';
+import type { AssertionResult, FlowEnvironment, FlowFile, FlowRequest, FlowRunOptions, RequestResult } from './types';
+import { FlowVariableError, resolveText, type FlowAnswer, type FlowScope } from './variables';
+
+/** Options of a run beyond the shared {@link FlowRunOptions}: the client's limits (docs/sending.md, Limits). */
+export interface FlowRunLimits {
+  /** Time limit of one attempt, in milliseconds (default 30 000). */
+  readonly timeoutMs?: number;
+  /** Largest answer read, in bytes (default 16 MiB). */
+  readonly maxResponseBytes?: number;
+  readonly retry?: Partial<RetrySettings>;
+  readonly dispatcher?: Dispatcher;
+}
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
+
+/** The environment's addresses as the variables `{{baseUrl}}`, `{{v2BaseUrl}}`, `{{eligibilityBaseUrl}}`, `{{partnerId}}`. */
+export function environmentVariablesOf(env: FlowEnvironment): Record<string, string | undefined> {
+  const bases = Object.fromEntries(environmentBases(env)) as Partial<Record<BaseKind, string>>;
+  return { baseUrl: bases.v3, v2BaseUrl: bases.v2, eligibilityBaseUrl: bases.eligibility, partnerId: env.partnerId };
+}
+
+/** A client whose every call fails with `error` (the environment's addresses could not be used). */
+const failingClient = (error: unknown): PartnerClient => ({ call: () => Promise.reject(error) });
+
+/** The partner clients of a run: one signing for version 3 (and eligibility), one for the version 2 host. */
+function clientsFor(env: FlowEnvironment, limits: FlowRunLimits): FlowSendContext['clients'] {
+  const bases = Object.fromEntries(environmentBases(env)) as Partial<Record<BaseKind, string>>;
+  const noToken = () => Promise.reject(new Error('No key is set for this environment, so no token can be made.'));
+  const make = (token: FlowEnvironment['token']): PartnerClient => {
+    try {
+      return createPartnerClient({
+        baseUrls: bases,
+        token: token ?? noToken,
+        ...(env.eligibilityToken ? { eligibilityToken: env.eligibilityToken } : {}),
+        ...(limits.retry ? { retry: limits.retry } : {}),
+        timeoutMs: limits.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+        maxResponseBytes: limits.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+        ...(limits.dispatcher ? { dispatcher: limits.dispatcher } : {}),
+        userAgent: 'tpp-run',
+      });
+    } catch (err) {
+      return failingClient(err);
+    }
+  };
+  return { v3: make(env.token), v2: make(env.v2Token ?? env.token) };
+}
+
+/** The names of the requests a request's texts read (`{{reg.response…}}`), file variables included. */
+function requestsRead(r: FlowRequest, file: FlowFile): Set<string> {
+  const texts = [r.url, ...r.headers.map((h) => h.value), r.body?.kind === 'inline' ? r.body.text : '', ...r.assertions.map((a) => a.expected ?? '')];
+  const vars = new Map(file.variables.map((v) => [v.name, v.value]));
+  const out = new Set<string>();
+  const seen = new Set<string>();
+  while (texts.length > 0) {
+    for (const ref of flowRefs(texts.pop() as string)) {
+      if (ref.ref.kind === 'response') out.add(ref.ref.request);
+      else if (ref.ref.kind === 'name' && vars.has(ref.ref.name) && !seen.has(ref.ref.name)) {
+        seen.add(ref.ref.name);
+        texts.push(vars.get(ref.ref.name) as string);
+      }
+    }
+  }
+  return out;
+}
+
+/** The request indexes to run for `only`: those, and the named requests they read from (transitively). */
+export function requestsToRun(file: FlowFile, only: readonly number[] | undefined): Set<number> {
+  if (!only) return new Set(file.requests.map((r) => r.index));
+  const byName = new Map(file.requests.flatMap((r) => (r.name !== undefined ? [[r.name, r.index] as const] : [])));
+  const out = new Set<number>();
+  const todo = only.filter((i) => file.requests[i] !== undefined);
+  while (todo.length > 0) {
+    const i = todo.pop() as number;
+    if (out.has(i)) continue;
+    out.add(i);
+    for (const name of requestsRead(file.requests[i] as FlowRequest, file)) {
+      const j = byName.get(name);
+      if (j !== undefined && j < i) todo.push(j);
+    }
+  }
+  return out;
+}
+
+/** Resolves and evaluates a request's assertions (or the implied `status < 400`). */
+function assertAll(r: FlowRequest, answer: FlowAnswer, endpoints: readonly EndpointDef[], scope: FlowScope): AssertionResult[] {
+  const list = r.assertions.length > 0 ? r.assertions : [IMPLIED_ASSERTION];
+  return list.map((a) => {
+    let expected: string | undefined;
+    if (a.expected !== undefined) {
+      try {
+        expected = resolveText(a.expected, { line: a.line, column: a.expectedColumn ?? a.column }, scope);
+      } catch (err) {
+        return { assertion: a, passed: false, message: `?? ${a.text}: ${(err as FlowVariableError).message}` };
+      }
+    }
+    return evaluateAssertion(a, { answer, endpoints }, expected);
+  });
+}
+
+/** Runs one request: resolve, send, check. */
+async function runRequest(file: FlowFile, r: FlowRequest, scope: FlowScope, answers: Map<string, FlowAnswer>, ctx: FlowSendContext, options: FlowRunOptions): Promise<RequestResult> {
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  let prepared;
+  try {
+    prepared = await prepareRequest(r, scope, (path) => options.readFile(path, file.file));
+  } catch (err) {
+    const where = err instanceof FlowVariableError || err instanceof FlowBodyFileError ? `${file.file}:${err.position.line}:${err.position.column}: ${err.reason}` : `${file.file}:${r.line}:${r.column}: ${(err as Error).message}`;
+    return { file: file.file, request: r, outcome: 'errored', assertions: [], durationMs: elapsed(), message: `Not sent: ${where}` };
+  }
+  const sent = await sendFlowRequest(prepared, ctx);
+  if (!sent.answer) return { file: file.file, request: r, outcome: 'errored', assertions: [], exchange: sent.exchange, durationMs: elapsed(), message: sent.error ?? 'No answer.' };
+  if (r.name !== undefined) answers.set(r.name, sent.answer);
+  const assertions = assertAll(r, sent.answer, sent.endpoints, scope);
+  const failed = assertions.filter((a) => !a.passed);
+  return {
+    file: file.file,
+    request: r,
+    outcome: failed.length === 0 ? 'passed' : 'failed',
+    assertions,
+    exchange: sent.exchange,
+    durationMs: elapsed(),
+    ...(failed.length > 0 ? { message: failed.map((a) => a.message).join(' ') } : {}),
+  };
+}
+
+/**
+ * Runs flow files one after the other (see the module comment).
+ * @param files parsed files; a file with an error problem is not run (its requests are `skipped` with the first problem).
+ * @param options the environment, body-file reader, outside variables, `only` (request indexes, applied to every
+ *   file), `bail`, cancellation, a listener, and the client's limits.
+ * @returns one result per request of every file, in order. Never throws for a request's failure.
+ */
+export async function runFlows(files: readonly FlowFile[], options: FlowRunOptions & FlowRunLimits): Promise<RequestResult[]> {
+  const env = options.environment;
+  const ctx: FlowSendContext = {
+    environment: env,
+    clients: clientsFor(env, options),
+    timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+    ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+  };
+  const results: RequestResult[] = [];
+  let bailed = false;
+  for (const file of files) {
+    const answers = new Map<string, FlowAnswer>();
+    const scope: FlowScope = {
+      environment: environmentVariablesOf(env),
+      fileVariables: new Map(file.variables.map((v) => [v.name, v])),
+      outside: options.variables ?? {},
+      answers,
+      resolved: new Map(),
+      dynamic: { now: new Date(), random: Math.random },
+    };
+    const problem = file.problems.find((p) => p.severity === 'error');
+    const wanted = requestsToRun(file, options.only);
+    let stopped: string | undefined = problem ? `Not run: ${file.file}:${problem.line}:${problem.column}: ${problem.message}` : undefined;
+    for (const r of file.requests) {
+      if (!wanted.has(r.index)) continue;
+      const why = options.signal?.aborted ? 'Not run: the run was cancelled.' : bailed ? 'Not run: an earlier request failed and --bail stops the run.' : stopped;
+      let result: RequestResult;
+      if (why) result = { file: file.file, request: r, outcome: 'skipped', assertions: [], durationMs: 0, message: why };
+      else {
+        options.listener?.onRequestStart?.(file.file, r);
+        scope.dynamic.now.setTime(Date.now());
+        result = await runRequest(file, r, scope, answers, ctx, options);
+        if (result.outcome !== 'passed') {
+          stopped = `Not run: ${r.label} (line ${r.line}) ${result.outcome === 'failed' ? 'failed' : 'could not be completed'}, and the requests after it in ${file.file} depend on it.`;
+          if (options.bail) bailed = true;
+        }
+      }
+      results.push(result);
+      options.listener?.onRequestEnd?.(result);
+    }
+  }
+  return results;
+}
+
+/**
+ * Runs one flow file: {@link runFlows} of one.
+ * @returns one result per request (those of `options.only` and the requests they read from), in order.
+ */
+export function runFlow(file: FlowFile, options: FlowRunOptions & FlowRunLimits): Promise<RequestResult[]> {
+  return runFlows([file], options);
+}

@@ -1,0 +1,140 @@
+/**
+ * Sending one resolved flow request (docs/flows.md, How requests are sent). A request to the environment's addresses
+ * whose method and path are a row of the contract's endpoint table, without its own Authorization header and with a
+ * JSON body (or none), goes through the partner client (docs/sending.md): a fresh JWT per attempt (spec:
+ * Authentication 7), retries of 429 and 5xx with Retry-After, and duplicate-safe creates, so a flow never sends a
+ * write twice blindly. Any other request is sent once as written (undici; bounded time and answer size); one to the
+ * environment's addresses without an Authorization header still gets a fresh JWT. Every outcome is an Exchange with
+ * secrets masked.
+ */
+import type { Dispatcher } from 'undici';
+import { matchEndpoints } from '../contract/endpoints';
+import type { BaseKind, EndpointDef, EndpointId } from '../contract/types';
+import type { Exchange } from '../exchange/types';
+import type { PartnerClient, TokenProvider } from '../client/client';
+import { ApiError, MalformedResponseError } from '../client/errors';
+import { exchangeHeaders, toExchange } from '../client/toExchange';
+import { maskSecrets } from '../log/mask';
+import { directExchange, sendDirect } from './sendDirect';
+import type { FlowEnvironment } from './types';
+import type { FlowAnswer } from './variables';
+
+/** A request with its variables resolved. */
+export interface PreparedRequest {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: readonly { readonly name: string; readonly value: string }[];
+  /** The body text as sent. */
+  readonly body?: string;
+  /** The body's JSON value, when it is JSON. */
+  readonly json?: { readonly value: unknown };
+  /** Label of the request, the Exchange's title. */
+  readonly title: string;
+}
+
+/** What sending needs besides the request. */
+export interface FlowSendContext {
+  readonly environment: FlowEnvironment;
+  /** The partner clients: `v3` (version 3 and eligibility calls) and `v2` (signed for the version 2 host). */
+  readonly clients: { readonly v3: PartnerClient; readonly v2: PartnerClient };
+  readonly timeoutMs: number;
+  readonly maxResponseBytes: number;
+  readonly dispatcher?: Dispatcher;
+  readonly signal?: AbortSignal;
+}
+
+/** The outcome: the answer (when one came), the endpoints it was matched to, the exchange, or why no answer came. */
+export interface SendOutcome {
+  readonly answer?: FlowAnswer;
+  readonly endpoints: readonly EndpointDef[];
+  readonly exchange: Exchange;
+  /** Set when nothing usable came back (network, timeout, too large, outcome unknown). */
+  readonly error?: string;
+}
+
+/** The environment's base addresses by kind, without trailing slashes: v3, then eligibility, then the version 2 host. */
+export function environmentBases(env: FlowEnvironment): [BaseKind, string][] {
+  let origin = '';
+  try {
+    origin = new URL(env.baseUrl).origin;
+  } catch {
+    // a base address that is not a URL matches nothing
+  }
+  const bases: [BaseKind, string | undefined][] = [
+    ['v3', env.baseUrl],
+    ['eligibility', env.eligibilityBaseUrl ?? (origin && `${origin}/api/v1`)],
+    ['v2', env.v2BaseUrl ?? origin],
+  ];
+  return bases.flatMap(([k, b]) => (b ? [[k, b.replace(/\/+$/, '')] as [BaseKind, string]] : []));
+}
+
+/** Which of the environment's addresses `url` is under, and its path relative to it. */
+function addressOf(url: URL, env: FlowEnvironment): { kind: BaseKind; path: string } | undefined {
+  const plain = `${url.origin}${url.pathname}`;
+  for (const [kind, base] of environmentBases(env)) {
+    if (plain === base || plain.startsWith(`${base}/`)) return { kind, path: plain.slice(base.length) || '/' };
+  }
+  return undefined;
+}
+
+/** The contract endpoints a request matches, the one its body fits first. */
+export function endpointsOf(method: string, url: string, env: FlowEnvironment, json?: { value: unknown }): { kind?: BaseKind; matches: { def: EndpointDef; params: Record<string, string> }[] } {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return { matches: [] };
+  }
+  const at = addressOf(parsed, env);
+  if (!at) return { matches: [] };
+  const matches = matchEndpoints(method, at.path).filter((m) => m.def.base === at.kind);
+  if (matches.length > 1 && json) matches.sort((a, b) => Number(b.def.body?.safeParse(json.value).success ?? false) - Number(a.def.body?.safeParse(json.value).success ?? false));
+  return { kind: at.kind, matches };
+}
+
+const headersOf = (h: Readonly<Record<string, string | string[] | undefined>> | undefined): Record<string, string> => ({ ...exchangeHeaders(h) });
+
+/** The token a request to `kind`'s address gets. */
+function tokenFor(kind: BaseKind | undefined, env: FlowEnvironment): TokenProvider | undefined {
+  if (kind === 'eligibility') return env.eligibilityToken;
+  if (kind === 'v2') return env.v2Token ?? env.token;
+  return kind ? env.token : undefined;
+}
+
+/**
+ * Sends one request (see the module comment).
+ * @returns the answer and exchange; never throws for a failed request (`error` says why no answer came).
+ */
+export async function sendFlowRequest(req: PreparedRequest, ctx: FlowSendContext): Promise<SendOutcome> {
+  const env = ctx.environment;
+  const { kind, matches } = endpointsOf(req.method, req.url, env, req.json);
+  const endpoints = matches.map((m) => m.def);
+  const ownAuth = req.headers.some((h) => h.name.toLowerCase() === 'authorization');
+  const token = tokenFor(kind, env);
+  const first = matches[0];
+  if (first && !ownAuth && token && (req.body === undefined || req.json)) {
+    const client = kind === 'v2' ? ctx.clients.v2 : ctx.clients.v3;
+    const query = Object.fromEntries(new URL(req.url).searchParams.entries());
+    const body = req.json?.value;
+    const sent = { env: env.id, title: req.title, endpointId: first.def.id, ...(env.partnerId ? { partner: env.partnerId } : {}), method: req.method, url: req.url, body, time: new Date().toISOString() };
+    try {
+      const response = await client.call(first.def.id as EndpointId, first.params as never, body as never, { query: query as never, signal: ctx.signal });
+      return { endpoints, exchange: toExchange(sent, { response }), answer: { status: response.status, headers: headersOf(response.headers), body: response.rawBody, durationMs: response.durationMs } };
+    } catch (err) {
+      const exchange = toExchange(sent, { error: err });
+      if (err instanceof ApiError && !err.outcomeUnknown) return { endpoints, exchange, answer: { status: err.status, headers: headersOf(err.headers), body: err.rawBody, durationMs: err.durationMs } };
+      if (err instanceof MalformedResponseError) return { endpoints, exchange, answer: { status: err.status, headers: {}, body: err.rawBody, durationMs: err.durationMs } };
+      return { endpoints, exchange, error: maskSecrets(err instanceof Error ? err.message : String(err)) };
+    }
+  }
+  const headers = [...req.headers];
+  if (kind && !ownAuth && token) {
+    try {
+      headers.push({ name: 'Authorization', value: `Bearer ${await token()}` });
+    } catch (err) {
+      const message = maskSecrets(`No token could be made: ${err instanceof Error ? err.message : String(err)}`);
+      return { endpoints, error: message, exchange: directExchange(req, { env: env.id, partner: env.partnerId }, new Date().toISOString(), { problem: message, durationMs: 0 }) };
+    }
+  }
+  return { endpoints, ...(await sendDirect({ ...req, headers }, { env: env.id, partner: env.partnerId, timeoutMs: ctx.timeoutMs, maxResponseBytes: ctx.maxResponseBytes, dispatcher: ctx.dispatcher, signal: ctx.signal })) };
+}

@@ -1,0 +1,219 @@
+/**
+ * Values of `{{…}}` in flow files at run time (docs/flows.md, Variables). A name is, in this order: an address of
+ * the environment the run uses (`baseUrl`, `v2BaseUrl`, `eligibilityBaseUrl`, `partnerId`: so a file's own
+ * `@baseUrl = …` line, written for REST Client, never sends a `tpp run --env sandbox` elsewhere), a file variable
+ * (`@name = value`), then a variable given from outside (`--var`, the editor's settings). `$` names are the dynamic
+ * values of core/variables (REST Client's); `reg.response.body.<JSONPath>` and `reg.response.headers.<Name>` read the
+ * answer of an earlier request named `reg`. Expansion is bounded in depth and in length, so a file cannot make it
+ * hang or grow without end. Nothing here runs code from the file (JSONPath filters use jsonpath-plus's safe
+ * evaluator, not `eval`).
+ */
+import { JSONPath } from 'jsonpath-plus';
+import type { z } from 'zod';
+import { schemaAt } from '../contract/schemaWalk';
+import { dynamicVariable, type DynamicContext } from '../variables/dynamic';
+import { wantsOf } from '../variables/wants';
+import { flowRefs, positionIn, type ParsedRef } from './refs';
+import type { FlowPosition } from './types';
+
+/** How deep variables may refer to other variables (`@a = {{b}}`) before the chain is refused as a circle. */
+export const MAX_VARIABLE_DEPTH = 8;
+/** The longest text a resolution may produce, in UTF-16 code units (1 MiB): expansion stops with an error beyond it. */
+export const MAX_RESOLVED_LENGTH = 1 << 20;
+/** The most references one resolution expands (variables inside variables count too): empty variables used many times stay bounded. */
+export const MAX_EXPANSIONS = 10_000;
+
+/** What is left of a resolution's expansions. */
+interface Budget {
+  left: number;
+}
+
+/** The answer of a request, as later requests and assertions read it. */
+export interface FlowAnswer {
+  readonly status: number;
+  /** Lower-case names. */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string;
+  readonly durationMs: number;
+}
+
+/** Where values come from while one file runs. */
+export interface FlowScope {
+  /** Environment addresses: baseUrl, v2BaseUrl, eligibilityBaseUrl, partnerId (absent ones are not defined). */
+  readonly environment: Readonly<Record<string, string | undefined>>;
+  /** File variables by name (the last definition wins), with where they are written. */
+  readonly fileVariables: ReadonlyMap<string, { readonly value: string } & FlowPosition>;
+  readonly outside: Readonly<Record<string, string>>;
+  /** Answers of the named requests run so far. */
+  readonly answers: ReadonlyMap<string, FlowAnswer>;
+  /**
+   * File variables already resolved in this run of the file: a file variable keeps the value it had when first used
+   * (`@invoice = INV-{{$timestamp}}` is one invoice in every request of the run).
+   */
+  readonly resolved: Map<string, string>;
+  readonly dynamic: DynamicContext;
+}
+
+/** A reference that cannot be resolved; `line`/`column` point at it in the flow file. */
+export class FlowVariableError extends Error {
+  override readonly name = 'FlowVariableError';
+  constructor(
+    readonly reason: string,
+    readonly position: FlowPosition,
+  ) {
+    super(`line ${position.line}, column ${position.column}: ${reason}`);
+  }
+}
+
+/** The JSON of a body, or undefined when it is not JSON (empty included). */
+export function jsonOf(text: string): { json: unknown } | undefined {
+  if (text.trim() === '') return undefined;
+  try {
+    return { json: JSON.parse(text) as unknown };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Evaluates a JSONPath over a JSON value with jsonpath-plus's safe evaluator (no code runs).
+ * @returns every match, in document order (empty when none).
+ * @throws Error when the path cannot be read.
+ */
+export function jsonPathAll(path: string, json: unknown): unknown[] {
+  if (json === null || typeof json !== 'object') return path === '$' ? [json] : [];
+  return JSONPath({ path, json: json as object, wrap: true, eval: 'safe' }) as unknown[];
+}
+
+const text = (v: unknown): string => (typeof v === 'string' ? v : JSON.stringify(v) ?? String(v));
+
+/** The value of a request reference. */
+function responseValue(ref: Extract<ParsedRef, { kind: 'response' }>, scope: FlowScope): unknown {
+  const answer = scope.answers.get(ref.request);
+  if (!answer) throw new Error(`request ${ref.request} has not run in this run (it failed, was skipped or was left out), so it has no answer to read`);
+  if (ref.part === 'headers') {
+    const value = answer.headers[ref.path.toLowerCase()];
+    if (value === undefined) throw new Error(`the answer of ${ref.request} (status ${answer.status}) has no header ${ref.path}`);
+    return value;
+  }
+  if (ref.path === '*') return answer.body;
+  const parsed = jsonOf(answer.body);
+  if (!parsed) throw new Error(`the answer of ${ref.request} (status ${answer.status}) is not JSON, so ${ref.path} cannot be read from it`);
+  let matches: unknown[];
+  try {
+    matches = jsonPathAll(ref.path, parsed.json);
+  } catch (err) {
+    throw new Error(`${ref.path} is not a JSONPath this tool can read (${(err as Error).message})`);
+  }
+  if (matches.length === 0) throw new Error(`the answer of ${ref.request} (status ${answer.status}) has nothing at ${ref.path}`);
+  return matches.length === 1 ? matches[0] : matches;
+}
+
+/** The value of one reference, any JSON type; throws Error with the reason. */
+function refValue(ref: ParsedRef, scope: FlowScope, depth: number, budget: Budget): unknown {
+  if (--budget.left < 0) throw new Error(`the variables expand more than ${MAX_EXPANSIONS} references`);
+  switch (ref.kind) {
+    case 'invalid':
+      throw new Error(ref.reason);
+    case 'dynamic': {
+      const dyn = dynamicVariable(ref.name);
+      const bad = dyn ? dyn.check(ref.args) : `unknown dynamic value ${ref.name} (known: $guid, $timestamp, $datetime, $randomInt, $date)`;
+      if (bad || !dyn) throw new Error(bad);
+      return dyn.generate(ref.args, scope.dynamic);
+    }
+    case 'response':
+      return responseValue(ref, scope);
+    case 'name': {
+      const env = scope.environment[ref.name];
+      if (env !== undefined) return env;
+      const own = scope.fileVariables.get(ref.name);
+      if (own) {
+        const known = scope.resolved.get(ref.name);
+        if (known !== undefined) return known;
+        if (depth >= MAX_VARIABLE_DEPTH) throw new Error(`variables refer to each other in a circle, or more than ${MAX_VARIABLE_DEPTH} deep (at ${ref.name})`);
+        const value = expand(own.value, scope, depth + 1, budget);
+        scope.resolved.set(ref.name, value);
+        return value;
+      }
+      if (Object.hasOwn(scope.outside, ref.name)) return scope.outside[ref.name];
+      throw new Error(`unknown variable ${ref.name}: define it with @${ref.name} = … in the file or pass --var ${ref.name}=…`);
+    }
+  }
+}
+
+function expand(s: string, scope: FlowScope, depth: number, budget: Budget): string {
+  const refs = flowRefs(s);
+  if (refs.length === 0) return s;
+  let out = '';
+  let at = 0;
+  for (const r of refs) {
+    out += s.slice(at, r.start) + text(refValue(r.ref, scope, depth, budget));
+    at = r.end;
+    if (out.length > MAX_RESOLVED_LENGTH) throw new Error(`the variables expand to more than ${MAX_RESOLVED_LENGTH} characters`);
+  }
+  return out + s.slice(at);
+}
+
+/**
+ * Resolves every reference of `s` as text (JSON values of request references are written as JSON).
+ * @param at where `s` starts in the flow file (errors point at the reference).
+ * @throws FlowVariableError naming the reference, its position and why (unknown, not run yet, no such path, a circle).
+ */
+export function resolveText(s: string, at: FlowPosition, scope: FlowScope): string {
+  const refs = flowRefs(s);
+  if (refs.length === 0) return s;
+  let out = '';
+  let last = 0;
+  const budget = { left: MAX_EXPANSIONS };
+  for (const r of refs) {
+    try {
+      out += s.slice(last, r.start) + text(refValue(r.ref, scope, 0, budget));
+    } catch (err) {
+      throw new FlowVariableError(`${r.raw}: ${(err as Error).message}`, positionIn(s, r.start, at));
+    }
+    if (out.length > MAX_RESOLVED_LENGTH) throw new FlowVariableError(`the text expands to more than ${MAX_RESOLVED_LENGTH} characters`, at);
+    last = r.end;
+  }
+  return out + s.slice(last);
+}
+
+/**
+ * Resolves the strings of a JSON body read with `<@ file` as Send Payload does (docs/variables.md): a string that is
+ * one reference takes its value's type where the contract's schema (`schema`, the payload kind's) wants a number, and
+ * stays text where it wants text; other strings are resolved as text.
+ * @param where a name for messages (the body file) and the `<@` line's position.
+ * @throws FlowVariableError for a reference that cannot be resolved.
+ */
+export function resolveJsonBody(value: unknown, schema: z.ZodType | undefined, where: { readonly name: string } & FlowPosition, scope: FlowScope): unknown {
+  const walk = (v: unknown, path: (string | number)[], s: z.ZodType | undefined): unknown => {
+    if (typeof v === 'string') return resolveString(v, path, s);
+    if (Array.isArray(v)) return v.map((x, i) => walk(x, [...path, i], s ? schemaAt(s, [i]) : undefined));
+    if (v === null || typeof v !== 'object') return v;
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) out[k] = walk(x, [...path, k], s && !(path.length === 0 && k.startsWith('$')) ? schemaAt(s, [k]) : undefined);
+    return out;
+  };
+  const resolveString = (v: string, path: (string | number)[], s: z.ZodType | undefined): unknown => {
+    const refs = flowRefs(v);
+    if (refs.length === 0) return v;
+    const fail = (reason: string) => new FlowVariableError(`${where.name}: ${path.map(String).join('.') || '(root)'}: ${reason}`, where);
+    if (refs.length === 1 && refs[0]?.start === 0 && refs[0].end === v.length) {
+      let got: unknown;
+      try {
+        got = refValue(refs[0].ref, scope, 0, { left: MAX_EXPANSIONS });
+      } catch (err) {
+        throw fail(`${refs[0].raw}: ${(err as Error).message}`);
+      }
+      const w = wantsOf(s);
+      if (typeof got === 'number' && !w.number) return String(got);
+      if (typeof got === 'string' && w.number && !w.string && /^-?\d+(\.\d+)?$/.test(got)) return Number(got);
+      return got;
+    }
+    try {
+      return resolveText(v, where, scope);
+    } catch (err) {
+      throw err instanceof FlowVariableError ? fail(err.reason) : err;
+    }
+  };
+  return walk(value, [], schema);
+}
