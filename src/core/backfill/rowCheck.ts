@@ -50,6 +50,20 @@ function columnOf(row: DataRow, columns: readonly string[], value: unknown, path
   return columns.find((c) => typeof last === 'string' && c.toLowerCase() === last.toLowerCase());
 }
 
+/** The first column the inline body puts where no quotes surround it whose value is not a JSON number or literal. */
+function unquotedColumn(r: FlowRequest, row: DataRow): { column?: string } {
+  if (r.body?.kind !== 'inline') return {};
+  for (const m of r.body.text.matchAll(/[:[,]\s*\{\{row\.([^}]+)\}\}/g)) {
+    const col = (m[1] as string).trim();
+    try {
+      JSON.parse(row.values[col] ?? '');
+    } catch {
+      return { column: col };
+    }
+  }
+  return {};
+}
+
 /** Diagnostics of a body for the endpoint's kinds: the kind with the fewest errors. */
 function bodyErrors(id: EndpointId, value: unknown): Problem[] {
   const text = JSON.stringify(value, null, 2);
@@ -85,7 +99,11 @@ export async function checkRow(flow: FlowFile, env: FlowEnvironment, variables: 
       continue;
     }
     const def = endpointsOf(prepared.method, prepared.url, env, prepared.json).matches[0]?.def;
-    if (!def || !prepared.json) continue;
+    if (!def) continue;
+    if (!prepared.json) {
+      if (prepared.body !== undefined && prepared.body.trim() !== '') out.push({ ...base, rule: 'json-syntax', message: 'the body is not JSON with this row\'s values (a text where a number belongs?)', ...unquotedColumn(r, row) });
+      continue;
+    }
     for (const p of bodyErrors(def.id as EndpointId, prepared.json.value)) {
       const column = columnOf(row, columns, at(prepared.json.value, p.path), p.path);
       out.push({ ...base, rule: String(p.code), message: p.message, ...(column ? { column } : {}) });

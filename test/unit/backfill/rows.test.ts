@@ -102,7 +102,7 @@ describe('backfill rows', () => {
     out.write('invoice,store,email,note\n');
     const line = (i: number) => `INV-${i},0142,person${i}@example.com,"${'x'.repeat(150)}"\n`;
     const count = 300_000; // ~55 MB
-    for (let i = 0; i < count; i++) if (!out.write(line(i))) await new Promise((r) => out.once('drain', r));
+    for (let i = 0; i < count; i++) if (!out.write(line(i))) await new Promise<void>((r) => out.once('drain', () => r()));
     await new Promise<void>((r) => out.end(r));
     setFlagsFromString('--expose_gc');
     const gc = runInNewContext('gc') as () => void;
