@@ -88,6 +88,8 @@ interface Run {
   readonly ctx: RowSendContext;
   readonly tally: Tally;
   readonly next: () => Promise<DataRow | undefined>;
+  /** Ended lines being flushed. */
+  readonly acks: Set<Promise<void>>;
 }
 
 /** Sends (or skips) one row and journals it. */
@@ -106,10 +108,13 @@ async function doRow(run: Run, row: DataRow): Promise<void> {
   const careful = state === 'started' || state === 'failed' || state === 'unknown';
   await journal?.append({ t: 'started', row: row.number, hash });
   const outcome = await sendRow(rowScope(o.flow, o.environment, o.variables ?? {}, row), run.ctx, careful);
-  if (outcome.status !== 'cancelled' && outcome.status !== 'changed') {
-    await journal?.append({ t: 'ended', row: row.number, hash, status: outcome.status, ...(outcome.id !== undefined ? { id: outcome.id } : {}), ...(outcome.http !== undefined ? { http: outcome.http } : {}), ...(outcome.message ? { message: outcome.message } : {}) });
-  }
-  end({ ...outcome, ...(careful ? { resumed: true } : {}) });
+  const result = { ...outcome, ...(careful ? { resumed: true } : {}) };
+  if (outcome.status === 'cancelled' || outcome.status === 'changed' || !journal) return end(result);
+  // The worker goes on to its next row while this line is flushed (with that row's started line): the row is
+  // reported only once its line is on the disk.
+  const ack = journal.append({ t: 'ended', row: row.number, hash, status: outcome.status, ...(outcome.id !== undefined ? { id: outcome.id } : {}), ...(outcome.http !== undefined ? { http: outcome.http } : {}), ...(outcome.message ? { message: outcome.message } : {}) });
+  run.acks.add(ack);
+  void ack.then(() => (run.acks.delete(ack), end(result)), () => run.acks.delete(ack));
 }
 
 async function worker(run: Run): Promise<void> {
@@ -161,10 +166,11 @@ export async function runBackfill(o: BackfillOptions): Promise<BackfillSummary> 
   const send: FlowSendContext = { environment: o.environment, clients: clientsFor(o, gate), timeoutMs: o.timeoutMs ?? 30_000, maxResponseBytes: 16 * 1024 * 1024, ...(o.dispatcher ? { dispatcher: o.dispatcher } : {}) };
   const ctx: RowSendContext = { flow: o.flow, send, gate, read, retryUnknown: o.retryUnknown ?? false, ...(o.signal ? { signal: o.signal } : {}) };
   const rows = readRows(o.dataPath, columns);
-  const run: Run = { o, columns, invalid: checked.invalid, marks, ...(journal ? { journal } : {}), ctx, tally, next: sharedNext(rows) };
+  const run: Run = { o, columns, invalid: checked.invalid, marks, ...(journal ? { journal } : {}), ctx, tally, next: sharedNext(rows), acks: new Set() };
   tally.begin();
   try {
     await Promise.all(Array.from({ length: jobs }, () => worker(run)));
+    await Promise.all(run.acks);
   } finally {
     await rows.return(undefined);
     await journal?.close();

@@ -9,7 +9,7 @@ import type { FlowEnvironment } from '../../../src/core/flows/types';
 import type { Client } from '../sandbox/helpers';
 
 export const REGISTRATION_FLOW = `# @data ./rows.csv
-### Registration {{row.invoice}}
+### Registration
 POST {{baseUrl}}/tire-protection/registrations
 Content-Type: application/json
 

@@ -88,7 +88,7 @@ describe('backfill against the Local sandbox', function () {
 
   it('a started write without a duplicate check is outcome unknown on resume, and resent only with retryUnknown', async () => {
     const flow = `# @data ./rows.csv
-### Transaction {{row.invoice}}
+### Transaction
 POST {{baseUrl}}/tire-protection/transactions
 Content-Type: application/json
 
