@@ -17,6 +17,9 @@ import { JOURNAL_VERSION, RowMarks, type JournalHeader, type JournalLine } from 
 
 export { RowMarks, type EndStatus, type JournalHeader, type JournalLine } from './journalState';
 
+/** The largest row number a journal may name (100 million rows: the compact marks take 5 bytes a row). */
+export const MAX_JOURNAL_ROW = 100_000_000;
+
 /** A journal that cannot be used: in use, of another flow or data file, broken, or left by an earlier run. */
 export class JournalError extends Error {
   override readonly name = 'JournalError';
@@ -53,6 +56,7 @@ export async function readJournal(path: string): Promise<JournalContents> {
     } catch {
       throw new JournalError(`${path}: line ${line} is not a journal line; the file was changed by hand or is not a journal.`, 'broken');
     }
+    if (v.t !== 'header' && !(Number.isSafeInteger(v.row) && v.row >= 1 && v.row <= MAX_JOURNAL_ROW && typeof v.hash === 'string')) throw new JournalError(`${path}: line ${line} names no row from 1 to ${MAX_JOURNAL_ROW}; the file was changed by hand or is not a journal.`, 'broken');
     if (v.t === 'header') header = v;
     else if (v.t === 'started') marks.start(v.row, v.hash);
     else if (v.t === 'ended') marks.end(v.row, v.status, v.hash);

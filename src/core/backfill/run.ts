@@ -100,7 +100,8 @@ async function doRow(run: Run, row: DataRow): Promise<void> {
   const state = marks.state(row.number);
   const end = (r: Omit<RowResult, 'row' | 'line' | 'durationMs'>) => run.tally.row({ row: row.number, line: row.line, durationMs: Math.round(performance.now() - started), ...r });
   if (state !== undefined && !marks.sameHash(row.number, hash)) return end({ status: 'changed', message: 'its values changed since the journal was written: not sent (restore them, or start a new journal)' });
-  if (state === 'created' || state === 'recovered' || state === 'refused') return run.tally.already();
+  if (state === 'created' || state === 'recovered') return run.tally.already();
+  if (state === 'refused') return end({ status: 'refused', message: 'refused in an earlier run (see the journal): not sent again' });
   if (run.invalid.state(row.number) === 'skipped') {
     await journal?.append({ t: 'ended', row: row.number, hash, status: 'skipped' });
     return end({ status: 'skipped', message: 'invalid (see the checks above): not sent' });

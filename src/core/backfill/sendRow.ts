@@ -153,6 +153,10 @@ export async function sendRow(scope: RowScope, ctx: RowSendContext, careful: boo
     if (recovered) recoveredAny = true;
     else {
       const failed = assertAll(r, answer, endpoints, scope).filter((a) => !a.passed);
+      if (answer.status >= 500 || answer.status === 429) {
+        // Retries ran out (docs/sending.md): a checked create was looked for first, others say outcome unknown. Not final: --resume tries it again carefully.
+        return { status: 'failed', http: answer.status, message: cut(`${r.label}: ${serverSaid(answer.body) || `answered ${answer.status}`} (retries ran out)`) };
+      }
       if (failed.length > 0 || answer.status >= 400) {
         const said = answer.status >= 400 ? serverSaid(answer.body) : '';
         return { status: 'refused', http: answer.status, message: cut(`${r.label}: ${[said, ...failed.map((a) => a.message)].filter(Boolean).join(' ')}`) };

@@ -52,6 +52,9 @@ describe('backfill journal', () => {
     const path = join(dir, 'j.jsonl');
     writeFileSync(path, `${JSON.stringify({ t: 'header', v: 1, ...header, created: '' })}\nnot json\n${JSON.stringify({ t: 'started', row: 1, hash: H1 })}\n`);
     await assert.rejects(readJournal(path), (e: unknown) => e instanceof JournalError && e.code === 'broken' && /line 2/.test(e.message));
+    // a row number no data file reached would make the marks grow without end: refused
+    writeFileSync(path, `${JSON.stringify({ t: 'header', v: 1, ...header, created: '' })}\n${JSON.stringify({ t: 'started', row: 1e12, hash: H1 })}\n${JSON.stringify({ t: 'started', row: 1, hash: H1 })}\n`);
+    await assert.rejects(readJournal(path), (e: unknown) => e instanceof JournalError && e.code === 'broken' && /line 2 names no row/.test(e.message));
   });
 
   it('a second run of one journal refuses while the first holds it; the lock goes with the first', async () => {

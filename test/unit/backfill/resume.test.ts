@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import { appendFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { defaultJournalPath, openJournal } from '../../../src/core/backfill';
 import { rowHash } from '../../../src/core/backfill/context';
-import { startWith, type Client } from '../sandbox/helpers';
+import { request, startWith, type Client } from '../sandbox/helpers';
 import { backfill, registrationCsv, registrationsPerInvoice, REGISTRATION_FLOW, workspace } from './helpers';
 
 describe('backfill against the Local sandbox', function () {
@@ -106,6 +106,20 @@ Content-Type: application/json
     assert.equal(again.rows.find((r) => r.row === 2)?.status, 'created');
     const retried = await backfill(w, c, { resume: true, retryUnknown: true });
     assert.deepEqual(retried.rows.map((r) => [r.row, r.status]), [[1, 'created']]);
+  });
+
+  it('a row whose retries ran out on 5xx ends failed, not refused, and --resume sends it', async () => {
+    const w = ws(registrationCsv('EXH', 2));
+    const fault = { method: 'POST', path: '/api/v3/tire-protection/registrations', fault: 503, times: 3 };
+    const scheduled = await request('POST', `${c.sb.origin}/__tpp/faults`, { 'content-type': 'application/json' }, JSON.stringify(fault));
+    assert.equal(scheduled.status, 201, scheduled.text);
+    const first = await backfill(w, c, { jobs: 1, retry: { maxAttempts: 3, baseDelayMs: 1, maxDelayMs: 2 } });
+    assert.deepEqual(first.rows.map((r) => [r.row, r.status, r.http]), [[1, 'failed', 503], [2, 'created', 201]]);
+    const again = await backfill(w, c, { resume: true });
+    assert.deepEqual(again.rows.map((r) => [r.row, r.status]), [[1, 'created']]);
+    assert.equal(again.summary.done, 1);
+    const per = await registrationsPerInvoice(c);
+    assert.deepEqual([per.get('EXH-1'), per.get('EXH-2')], [1, 1]);
   });
 
   it('a journal in use refuses a second run at once', async () => {
