@@ -1,12 +1,12 @@
 /** Helpers of the backfill tests: a v3 registration flow over a CSV, run against an in-process Local sandbox. */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runBackfill } from '../../../src/core/backfill';
 import type { BackfillOptions, BackfillSummary, RowResult } from '../../../src/core/backfill/types';
 import { parseFlow } from '../../../src/core/flows/parse';
 import type { FlowEnvironment } from '../../../src/core/flows/types';
-import type { Client } from '../sandbox/helpers';
+import { startWith, type Client } from '../sandbox/helpers';
 
 export const REGISTRATION_FLOW = `# @data ./rows.csv
 ### Registration
@@ -80,4 +80,31 @@ export async function registrationsPerInvoice(c: Client): Promise<Map<string, nu
     for (const x of results) out.set(x.invoiceNumber, (out.get(x.invoiceNumber) ?? 0) + 1);
     if (page >= (r.json?.totalPages ?? 1)) return out;
   }
+}
+
+/**
+ * A Local sandbox for the suite (started before, closed after) and workspaces removed after: `sandbox().client`
+ * once the suite runs; `ws(csv, flow)` makes a workspace.
+ */
+export function suiteSandbox(): { client: () => Client; ws: (csv: string, flow?: string) => ReturnType<typeof workspace> } {
+  let c: Client | undefined;
+  let close: () => Promise<void> = async () => undefined;
+  const dirs: string[] = [];
+  before(async () => {
+    const { sb, clients } = await startWith();
+    c = clients[0];
+    close = () => sb.close();
+  });
+  after(async () => {
+    await close();
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  });
+  return {
+    client: () => c as Client,
+    ws: (csv, flow = REGISTRATION_FLOW) => {
+      const w = workspace(flow, csv);
+      dirs.push(w.dir);
+      return w;
+    },
+  };
 }

@@ -4,31 +4,18 @@
  * check; a row that changed is reported; a write without a duplicate check is reported as outcome unknown.
  */
 import * as assert from 'node:assert/strict';
-import { appendFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { defaultJournalPath, openJournal } from '../../../src/core/backfill';
 import { rowHash } from '../../../src/core/backfill/context';
-import { request, startWith, type Client } from '../sandbox/helpers';
-import { backfill, registrationCsv, registrationsPerInvoice, REGISTRATION_FLOW, workspace } from './helpers';
+import { request, type Client } from '../sandbox/helpers';
+import { backfill, registrationCsv, registrationsPerInvoice, suiteSandbox } from './helpers';
 
 describe('backfill against the Local sandbox', function () {
   this.timeout(60_000);
+  const suite = suiteSandbox();
   let c: Client;
-  let close: () => Promise<void>;
-  const dirs: string[] = [];
-  before(async () => {
-    const { sb, clients } = await startWith();
-    c = clients[0] as Client;
-    close = () => sb.close();
-  });
-  after(async () => {
-    await close();
-    for (const d of dirs) rmSync(d, { recursive: true, force: true });
-  });
-  const ws = (csv: string, flow = REGISTRATION_FLOW) => {
-    const w = workspace(flow, csv);
-    dirs.push(w.dir);
-    return w;
-  };
+  before(() => (c = suite.client()));
+  const ws = suite.ws;
 
   it('checks every row first: a dry run and a run with bad rows send nothing; --skip-invalid sends the others', async () => {
     const w = ws(registrationCsv('CHK', 6, (n, cells) => (n === 2 ? [cells[0] as string, cells[1] as string, cells[2] as string, 'not-an-email', '2021'] : n === 5 ? [...cells.slice(0, 4), '19x'] : cells)));
