@@ -12,6 +12,7 @@ import type { FlowEnvironment, FlowFile, FlowProblem, RequestResult } from '../.
 import { importPrivateKeyPem } from '../../core/jwt/keys';
 import { TokenMinter } from '../../core/jwt/mint';
 import { CliCommand, CliIo, UsageError } from '../io';
+import { PARTNER_OPTIONS, partnerFlags, varsOf } from '../partnerFlags';
 import { jsonReport, junitReport, prettyResult, prettySummary, summarize } from './runReport';
 import { BACKFILL_HELP, BACKFILL_OPTIONS, runBackfillIfData } from './backfill';
 
@@ -43,17 +44,6 @@ Exit 0 every request passed; 1 an assertion failed; 2 a file could not be parsed
 const REPORTERS = ['pretty', 'junit', 'json'] as const;
 type Reporter = (typeof REPORTERS)[number];
 
-/** `name=value` pairs of `--var`. */
-function varsOf(values: readonly string[]): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const v of values) {
-    const eq = v.indexOf('=');
-    if (eq <= 0) throw new UsageError(`--var expects name=value, not '${v}'`);
-    out[v.slice(0, eq)] = v.slice(eq + 1);
-  }
-  return out;
-}
-
 /** The .http files the arguments name: files as given, directories searched, globs expanded; in order, once each. */
 export function flowFilesOf(args: readonly string[], cwd: string): string[] {
   const out: string[] = [];
@@ -80,23 +70,19 @@ function environmentOf(values: Record<string, string | boolean | string[] | unde
   const flag = (name: string) => values[name] as string | undefined;
   const id = flag('env') ?? 'local';
   if (!isEnvironmentId(id)) throw new UsageError(`--env must be ${ENVIRONMENT_IDS.join(', ')} (got '${id}')`);
-  const baseUrl = flag('base-url') ?? env.TPP_BASE_URL;
-  const iss = flag('iss') ?? env.TPP_PARTNER_ID;
-  const keyFile = flag('key') ?? env.TPP_PRIVATE_KEY_FILE;
-  const missing = [!baseUrl && '--base-url (or TPP_BASE_URL)', !iss && '--iss (or TPP_PARTNER_ID)', !keyFile && '--key (or TPP_PRIVATE_KEY_FILE)'].filter(Boolean);
-  if (missing.length) throw new UsageError(`missing ${missing.join(', ')}`);
+  const { baseUrl, iss, keyFile } = partnerFlags({ baseUrl: flag('base-url'), iss: flag('iss'), key: flag('key') }, env);
   let bases: ReturnType<typeof deriveBaseUrls>;
   let key: ReturnType<typeof importPrivateKeyPem>;
   try {
-    bases = deriveBaseUrls(baseUrl as string);
+    bases = deriveBaseUrls(baseUrl);
   } catch (err) {
     throw new UsageError((err as Error).message);
   }
   try {
-    key = importPrivateKeyPem(readFileSync(keyFile as string, 'utf8'));
+    key = importPrivateKeyPem(readFileSync(keyFile, 'utf8'));
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    throw new UsageError(`cannot use the private key ${keyFile as string}: ${code ?? (err as Error).message}`);
+    throw new UsageError(`cannot use the private key ${keyFile}: ${code ?? (err as Error).message}`);
   }
   const v2 = (flag('v2-base-url') ?? env.TPP_V2_BASE_URL ?? bases.v2).replace(/\/+$/, '');
   const minter = new TokenMinter();
@@ -106,10 +92,10 @@ function environmentOf(values: Record<string, string | boolean | string[] | unde
     baseUrl: bases.v3,
     v2BaseUrl: v2,
     eligibilityBaseUrl: flag('eligibility-base-url') ?? bases.eligibility,
-    partnerId: iss as string,
+    partnerId: iss,
     // A new JWT per request (spec: Authentication 7); aud is the base address of the version the call is for.
-    token: () => minter.mint(key, { iss: iss as string, aud: bases.v3 }),
-    v2Token: () => minter.mint(key, { iss: iss as string, aud: v2 }),
+    token: () => minter.mint(key, { iss, aud: bases.v3 }),
+    v2Token: () => minter.mint(key, { iss, aud: v2 }),
     ...(eligibility ? { eligibilityToken: () => eligibility } : {}),
   };
 }
@@ -133,13 +119,7 @@ export async function runRunCommand(args: string[], io: CliIo, env: NodeJS.Proce
       reporter: { type: 'string', default: 'pretty' },
       out: { type: 'string' },
       bail: { type: 'boolean', default: false },
-      var: { type: 'string', multiple: true, default: [] },
-      'base-url': { type: 'string' },
-      iss: { type: 'string' },
-      key: { type: 'string' },
-      'v2-base-url': { type: 'string' },
-      'eligibility-base-url': { type: 'string' },
-      'eligibility-token': { type: 'string' },
+      ...PARTNER_OPTIONS,
       ...BACKFILL_OPTIONS,
     },
   });

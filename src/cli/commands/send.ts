@@ -4,6 +4,7 @@ import { deriveBaseUrls, kindOf, sendFiles, type FileResult } from '../../core/c
 import { CaptureFile, captureFromResponse, resolvePayloadVariables, sendOrder, type Captures } from '../../core/variables';
 import { describeStatus } from '../../core/client/status';
 import { CliCommand, CliIo, UsageError } from '../io';
+import { PARTNER_OPTIONS, partnerFlags, varsOf } from '../partnerFlags';
 
 const USAGE =
   'tpp send <file>... --base-url <v3 base> --iss <partner-id> --key <pkcs8.pem> [--json] [--var name=value]... [--v2-base-url <url>] [--eligibility-base-url <url>] [--eligibility-token <t>] [--company-name <name>] [--captures <file|none>]';
@@ -32,17 +33,6 @@ Exit 0 when every request answered 2xx; 1 when one answered 4xx or 5xx (problems
 in the spec, the server's message, field problems); 2 on a usage error, an unreadable or unsendable file, or
 an unreachable server.`;
 
-/** `name=value` pairs of `--var`. */
-function varsOf(values: readonly string[]): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const v of values) {
-    const eq = v.indexOf('=');
-    if (eq <= 0) throw new UsageError(`--var expects name=value, not '${v}'`);
-    out[v.slice(0, eq)] = v.slice(eq + 1);
-  }
-  return out;
-}
-
 /** The human-readable report of one file: a status line, then the problems indented. */
 export function renderResult(r: FileResult): string {
   const ex = r.exchange;
@@ -67,33 +57,23 @@ export async function runSendCommand(args: string[], io: CliIo, env: NodeJS.Proc
     strict: true,
     allowPositionals: true,
     options: {
-      'base-url': { type: 'string' },
-      iss: { type: 'string' },
-      key: { type: 'string' },
-      'v2-base-url': { type: 'string' },
-      'eligibility-base-url': { type: 'string' },
-      'eligibility-token': { type: 'string' },
+      ...PARTNER_OPTIONS,
       'company-name': { type: 'string' },
       captures: { type: 'string' },
-      var: { type: 'string', multiple: true, default: [] },
       json: { type: 'boolean', default: false },
     },
   });
   if (positionals.length === 0) throw new UsageError('give at least one payload file');
-  const baseUrl = values['base-url'] ?? env.TPP_BASE_URL;
-  const iss = values.iss ?? env.TPP_PARTNER_ID;
-  const keyFile = values.key ?? env.TPP_PRIVATE_KEY_FILE;
-  const missing = [!baseUrl && '--base-url (or TPP_BASE_URL)', !iss && '--iss (or TPP_PARTNER_ID)', !keyFile && '--key (or TPP_PRIVATE_KEY_FILE)'].filter(Boolean);
-  if (missing.length) throw new UsageError(`missing ${missing.join(', ')}`);
+  const { baseUrl, iss, keyFile } = partnerFlags({ baseUrl: values['base-url'], iss: values.iss, key: values.key }, env);
   let bases: ReturnType<typeof deriveBaseUrls>;
   try {
-    bases = deriveBaseUrls(baseUrl as string);
+    bases = deriveBaseUrls(baseUrl);
   } catch (err) {
     throw new UsageError((err as Error).message);
   }
   let pem: string;
   try {
-    pem = readFileSync(keyFile as string, 'utf8');
+    pem = readFileSync(keyFile, 'utf8');
   } catch (err) {
     io.stderr.write(`tpp send: cannot read the private key ${keyFile}: ${(err as NodeJS.ErrnoException).code ?? 'unreadable'}\n`);
     return 2;
@@ -116,13 +96,13 @@ export async function runSendCommand(args: string[], io: CliIo, env: NodeJS.Proc
   ).map((i) => positionals[i] as string);
   const capturesPath = values.captures ?? CaptureFile.defaultPath(env);
   const store = capturesPath === 'none' ? undefined : new CaptureFile(capturesPath);
-  const target = `${bases.v3} ${iss as string}`;
+  const target = `${bases.v3} ${iss}`;
   let captured: Captures = store?.load(target) ?? {};
   let result;
   try {
     result = await sendFiles(files, {
       baseUrls: { v3: bases.v3, v2: values['v2-base-url'] ?? bases.v2, eligibility: values['eligibility-base-url'] ?? bases.eligibility },
-      partnerId: iss as string,
+      partnerId: iss,
       privateKeyPem: pem,
       eligibilityToken: values['eligibility-token'] ?? env.TPP_ELIGIBILITY_TOKEN,
       companyName: values['company-name'],

@@ -71,7 +71,10 @@ function compare(operator: NonNullable<FlowAssertion['operator']>, actual: unkno
   switch (operator) {
     case '==':
     case '!=': {
-      const same = isDeepStrictEqual(actual, expected) || (typeof actual !== 'object' && typeof expected !== 'object' && String(actual) === String(expected));
+      // Unquoted values compare by their text too (`== {{reg.response.body.$.id}}` may give 123 for the text "123");
+      // a quoted value ("5") is a text and only equals that text.
+      const quoted = expectedText.trim().startsWith('"');
+      const same = isDeepStrictEqual(actual, expected) || (!quoted && typeof actual !== 'object' && typeof expected !== 'object' && String(actual) === String(expected));
       return operator === '==' ? same : !same;
     }
     case '<':

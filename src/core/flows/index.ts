@@ -8,5 +8,5 @@ export { printFlow } from './print';
 export { ASSERTION_OPERATORS, parseAssertion, printAssertion } from './assertGrammar';
 export { runFlow, runFlows, requestsToRun, environmentVariablesOf, type FlowRunLimits } from './run';
 export { evaluateAssertion, IMPLIED_ASSERTION, type AssertionTarget } from './assert';
-export { FlowVariableError, type FlowAnswer } from './variables';
+export { FlowPositionError, FlowVariableError, type FlowAnswer } from './variables';
 export { checkFlowForRun, type FlowCheckOptions } from './check';

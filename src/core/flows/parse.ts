@@ -93,7 +93,7 @@ function finishBlock(block: Block, index: number, file: string, problems: FlowPr
       problems.push(...bodyProblems(body, file));
     }
   }
-  const label = block.name ?? (block.title || `${r.method} ${r.url}`);
+  const label = block.title ?? block.name ?? `${r.method} ${r.url}`;
   return {
     index,
     line: r.line,

@@ -7,17 +7,11 @@
 import { kindFromSchemaUri, metaOf, PAYLOAD_KINDS, stripMeta } from '../contract/kinds';
 import type { PreparedRequest } from './send';
 import type { FlowPosition, FlowRequest } from './types';
-import { FlowVariableError, jsonOf, resolveJsonBody, resolveText, type FlowScope } from './variables';
+import { FlowPositionError, FlowVariableError, jsonOf, resolveJsonBody, resolveText, type FlowScope } from './variables';
 
-/** A body file that cannot be read. */
-export class FlowBodyFileError extends Error {
-  override readonly name = 'FlowBodyFileError';
-  constructor(
-    readonly reason: string,
-    readonly position: FlowPosition,
-  ) {
-    super(`line ${position.line}, column ${position.column}: ${reason}`);
-  }
+/** A body file that cannot be read; `position` is its `<` line. */
+export class FlowBodyFileError extends FlowPositionError {
+  override readonly name: string = 'FlowBodyFileError';
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -37,16 +31,15 @@ async function fileBody(body: Extract<NonNullable<FlowRequest['body']>, { kind: 
   const content = await readBodyFile(body.path, body, readFile);
   const parsed = jsonOf(content);
   if (!parsed) return { text: body.resolveVariables ? resolveText(content, body, scope) : content };
-  let value = parsed.json;
-  if (body.resolveVariables) {
-    const schemaUri = metaOf(value).$schema;
-    const kind = typeof schemaUri === 'string' ? kindFromSchemaUri(schemaUri) : undefined;
-    value = resolveJsonBody(value, kind ? PAYLOAD_KINDS[kind].schema : undefined, { name: body.path, line: body.line, column: body.column }, scope);
-  }
-  const hasMeta = isObject(value) && Object.keys(value).some((k) => k.startsWith('$'));
-  if (!hasMeta && !body.resolveVariables) return { text: content, json: { value } };
-  const sent = stripMeta(value);
-  return { text: JSON.stringify(sent, null, 2), json: { value: sent } };
+  const hasMeta = isObject(parsed.json) && Object.keys(parsed.json).some((k) => k.startsWith('$'));
+  if (!hasMeta && !body.resolveVariables) return { text: content, json: { value: parsed.json } };
+  // The meta properties are dropped before resolving: the URL says which record a flow request is for, so a
+  // payload file's `"$registrationId": "{{lastRegistration.id}}"` is neither sent nor needs a value.
+  const schemaUri = metaOf(parsed.json).$schema;
+  const kind = typeof schemaUri === 'string' ? kindFromSchemaUri(schemaUri) : undefined;
+  let value = stripMeta(parsed.json);
+  if (body.resolveVariables) value = resolveJsonBody(value, kind ? PAYLOAD_KINDS[kind].schema : undefined, { name: body.path, line: body.line, column: body.column }, scope);
+  return { text: JSON.stringify(value, null, 2), json: { value } };
 }
 
 /**

@@ -9,11 +9,11 @@ import type { RetrySettings } from '../client/backoff';
 import { createPartnerClient, type PartnerClient } from '../client/client';
 import type { BaseKind, EndpointDef } from '../contract/types';
 import { evaluateAssertion, IMPLIED_ASSERTION } from './assert';
-import { FlowBodyFileError, prepareRequest } from './prepare';
+import { prepareRequest } from './prepare';
 import { flowRefs } from './refs';
 import { environmentBases, sendFlowRequest, type FlowSendContext } from './send';
 import type { AssertionResult, FlowEnvironment, FlowFile, FlowRequest, FlowRunOptions, RequestResult } from './types';
-import { FlowVariableError, resolveText, type FlowAnswer, type FlowScope } from './variables';
+import { FlowPositionError, type FlowVariableError, resolveText, type FlowAnswer, type FlowScope } from './variables';
 
 /** Options of a run beyond the shared {@link FlowRunOptions}: the client's limits (docs/sending.md, Limits). */
 export interface FlowRunLimits {
@@ -120,7 +120,7 @@ async function runRequest(file: FlowFile, r: FlowRequest, scope: FlowScope, answ
   try {
     prepared = await prepareRequest(r, scope, (path) => options.readFile(path, file.file));
   } catch (err) {
-    const where = err instanceof FlowVariableError || err instanceof FlowBodyFileError ? `${file.file}:${err.position.line}:${err.position.column}: ${err.reason}` : `${file.file}:${r.line}:${r.column}: ${(err as Error).message}`;
+    const where = err instanceof FlowPositionError ? `${file.file}:${err.position.line}:${err.position.column}: ${err.reason}` : `${file.file}:${r.line}:${r.column}: ${(err as Error).message}`;
     return { file: file.file, request: r, outcome: 'errored', assertions: [], durationMs: elapsed(), message: `Not sent: ${where}` };
   }
   const sent = await sendFlowRequest(prepared, ctx);
@@ -178,8 +178,8 @@ export async function runFlows(files: readonly FlowFile[], options: FlowRunOptio
       if (why) result = { file: file.file, request: r, outcome: 'skipped', assertions: [], durationMs: 0, message: why };
       else {
         options.listener?.onRequestStart?.(file.file, r);
-        scope.dynamic.now.setTime(Date.now());
-        result = await runRequest(file, r, scope, answers, ctx, options);
+        // Dynamic values ($datetime, $timestamp) read the clock of the request they are sent with.
+        result = await runRequest(file, r, { ...scope, dynamic: { now: new Date(), random: Math.random } }, answers, ctx, options);
         if (result.outcome !== 'passed') {
           stopped = `Not run: ${r.label} (line ${r.line}) ${result.outcome === 'failed' ? 'failed' : 'could not be completed'}, and the requests after it in ${file.file} depend on it.`;
           if (options.bail) bailed = true;

@@ -15,21 +15,13 @@ import type { PartnerClient, TokenProvider } from '../client/client';
 import { ApiError, MalformedResponseError } from '../client/errors';
 import { exchangeHeaders, toExchange } from '../client/toExchange';
 import { maskSecrets } from '../log/mask';
-import { directExchange, sendDirect } from './sendDirect';
+import { directExchange, sendDirect, type DirectRequest } from './sendDirect';
 import type { FlowEnvironment } from './types';
 import type { FlowAnswer } from './variables';
 
-/** A request with its variables resolved. */
-export interface PreparedRequest {
-  readonly method: string;
-  readonly url: string;
-  readonly headers: readonly { readonly name: string; readonly value: string }[];
-  /** The body text as sent. */
-  readonly body?: string;
-  /** The body's JSON value, when it is JSON. */
+/** A request with its variables resolved: the request as written, and its body's JSON value when it is JSON. */
+export interface PreparedRequest extends DirectRequest {
   readonly json?: { readonly value: unknown };
-  /** Label of the request, the Exchange's title. */
-  readonly title: string;
 }
 
 /** What sending needs besides the request. */

@@ -18,7 +18,9 @@ export interface DirectRequest {
   readonly method: string;
   readonly url: string;
   readonly headers: readonly { readonly name: string; readonly value: string }[];
+  /** The body text as sent. */
   readonly body?: string;
+  /** Label of the request, the Exchange's title. */
   readonly title: string;
 }
 

@@ -74,7 +74,7 @@ export interface FlowRequest extends FlowPosition {
   readonly assertions: readonly FlowAssertion[];
   /** Last line of the request's block (for editor ranges). */
   readonly endLine: number;
-  /** A short label for lists and reports: the name, else `METHOD url`. */
+  /** A short label for lists and reports: the `###` title, else the name, else `METHOD url`. */
   readonly label: string;
 }
 

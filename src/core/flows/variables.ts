@@ -12,7 +12,7 @@ import { JSONPath } from 'jsonpath-plus';
 import type { z } from 'zod';
 import { schemaAt } from '../contract/schemaWalk';
 import { dynamicVariable, type DynamicContext } from '../variables/dynamic';
-import { wantsOf } from '../variables/wants';
+import { asFieldType } from '../variables/resolve';
 import { flowRefs, positionIn, type ParsedRef } from './refs';
 import type { FlowPosition } from './types';
 
@@ -54,15 +54,21 @@ export interface FlowScope {
   readonly dynamic: DynamicContext;
 }
 
-/** A reference that cannot be resolved; `line`/`column` point at it in the flow file. */
-export class FlowVariableError extends Error {
-  override readonly name = 'FlowVariableError';
+/** A request that cannot be made ready to send; `position` points at the cause in the flow file. */
+export class FlowPositionError extends Error {
+  override readonly name: string = 'FlowPositionError';
   constructor(
+    /** Why, one sentence without the position. */
     readonly reason: string,
     readonly position: FlowPosition,
   ) {
     super(`line ${position.line}, column ${position.column}: ${reason}`);
   }
+}
+
+/** A reference that cannot be resolved; `position` points at it in the flow file. */
+export class FlowVariableError extends FlowPositionError {
+  override readonly name: string = 'FlowVariableError';
 }
 
 /** The JSON of a body, or undefined when it is not JSON (empty included). */
@@ -204,10 +210,7 @@ export function resolveJsonBody(value: unknown, schema: z.ZodType | undefined, w
       } catch (err) {
         throw fail(`${refs[0].raw}: ${(err as Error).message}`);
       }
-      const w = wantsOf(s);
-      if (typeof got === 'number' && !w.number) return String(got);
-      if (typeof got === 'string' && w.number && !w.string && /^-?\d+(\.\d+)?$/.test(got)) return Number(got);
-      return got;
+      return asFieldType(got, s);
     }
     try {
       return resolveText(v, where, scope);

@@ -103,6 +103,18 @@ function refValue(ref: VariableRef, path: readonly (string | number)[], scope: V
 const text = (v: unknown): string => (typeof v === 'string' ? v : typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v));
 
 /**
+ * The value of a string that is exactly one variable, typed for its field (docs/variables.md): a number where the
+ * contract's `schema` wants a number or int (from numeric text), a string where it wants a string (from a number);
+ * anything else as it is. `schema` undefined: the value as it is, numbers as text.
+ */
+export function asFieldType(v: unknown, schema: z.ZodType | undefined): unknown {
+  const w = wantsOf(schema);
+  if (typeof v === 'number' && !w.number) return String(v);
+  if (typeof v === 'string' && w.number && !w.string && /^-?\d+(\.\d+)?$/.test(v)) return Number(v);
+  return v;
+}
+
+/**
  * Resolves one string. A string that is exactly one reference takes the variable's type where the field wants it (a
  * number where the contract wants a number or int, a string where it wants a string); otherwise substitution is
  * textual.
@@ -110,11 +122,7 @@ const text = (v: unknown): string => (typeof v === 'string' ? v : typeof v === '
 function resolveString(s: string, path: readonly (string | number)[], schema: z.ZodType | undefined, scope: VariableScope, ctx: DynamicContext, depth = 0): unknown {
   const whole = wholeRef(s);
   if (whole) {
-    const v = refValue(whole, path, scope, ctx, depth);
-    const w = wantsOf(schema);
-    if (typeof v === 'number' && !w.number) return String(v);
-    if (typeof v === 'string' && w.number && !w.string && /^-?\d+(\.\d+)?$/.test(v)) return Number(v);
-    return v;
+    return asFieldType(refValue(whole, path, scope, ctx, depth), schema);
   }
   const refs = parseRefs(s);
   if (refs.length === 0) return s;
