@@ -14,9 +14,10 @@ import { TokenMinter } from '../../core/jwt/mint';
 import { CliCommand, CliIo, UsageError } from '../io';
 import { PARTNER_OPTIONS, partnerFlags, varsOf } from '../partnerFlags';
 import { jsonReport, junitReport, prettyResult, prettySummary, summarize } from './runReport';
+import { BACKFILL_HELP, BACKFILL_OPTIONS, runBackfillIfData } from './backfill';
 
 const USAGE =
-  'tpp run <file|dir|glob>... [--env local|sandbox|production] [--reporter pretty|junit|json] [--out <file>] [--bail] [--var name=value]... --base-url <v3 base> --iss <partner-id> --key <pkcs8.pem> [--v2-base-url <url>] [--eligibility-base-url <url>] [--eligibility-token <t>]';
+  'tpp run <file|dir|glob>... [--env local|sandbox|production] [--reporter pretty|junit|json] [--out <file>] [--bail] [--var name=value]... --base-url <v3 base> --iss <partner-id> --key <pkcs8.pem> [--v2-base-url <url>] [--eligibility-base-url <url>] [--eligibility-token <t>] [--data <file>] [--dry-run] [--skip-invalid] [--jobs <n>] [--resume] [--retry-unknown] [--journal <file>]';
 
 const HELP = `Runs .http flow files as tests (docs/flows.md): each file's requests in order, each checked by its ?? lines.
 Requests to the contract's endpoints get a fresh JWT per attempt, retries and duplicate-safe creates (docs/sending.md).
@@ -38,7 +39,7 @@ Requests to the contract's endpoints get a fresh JWT per attempt, retries and du
 A failed request skips the rest of its own file. Nothing is sent when a file has an error (syntax, an unknown
 variable, an unreadable body file).
 Exit 0 every request passed; 1 an assertion failed; 2 a file could not be parsed or an option is wrong;
-3 a request could not be completed (no answer, outcome unknown, a variable that could not be resolved).`;
+3 a request could not be completed (no answer, outcome unknown, a variable that could not be resolved).${BACKFILL_HELP}`;
 
 const REPORTERS = ['pretty', 'junit', 'json'] as const;
 type Reporter = (typeof REPORTERS)[number];
@@ -119,6 +120,7 @@ export async function runRunCommand(args: string[], io: CliIo, env: NodeJS.Proce
       out: { type: 'string' },
       bail: { type: 'boolean', default: false },
       ...PARTNER_OPTIONS,
+      ...BACKFILL_OPTIONS,
     },
   });
   if (positionals.length === 0) throw new UsageError('give at least one .http file, directory or glob');
@@ -127,6 +129,9 @@ export async function runRunCommand(args: string[], io: CliIo, env: NodeJS.Proce
   const environment = environmentOf(values, env);
   const variables = varsOf(values.var ?? []);
   const paths = flowFilesOf(positionals, cwd);
+  // Backfill hook (docs/backfills.md): a flow over a data file runs row by row in backfill.ts.
+  const backfill = await runBackfillIfData(paths, values, { io, cwd, environment, variables, reporter, ...(values.out ? { out: values.out } : {}) });
+  if (backfill !== undefined) return backfill;
   const readBody = (flow: string) => (p: string) => readFile(resolve(cwd, dirname(flow), p), 'utf8');
   const names = new Set([...Object.entries(environmentVariablesOf(environment)).flatMap(([k, v]) => (v !== undefined ? [k] : [])), ...Object.keys(variables)]);
   const files: FlowFile[] = [];

@@ -24,6 +24,7 @@ export type ParsedRef =
 
 const REF_RE = /\{\{([^{}]*)\}\}/g;
 const NAME_RE = /^[A-Za-z_][\w-]*$/;
+const ROW_RE = /^row\.[^{}\s](?:[^{}]*[^{}\s])?$/;
 const RESPONSE_RE = /^([A-Za-z_][\w-]*)\.(response|request)\.(body|headers)(?:\.(.*))?$/s;
 
 /** Classifies the text between the braces. */
@@ -41,6 +42,8 @@ export function parseRef(inner: string): ParsedRef {
     return { kind: 'response', request: m[1] as string, part: m[3] as 'body' | 'headers', path };
   }
   if (NAME_RE.test(t)) return { kind: 'name', name: t };
+  // Backfill hook (docs/backfills.md): a data row's value, {{row.<column>}}; a request named row is read above.
+  if (ROW_RE.test(t)) return { kind: 'name', name: t };
   return { kind: 'invalid', reason: t ? `'${t}' is not a variable name, a $dynamic value or a request reference (reg.response.body.$.id)` : 'empty {{}}' };
 }
 

@@ -97,7 +97,7 @@ export function requestsToRun(file: FlowFile, only: readonly number[] | undefine
 }
 
 /** Resolves and evaluates a request's assertions (or the implied `status < 400`). */
-function assertAll(r: FlowRequest, answer: FlowAnswer, endpoints: readonly EndpointDef[], scope: FlowScope): AssertionResult[] {
+export function assertAll(r: FlowRequest, answer: FlowAnswer, endpoints: readonly EndpointDef[], scope: FlowScope): AssertionResult[] {
   const list = r.assertions.length > 0 ? r.assertions : [IMPLIED_ASSERTION];
   return list.map((a) => {
     let expected: string | undefined;

@@ -1,0 +1,209 @@
+/**
+ * npm run bench:backfill [-- --rows 10000 --kills 20 --speed-rows 2000 --rss-rows 100000 --jobs 4]
+ *
+ * Backfills (docs/backfills.md): 1. exactly once: `--rows` version 3 registration rows (four tires each) sent with
+ * `tpp run --data` (dist, a child process) to `tpp sandbox` (dist, a child) with scheduled faults (503 before the
+ * write, 500 and dropped connections after it was committed, timeouts, 429), the runner SIGKILLed at `--kills` random
+ * moments and resumed until it ends; prints expected, stored, duplicates, missing. 2. speed: `--speed-rows` rows,
+ * no faults, `runBackfill` with `--jobs` against a bare client sending the same creates at the same concurrency with
+ * no journal (ratio, target >= 0.8), and journal on against off (cost, target <= 10 %). 3. the peak RSS of `tpp run
+ * --data` over `--rss-rows` rows (target <= 150 MiB). Sizes are flags so that a quick run is possible.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
+import { createWriteStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { parseArgs } from 'node:util';
+import { runBackfill } from '../src/core/backfill';
+import { createPartnerClient } from '../src/core/client/client';
+import { parseFlow } from '../src/core/flows/parse';
+import { importPrivateKeyPem } from '../src/core/jwt/keys';
+import { TokenMinter } from '../src/core/jwt/mint';
+
+const CLI = join(__dirname, '..', 'dist', 'cli.js');
+const { values } = parseArgs({ options: { rows: { type: 'string', default: '10000' }, kills: { type: 'string', default: '20' }, 'speed-rows': { type: 'string', default: '2000' }, 'rss-rows': { type: 'string', default: '100000' }, jobs: { type: 'string', default: '4' } } });
+const ROWS = Number(values.rows);
+const KILLS = Number(values.kills);
+const SPEED_ROWS = Number(values['speed-rows']);
+const RSS_ROWS = Number(values['rss-rows']);
+const JOBS = Number(values.jobs);
+const dir = mkdtempSync(join(tmpdir(), 'tpp-bench-backfill-'));
+
+const FLOW = readFileSync(join(__dirname, '..', 'examples', 'backfill', 'registrations-v3.http'), 'utf8').replace('./sales-2025.csv', './rows.csv');
+
+function body(prefix: string, n: number): Record<string, unknown> {
+  const tire = (d: number) => ({ make: 'Michelin', model: 'Defender2', size: '225/65R17', retailPrice: 189.99, dot: `DOT U2LL LMLR ${d}124` });
+  return { product_id: 'tp-road-hazard-36', invoiceNumber: `${prefix}-${n}`, enrollDate: '2025-06-01', customer: { name: `Person ${n}`, email: `p${n}@example.com` }, vehicle: { year: 2021, make: 'Toyota', model: 'RAV4' }, tires: [1, 2, 3, 4].map(tire) };
+}
+
+/** Writes a CSV of `rows` rows for the example flow's columns. */
+async function writeCsv(path: string, prefix: string, rows: number): Promise<void> {
+  const out = createWriteStream(path);
+  out.write('invoice,enrollDate,customerName,customerEmail,vehicleYear,vehicleMake,vehicleModel,tireBrand,tireModel,tireSize,tirePrice,dot1,dot2,dot3,dot4\n');
+  for (let n = 1; n <= rows; n++) {
+    const line = `${prefix}-${n},2025-06-01,Person ${n},p${n}@example.com,2021,Toyota,RAV4,Michelin,Defender2,225/65R17,189.99,DOT U2LL LMLR 1124,DOT U2LL LMLR 2124,DOT U2LL LMLR 3124,DOT U2LL LMLR 4124\n`;
+    if (!out.write(line)) await new Promise<void>((r) => out.once('drain', () => r()));
+  }
+  await new Promise<void>((r) => out.end(() => r()));
+}
+
+async function startSandbox(pub: string): Promise<{ child: ChildProcess; base: string; origin: string }> {
+  const child = spawn(process.execPath, [CLI, 'sandbox', '--partner', `P1=${pub}`], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const line = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout as NodeJS.ReadableStream }).once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`tpp sandbox exited ${code}`)));
+  });
+  return { child, base: line.trim(), origin: new URL(line.trim()).origin };
+}
+
+/** Runs `tpp run` over the data; `killAfterMs` SIGKILLs it then. Resolves with its exit code (null when killed) and peak RSS. */
+function runCli(args: string[], killAfterMs?: number): Promise<{ code: number | null; peakRss: number }> {
+  const child = spawn(process.execPath, [CLI, 'run', ...args], { stdio: ['ignore', 'ignore', 'ignore'] });
+  let peakRss = 0;
+  const poll = setInterval(() => {
+    try {
+      const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
+      if (m) peakRss = Math.max(peakRss, Number(m[1]) * 1024);
+    } catch {
+      // ended, or not Linux
+    }
+  }, 100);
+  const timer = killAfterMs !== undefined ? setTimeout(() => child.kill('SIGKILL'), killAfterMs) : undefined;
+  return new Promise((resolve) =>
+    child.once('exit', (code) => {
+      clearInterval(poll);
+      if (timer) clearTimeout(timer);
+      resolve({ code, peakRss });
+    }),
+  );
+}
+
+async function main(): Promise<number> {
+  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const keyFile = join(dir, 'key.pem');
+  const pubFile = join(dir, 'pub.pem');
+  writeFileSync(keyFile, privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
+  writeFileSync(pubFile, publicKey.export({ type: 'spki', format: 'pem' }));
+  const sb = await startSandbox(pubFile);
+  const key = importPrivateKeyPem(readFileSync(keyFile, 'utf8'));
+  const minter = new TokenMinter();
+  const token = () => minter.mint(key, { iss: 'P1', aud: sb.base });
+  const client = createPartnerClient({ baseUrls: { v3: sb.base }, token, userAgent: 'bench' });
+  const control = (method: string, path: string, b?: unknown) => fetch(`${sb.origin}/__tpp/${path}`, { method, headers: { 'content-type': 'application/json' }, ...(b ? { body: JSON.stringify(b) } : {}) });
+  try {
+    const ok1 = await exactlyOnce(sb.base, keyFile, client, control);
+    await control('DELETE', 'faults');
+    const ok2 = await speed(sb.base, token, client);
+    const ok3 = await rss(sb.base, keyFile);
+    return ok1 && ok2 && ok3 ? 0 : 1;
+  } finally {
+    sb.child.kill();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+type Control = (method: string, path: string, b?: unknown) => Promise<Response>;
+
+/** Registrations stored per invoice number with `prefix`. */
+async function stored(client: ReturnType<typeof createPartnerClient>, prefix: string): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  for (let page = 1; ; page++) {
+    const r = await client.call('listTireProtectionRegistrations', {}, undefined, { query: { pageSize: 1000, page } });
+    const list = r.body as { results: { invoiceNumber: string }[]; totalPages: number };
+    for (const x of list.results) if (x.invoiceNumber.startsWith(`${prefix}-`)) out.set(x.invoiceNumber, (out.get(x.invoiceNumber) ?? 0) + 1);
+    if (page >= list.totalPages) return out;
+  }
+}
+
+async function exactlyOnce(base: string, keyFile: string, client: ReturnType<typeof createPartnerClient>, control: Control): Promise<boolean> {
+  const work = join(dir, 'once');
+  rmSync(work, { recursive: true, force: true });
+  require('node:fs').mkdirSync(work);
+  writeFileSync(join(work, 'flow.http'), FLOW);
+  await writeCsv(join(work, 'rows.csv'), 'ONCE', ROWS);
+  const path = '/api/v3/tire-protection/registrations';
+  const each = Math.max(1, Math.min(2000, Math.round(ROWS / 100)));
+  const faults = [
+    { method: 'POST', path, fault: 503, times: each },
+    { method: 'POST', path, fault: 500, when: 'after-commit', times: each },
+    { method: 'POST', path, fault: 'close', when: 'after-commit', times: each },
+    { method: 'POST', path, fault: 'timeout', timeoutMs: 3000, times: Math.max(1, Math.round(each / 10)) },
+    { method: 'POST', path, fault: 429, retryAfter: 1, times: Math.max(1, Math.round(each / 10)) },
+  ];
+  const res = await control('POST', 'faults', faults);
+  if (res.status !== 201) throw new Error(`faults: ${res.status} ${await res.text()}`);
+  const args = [join(work, 'flow.http'), '--base-url', base, '--iss', 'P1', '--key', keyFile, '--jobs', String(JOBS), '--resume', '--reporter', 'json', '--out', join(work, 'report.json')];
+  const started = performance.now();
+  const probe = performance.now();
+  await runCli([...args.slice(0, 7), '--dry-run']);
+  const checkMs = performance.now() - probe;
+  let kills = 0;
+  let runs = 0;
+  let code: number | null = null;
+  while (kills < KILLS) {
+    runs++;
+    const r = await runCli(args, checkMs + Math.random() * Math.max(1000, checkMs * 2));
+    if (r.code === null) kills++;
+    else if (r.code === 0) break;
+  }
+  for (let i = 0; i < 20 && code !== 0; i++, runs++) code = (await runCli(args)).code;
+  const seconds = (performance.now() - started) / 1000;
+  const per = await stored(client, 'ONCE');
+  const duplicates = [...per.values()].filter((n) => n > 1).length;
+  const missing = ROWS - per.size;
+  console.log(`exactly once: ${ROWS} rows, ${kills} SIGKILLs, ${runs} runs, last exit ${code}, ${seconds.toFixed(1)} s: expected ${ROWS}, stored ${per.size}, duplicates ${duplicates}, missing ${missing}`);
+  return duplicates === 0 && missing === 0 && code === 0;
+}
+
+async function speed(base: string, token: () => Promise<string>, client: ReturnType<typeof createPartnerClient>): Promise<boolean> {
+  const timed = async (prefix: string, journal: boolean) => {
+    const work = join(dir, prefix);
+    require('node:fs').mkdirSync(work);
+    const flowPath = join(work, 'flow.http');
+    writeFileSync(flowPath, FLOW);
+    await writeCsv(join(work, 'rows.csv'), prefix, SPEED_ROWS);
+    const t = performance.now();
+    const s = await runBackfill({ flow: parseFlow(FLOW, flowPath), flowText: FLOW, flowPath, dataPath: join(work, 'rows.csv'), environment: { id: 'local', baseUrl: base, partnerId: 'P1', token }, readFile: async () => '', jobs: JOBS, ...(journal ? {} : { journal: false as const }) });
+    if (s.created !== SPEED_ROWS) throw new Error(`${prefix}: ${JSON.stringify(s)}`);
+    return SPEED_ROWS / ((performance.now() - t) / 1000);
+  };
+  const bare = async (prefix: string) => {
+    let next = 1;
+    const t = performance.now();
+    await Promise.all(Array.from({ length: JOBS }, async () => {
+      for (let n = next++; n <= SPEED_ROWS; n = next++) await client.call('createTireProtectionRegistration', {}, body(prefix, n) as never);
+    }));
+    return SPEED_ROWS / ((performance.now() - t) / 1000);
+  };
+  await bare('WARM'); // the sandbox's and the client's first requests
+  await timed('WARMB', false); // the contract's schemas and the diagnostics, built on first use
+  const bareRate = await bare('BARE');
+  const offRate = await timed('JOFF', false);
+  const onRate = await timed('JON', true);
+  const ratio = onRate / bareRate;
+  const cost = 1 - onRate / offRate;
+  console.log(`speed: ${SPEED_ROWS} rows, --jobs ${JOBS}, no faults: bare client ${bareRate.toFixed(0)} rows/s, backfill with journal ${onRate.toFixed(0)} rows/s (ratio ${ratio.toFixed(2)}, target >= 0.8), without journal ${offRate.toFixed(0)} rows/s (journal cost ${(cost * 100).toFixed(1)} %, target <= 10 %)`);
+  return ratio >= 0.8 && cost <= 0.1;
+}
+
+async function rss(base: string, keyFile: string): Promise<boolean> {
+  const work = join(dir, 'rss');
+  require('node:fs').mkdirSync(work);
+  writeFileSync(join(work, 'flow.http'), FLOW);
+  await writeCsv(join(work, 'rows.csv'), 'RSS', RSS_ROWS);
+  const t = performance.now();
+  const r = await runCli([join(work, 'flow.http'), '--base-url', base, '--iss', 'P1', '--key', keyFile, '--jobs', String(JOBS), '--reporter', 'json', '--out', join(work, 'report.json')]);
+  const mib = r.peakRss / 1048576;
+  console.log(`memory: tpp run --data over ${RSS_ROWS} rows: exit ${r.code}, peak RSS ${mib.toFixed(0)} MiB (target <= 150 MiB), ${((performance.now() - t) / 1000).toFixed(1)} s`);
+  return r.code === 0 && mib <= 150;
+}
+
+main().then(
+  (code) => (process.exitCode = code),
+  (err: unknown) => {
+    console.error(err);
+    process.exitCode = 2;
+  },
+);
