@@ -47,6 +47,20 @@ function nullableArray(ctx: { zodSchema: unknown; jsonSchema: JsonSchemaObject }
 }
 
 /**
+ * A field whose reading is tolerant but whose answer has one type (`.meta({ answeredAs: 'integer' })`: the claim id,
+ * a number by the spec, read from a numeric string too) is written as that type: a document describes what is
+ * answered, and a mock server built from it (`prism mock`) answers that (docs/contract.md).
+ */
+function answeredAs(ctx: { jsonSchema: JsonSchemaObject }): void {
+  const js = ctx.jsonSchema;
+  const type = js.answeredAs;
+  if (typeof type !== 'string') return;
+  delete js.answeredAs;
+  delete js.anyOf;
+  js.type = type;
+}
+
+/**
  * JSON Schema of `schema` as sent on the wire (`io: 'input'`; a union such as money accepts what the contract
  * converts), with types zod cannot express as `{}`, in the dialect `target`. Without `$schema`.
  */
@@ -58,6 +72,7 @@ export function toJsonSchema(schema: z.ZodType, target: 'draft-7' | 'draft-2020-
     override: (ctx) => {
       homogeneousTuple(ctx);
       nullableArray(ctx);
+      answeredAs(ctx);
     },
   }) as JsonSchemaObject;
   delete out.$schema;

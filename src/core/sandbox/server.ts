@@ -144,13 +144,16 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
       findRegistration: async (partner, invoiceNumber, storeNumber) => (await select(context, partner, { invoiceNumber, storeNumber }))._id,
     });
 
-  /** The stderr line of a partner request (status 0: no answer was sent), naming the fault that answered it. */
+  /**
+   * The stderr line of a partner request (`<method> <path> <status> <ms>ms`; `no answer` for none), then, for an
+   * injected answer, a line naming the fault, as a 401 is followed by its reason.
+   */
   const logLine = (req: FastifyRequest, status: number): void => {
     if (!log || req.url.startsWith(CONTROL_PREFIX)) return;
     const started = (req as GatedRequest).tpp?.startedAt ?? performance.now();
+    log(`${req.method} ${req.url} ${status || 'no answer'} ${(performance.now() - started).toFixed(1)}ms`);
     const f = faultOf(req);
-    const by = f && (f.by === 'schedule' ? ` (scheduled fault #${f.id}: ${f.fault})` : ` (--fault-rate: ${f.fault})`);
-    log(`${req.method} ${req.url} ${status || 'no answer'} ${(performance.now() - started).toFixed(1)}ms${by ?? ''}`);
+    if (f) log(`${status || 'no answer'} ${req.method} ${req.url.split('?')[0] ?? ''} — ${f.by === 'schedule' ? `scheduled fault #${f.id}` : '--fault-rate'}: ${f.fault}, ${f.when}`);
   };
   if (log) app.addHook('onResponse', async (req, reply) => logLine(req, reply.statusCode));
   const unanswered = (req: FastifyRequest, reply: FastifyReply): void => {

@@ -35,7 +35,9 @@ describe('Local sandbox: injected faults are visible', function () {
     assert.equal(third.status, 200);
     assert.equal(third.fault, undefined);
     assert.equal(printed.filter((l) => (l.fault as { fault?: string } | undefined)?.fault === 'close').length, 1, 'the --log json line');
-    assert.ok(lines.some((l) => l.startsWith(`GET ${path} no answer`) && l.includes(`scheduled fault #${close?.id}: close`)), lines.join('\n'));
+    assert.ok(lines.some((l) => /^GET \S+ no answer [\d.]+ms$/.test(l)), lines.join('\n'));
+    assert.ok(lines.includes(`no answer GET ${path} — scheduled fault #${close?.id}: close, before`), lines.join('\n'));
+    assert.ok(lines.every((l) => !/^GET /.test(l) || /^GET \S+ (\d{3}|no answer) [\d.]+ms$/.test(l)), 'the request lines keep their shape');
     await sb.close();
   });
 

@@ -10,7 +10,7 @@ export const CreatedId = z.looseObject({
 
 /** Response of a claim create: the claim identifier, a number (numeric strings tolerated and converted). */
 export const CreatedClaimId = z.looseObject({
-  id: readInt().meta({ description: 'Identifier of the new claim (number).' }),
+  id: readInt().meta({ description: 'Identifier of the new claim (number).', answeredAs: 'integer' }),
 });
 
 /** Response of GET /verify-token. */
