@@ -10,7 +10,7 @@ describe('Local sandbox: injected faults are visible', function () {
   this.timeout(60_000);
 
   const ctl = (c: Client, method: string, path: string, body?: unknown): Promise<Reply> =>
-    request(method, `${c.sb.origin}/__tpp/${path}`, body === undefined ? {} : { 'content-type': 'application/json' }, body === undefined ? undefined : JSON.stringify(body));
+    request(method, `${c.sb.origin}/__tpp/${path}`, method === 'POST' ? { 'content-type': 'application/json' } : {}, body === undefined ? undefined : JSON.stringify(body));
   const path = '/api/v3/tire-protection/registrations';
 
   it('a timeout or close fault leaves a journal entry (status 0, the fault), a stderr line and a --log json line', async () => {
