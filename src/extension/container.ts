@@ -12,8 +12,9 @@ import { ApplicationWatch } from './services/applicationWatch';
 import { EnvironmentModel } from './services/environmentModel';
 import { SetupMarks } from './services/environmentSetup';
 import { EnvironmentSettings } from './services/environmentSettings';
-import { FlowIndex } from './services/flowIndex';
-import { FlowRuns } from './services/flowRuns';
+import type { FlowIndex } from './services/flowIndex';
+import type { FlowRuns } from './services/flowRuns';
+import { FlowFeatures } from './flowFeatures';
 import { HistoryModel } from './services/historyModel';
 import { IntegrationLog } from './services/integrationLog';
 import { MistakesTour } from './services/integrationLogTour';
@@ -62,10 +63,8 @@ export class Container implements vscode.Disposable {
   readonly mistakesTour: MistakesTour;
   /** Watch My Application: `tpp proxy` in front of Sandbox or Production, its exchanges in the Integration Log. */
   readonly applicationWatch: ApplicationWatch;
-  /** The parsed `.http` flow files of the workspace, found on first use and kept current (docs/flows-editor.md). */
-  readonly flows: FlowIndex;
-  /** Runs flows through core's executor per environment and keeps each request's last result. */
-  readonly flowRuns: FlowRuns;
+  /** Flows (`.http` files): their index, runs and editor features, loaded from dist/flows.js on first use (docs/flows-editor.md). */
+  readonly flowFeatures: FlowFeatures;
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(context: vscode.ExtensionContext) {
@@ -103,8 +102,17 @@ export class Container implements vscode.Disposable {
     own(this.localSandbox.onDidLogExchanges((records) => this.integrationLog.add(records)));
     this.mistakesTour = own(new MistakesTour(this.localSandbox, join(__dirname, 'send-mistakes.js')));
     this.applicationWatch = own(new ApplicationWatch(this.keys, this.settings, this.integrationLog, this.log));
-    this.flows = own(new FlowIndex());
-    this.flowRuns = own(new FlowRuns(this.api, this.jwt, this.keys, this.variables));
+    this.flowFeatures = own(new FlowFeatures(this));
+  }
+
+  /** The parsed `.http` flow files of the workspace, found on first use and kept current (loads the flow features). */
+  get flows(): FlowIndex {
+    return this.flowFeatures.flows;
+  }
+
+  /** Runs flows through core's executor per environment and keeps each request's last result (loads the flow features). */
+  get flowRuns(): FlowRuns {
+    return this.flowFeatures.flowRuns;
   }
 
   dispose(): void {

@@ -9,7 +9,6 @@ import { registerPayloadDiagnostics } from './diagnostics';
 import type { DiagnosticsController } from './diagnostics/controller';
 import { registerVariableFeatures } from './diagnostics/variableFeatures';
 import type { DraftFiles } from './documents/draftFiles';
-import { FlowFeatures } from './flowFeatures';
 import type { FlowTestController } from './flows/testController';
 import type { FlowIndex } from './services/flowIndex';
 import type { FlowRuns } from './services/flowRuns';
@@ -89,7 +88,6 @@ export function activate(context: vscode.ExtensionContext): PublicApi | Extensio
   const spec = vscode.Uri.joinPath(context.extensionUri, 'media', 'partner-interface.md');
   const payloads = registerPayloadDiagnostics(c.log, existsSync(spec.fsPath) ? spec : undefined);
   const integrationLog = registerIntegrationLogView(c.integrationLog);
-  const flows = new FlowFeatures(c);
 
   context.subscriptions.push(
     c,
@@ -105,14 +103,13 @@ export function activate(context: vscode.ExtensionContext): PublicApi | Extensio
     payloads.controller.useVariables((uri) => c.variables.names(undefined, uri), c.variables.onDidChange),
     registerVariableFeatures(c.variables),
     ...integrationLog.disposables,
-    flows,
   );
 
   const activationMs = performance.now() - started;
   c.log.info(`Activated in ${activationMs.toFixed(1)} ms (active environment: ${c.active.get()})`);
   if (context.extensionMode !== vscode.ExtensionMode.Test) return { activationMs };
   const { environments, keys, log, api, history, registrations, localSandbox, variables, drafts, responses } = c;
-  return { activationMs, environments, keys, log, diagnostics: payloads.controller, api, history, registrations, view, localSandbox, variables, drafts, walkthrough, responses, integrationLog: c.integrationLog, integrationLogView: integrationLog.provider, applicationWatch: c.applicationWatch, flows: c.flows, flowRuns: c.flowRuns, get flowTests() { return flows.tests; } };
+  return { activationMs, environments, keys, log, diagnostics: payloads.controller, api, history, registrations, view, localSandbox, variables, drafts, walkthrough, responses, integrationLog: c.integrationLog, integrationLogView: integrationLog.provider, applicationWatch: c.applicationWatch, get flows() { return c.flows; }, get flowRuns() { return c.flowRuns; }, get flowTests() { return c.flowFeatures.tests; } };
 }
 
 export function deactivate(): void {

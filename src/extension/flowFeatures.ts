@@ -1,33 +1,43 @@
 import * as vscode from 'vscode';
 import type { RequestResult } from '../core/flows/types';
 import type { EnvironmentId } from '../core/environments';
-import type { FlowFeatureServices } from './flows';
+import type { FlowFeatureDeps, LoadedFlowFeatures } from './flows';
 import type { FlowTestController } from './flows/testController';
-import { FLOW_EXCLUDE, FLOW_GLOB, isFlowDocument } from './services/flowIndex';
+import type { FlowIndex } from './services/flowIndex';
+import type { FlowRuns } from './services/flowRuns';
+import { FLOW_EXCLUDE, FLOW_GLOB, isFlowDocument } from './flowFiles';
 import { UserCancelled } from './services/userCancelled';
 
 type FlowModule = typeof import('./flows');
 
 /**
- * The flows' editor features (Test Explorer, CodeLens, diagnostics, completion: src/extension/flows, docs/flows-editor.md)
- * loaded on first use, not at activation: when a flow document opens, when the workspace holds a `.http`/`.rest` file
- * (checked once after activation), or when a command runs a flow. The production build puts them in `dist/flows.js`
- * (scripts/build.mjs), so a workspace without flows never loads them.
+ * The flows' editor side (flow index and runs, Test Explorer, CodeLens, diagnostics, completion: src/extension/flows,
+ * docs/flows-editor.md) loaded on first use, not at activation: when a flow document opens, when the workspace holds a
+ * `.http`/`.rest` file (checked once after activation), or when a command reads {@link flows} or {@link flowRuns}. The
+ * production build puts all of it in `dist/flows.js` (scripts/build.mjs), so a workspace without flows never loads it
+ * and activation stays within its size budget.
  */
 export class FlowFeatures implements vscode.Disposable {
-  private loaded: { disposables: vscode.Disposable[]; tests: FlowTestController } | undefined;
+  private loaded: LoadedFlowFeatures | undefined;
   private readonly subscriptions: vscode.Disposable[];
 
   constructor(
-    private readonly services: FlowFeatureServices,
+    private readonly services: FlowFeatureDeps,
     private readonly load: () => FlowModule = () => require('./flows') as FlowModule,
   ) {
-    this.subscriptions = [
-      vscode.workspace.onDidOpenTextDocument((d) => void (isFlowDocument(d) && this.ensure())),
-      services.flowRuns.attachExplorer((uri, env) => this.runInExplorer(uri, env)),
-    ];
+    this.subscriptions = [vscode.workspace.onDidOpenTextDocument((d) => void (isFlowDocument(d) && this.ensure()))];
     if (vscode.workspace.textDocuments.some(isFlowDocument)) this.ensure();
     else void vscode.workspace.findFiles(FLOW_GLOB, FLOW_EXCLUDE, 1).then((found) => void (found.length && this.ensure()));
+  }
+
+  /** The parsed flow files of the workspace (loads the features if needed). */
+  get flows(): FlowIndex {
+    return this.ensure().flows;
+  }
+
+  /** Runs of flows per environment (loads the features if needed). */
+  get flowRuns(): FlowRuns {
+    return this.ensure().flowRuns;
   }
 
   /** The Test Explorer controller (loads the features if needed). */
@@ -35,13 +45,16 @@ export class FlowFeatures implements vscode.Disposable {
     return this.ensure().tests;
   }
 
-  /** Loads and registers the features once; returns them. */
-  ensure(): { disposables: vscode.Disposable[]; tests: FlowTestController } {
-    return (this.loaded ??= this.load().registerFlowFeatures(this.services));
+  /** Loads and registers the features once, lets commands run files in the Test Explorer; returns them. */
+  ensure(): LoadedFlowFeatures {
+    if (this.loaded) return this.loaded;
+    const loaded = this.load().registerFlowFeatures(this.services);
+    loaded.disposables.push(loaded.flowRuns.attachExplorer((uri, env) => this.runInExplorer(loaded, uri, env)));
+    return (this.loaded = loaded);
   }
 
-  private async runInExplorer(uri: vscode.Uri, env: EnvironmentId): Promise<readonly RequestResult[]> {
-    const results = await this.ensure().tests.runFile(uri, env);
+  private async runInExplorer(loaded: LoadedFlowFeatures, uri: vscode.Uri, env: EnvironmentId): Promise<readonly RequestResult[]> {
+    const results = await loaded.tests.runFile(uri, env);
     // undefined: the guard stopped the run (its own bundle's UserCancelled cannot be matched here with instanceof).
     if (!results) throw new UserCancelled();
     return results;
