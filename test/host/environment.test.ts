@@ -113,11 +113,13 @@ describe('environment settings and tree', () => {
     assert.equal(await vscode.env.clipboard.readText(), 'P-5678');
   });
 
-  it('refuses a workspace-level override of the environment addresses (application scope)', () => {
+  it('refuses a workspace-level override of the environment addresses (application scope; the Local port per machine)', () => {
     const inspected = vscode.workspace.getConfiguration('tpp.production').inspect('baseUrl');
     assert.equal(inspected?.workspaceValue, undefined);
     const props = (vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON as { contributes: { configuration: { properties: Record<string, { scope?: string }> } } }).contributes.configuration.properties;
-    for (const key of ['tpp.sandbox.baseUrl', 'tpp.production.baseUrl', 'tpp.sandbox.partnerId', 'tpp.production.partnerId', 'tpp.local.port'])
+    for (const key of ['tpp.sandbox.baseUrl', 'tpp.production.baseUrl', 'tpp.sandbox.partnerId', 'tpp.production.partnerId'])
       assert.equal(props[key]?.scope, 'application', key);
+    // Machine scope: neither a workspace can set it, nor does a remote window read the local machine's value.
+    assert.equal(props['tpp.local.port']?.scope, 'machine');
   });
 });
