@@ -5,6 +5,7 @@ import { EnvironmentId, isEnvironmentId } from '../../core/environments';
 import type { ApiClients } from '../services/apiClients';
 import type { JwtService } from '../services/jwtService';
 import { endpointOfExchange, paramsOfExchange, requestJson } from '../../core/exchange/endpoint';
+import { describeExchange } from '../../core/exchange/describe';
 
 /** What the diagnosis uses: the client (conflict lookups, the last token sent) and the JWT inspection. */
 export interface DiagnoseServices {
@@ -25,7 +26,10 @@ export interface DiagnoseServices {
  * Never throws: a failing lookup is left out.
  */
 export async function diagnoseExchange(services: DiagnoseServices, x: Exchange): Promise<DiagnosisItem[]> {
-  const out: DiagnosisItem[] = [...(x.diagnosis ?? [])];
+  // An exchange the toolkit sent is described when it is built (core/exchange/exchangeOf.ts); one that arrives
+  // without a description (made by hand, or by an older version) is described here, the same way.
+  const described = x.source === 'client' && !x.diagnosis?.length ? describeExchange(x) : (x.diagnosis ?? []);
+  const out: DiagnosisItem[] = [...described];
   const status = x.response?.status;
   const env = isEnvironmentId(x.env) ? x.env : undefined;
   if (status === 401 && env && x.source === 'client' && !out.some((d) => d.status)) return [...out, ...(await jwtChecklist(services, env))];
