@@ -1,6 +1,8 @@
-import type { DiagnosisItem, Exchange, ExchangeHeaders } from '../exchange/types';
+import type { DiagnosisItem, Exchange } from '../exchange/types';
 import { RotatingJsonLines } from '../log/jsonLines';
-import { maskHeaderValue, maskSecrets } from '../log/mask';
+import { maskSecrets } from '../log/mask';
+// The same masking as when the entry was made; idempotent, and a value that only ends in "[masked]" is masked again.
+import { maskHeaders } from './requestLogMask';
 import { DEFAULT_REQUEST_LOG_LIMIT } from './requestLog';
 
 /**
@@ -17,24 +19,14 @@ export const LOG_FILE = 'integration-log.jsonl';
 /** The previous `limit` entries. */
 export const ROTATED_LOG_FILE = 'integration-log.1.jsonl';
 
-function maskHeaders(h: ExchangeHeaders | undefined): ExchangeHeaders | undefined {
-  if (!h) return undefined;
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(h)) {
-    // Idempotent on what was masked before; a value that merely ends in "[masked]" is masked again.
-    out[k] = maskHeaderValue(k, String(v));
-  }
-  return out;
-}
-
 /** `x` with every string that may carry a secret masked (idempotent on an already masked exchange). */
 export function maskExchange(x: Exchange): Exchange {
   const m = (s: string | undefined) => (s === undefined ? undefined : maskSecrets(s));
   const diagnosis = x.diagnosis?.map((d): DiagnosisItem => ({ ...d, message: maskSecrets(d.message) }));
   return {
     ...x,
-    request: { ...x.request, url: maskSecrets(x.request.url), headers: maskHeaders(x.request.headers), body: m(x.request.body) },
-    ...(x.response ? { response: { ...x.response, headers: maskHeaders(x.response.headers), body: m(x.response.body) } } : {}),
+    request: { ...x.request, url: maskSecrets(x.request.url), headers: x.request.headers && maskHeaders(x.request.headers), body: m(x.request.body) },
+    ...(x.response ? { response: { ...x.response, headers: x.response.headers && maskHeaders(x.response.headers), body: m(x.response.body) } } : {}),
     ...(x.problem !== undefined ? { problem: maskSecrets(x.problem) } : {}),
     ...(diagnosis ? { diagnosis } : {}),
   };

@@ -148,7 +148,7 @@ describe('tpp send', function () {
     assert.equal(r.code, 0, r.stdout);
   });
 
-  it('sends every example three times in a row, in one run each: 14 of 14 answer 2xx every time (issue 12 target)', async () => {
+  it('sends every example three times in a row, in one run each: 14 of 14 answer 2xx every time (examples that can be sent again and again)', async () => {
     // examples/*.json in alphabetical order: cancellation.json first; the run sends the files that make a capture
     // ({{lastRegistration.id}}) before those using it, and cancellations after the other users.
     const files = readdirSync(EXAMPLES).filter((f) => f.endsWith('.json')).sort().map((f) => join(EXAMPLES, f));

@@ -3,7 +3,8 @@ import { spawnSync } from 'node:child_process';
 import { join, relative, sep } from 'node:path';
 import { PAYLOAD_KIND_NAMES, PAYLOAD_KINDS, type PayloadKind } from '../../../src/core/contract';
 
-// Issue 14: "the contract built lazily per kind". Each schema module of the contract (src/core/contract/v2/*,
+// The contract is built lazily per kind (ARCHITECTURE.md, Code map: `lazy.ts`), so that validating one payload file
+// does not build every schema. Each schema module of the contract (src/core/contract/v2/*,
 // v3/*, errors, answers…) is built when it is first required, so which modules a process has loaded shows which
 // schemas it built. Each case runs in a new process: this one has loaded the whole contract already.
 const root = join(__dirname, '../../..');
@@ -43,7 +44,7 @@ const OWN: Record<PayloadKind, string[]> = {
  */
 const HELPERS = new Set(['codegen', 'patterns', 'paths', 'schemaWalk', 'endpointRows/common', 'endpointRows/motorClub', 'endpointRows/records', 'endpointRows/registrations', 'endpointRows/shops', 'endpoints', 'kindDefs/common', 'kindDefs/v2', 'kindDefs/v3', 'kinds', 'lazy', 'limits', 'primitives', 'types', 'v2/fields', 'v3/build']);
 
-describe('contract: built lazily per kind (issue 14)', function () {
+describe('contract: built lazily per kind', function () {
   this.timeout(120000);
 
   it('loading the kinds and the endpoint table (paths, methods, kinds) builds no schema of any resource', () => {
