@@ -25,18 +25,37 @@ function run(step) {
     console.log(`\n=== ${step.name}: ${step.cmd.join(' ')}`);
     const child = spawn(step.cmd[0], step.cmd.slice(1), { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, TPP_TIER: step.name, FORCE_COLOR: '0' } });
     let summary;
+    let text = '';
     child.stdout.setEncoding('utf8');
     child.stdout.on('data', (chunk) => {
       process.stdout.write(chunk);
+      text = (text + chunk).slice(-2_000_000);
       for (const m of chunk.matchAll(new RegExp(`^${step.name}: (\\d+) passed, (\\d+) failed`, 'gm'))) summary = { passed: Number(m[1]), failed: Number(m[2]) };
     });
-    child.on('exit', (code) => resolve({ code, summary, seconds: (Date.now() - started) / 1000 }));
+    child.on('exit', (code) => resolve({ code, summary, seconds: (Date.now() - started) / 1000, failures: failuresIn(text) }));
   });
+}
+
+/**
+ * Mocha's numbered failure reports ("  1) suite", its title and the first lines of the error) from a step's output,
+ * repeated at the end of the run so that the last lines of a long CI log say which test failed and why.
+ */
+function failuresIn(text) {
+  const lines = text.split('\n');
+  const out = [];
+  for (let i = 0; i < lines.length && out.length < 120; i++) {
+    if (!/^\s{2,}\d+\) \S/.test(lines[i]) || /✔|passing|failing/.test(lines[i])) continue;
+    // The spec reporter lists each failure twice: once inline (no error below it), once in the summary with the error.
+    const block = lines.slice(i, i + 8).filter((l) => l.trim() !== '');
+    if (block.some((l) => /Error|expected|Timeout|assert/i.test(l))) out.push(...block.slice(0, 8));
+  }
+  return out;
 }
 
 let passed = 0;
 let failed = 0;
 const problems = [];
+const failureReports = [];
 for (const step of steps) {
   const r = await run(step);
   if (step.tier) {
@@ -46,8 +65,10 @@ for (const step of steps) {
     if (!r.summary || s.passed === 0) problems.push(`${step.name}: no test ran`);
   }
   if (r.code !== 0) problems.push(`${step.name} failed (exit ${r.code}) after ${r.seconds.toFixed(1)} s`);
+  if (r.code !== 0 && r.failures.length) failureReports.push(`--- ${step.name}:`, ...r.failures);
   else console.log(`=== ${step.name}: ok in ${r.seconds.toFixed(1)} s`);
 }
+if (failureReports.length) console.log(`\nFailed tests:\n${failureReports.join('\n')}`);
 if (problems.length) console.log(`\nFAILED: ${problems.join('; ')}`);
 if (problems.length && failed === 0) failed = problems.length; // a broken step counts as a failure
 console.log(`\nall: ${passed} passed, ${failed} failed`);
