@@ -3,7 +3,7 @@ import { ENDPOINTS } from '../contract';
 import type { EndpointId } from '../contract/types';
 import type { DiagnosisItem, Exchange } from './types';
 import { ENVIRONMENTS, isEnvironmentId } from '../environments';
-import { endpointOfExchange } from './endpoint';
+import { payloadTextOf } from './endpoint';
 import type { ViewModel } from './viewTypes';
 
 export type { PageMessage, RenderReport, ViewModel } from './viewTypes';
@@ -39,12 +39,27 @@ export function prettyBody(text: string | undefined): string | undefined {
   }
 }
 
-/** The view model of an exchange and its diagnosis. */
-export function toViewModel(x: Exchange, diagnosis: readonly DiagnosisItem[], opts: { fieldLinks: boolean; canOpenAsPayload: boolean }): ViewModel {
+/** True when the exchange's request is a write whose body can be opened as a payload file (./endpoint.ts). */
+function canOpenAsPayload(x: Exchange): boolean {
+  if (x.request.method === 'GET') return false;
+  try {
+    return payloadTextOf(x) !== '';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The view model of an exchange (completed: ./complete.ts, so its endpoint is known when it is one of the table's)
+ * and its diagnosis; `fieldLinks` when the request came from a payload file whose fields the page may link to.
+ */
+export function toViewModel(x: Exchange, diagnosis: readonly DiagnosisItem[], opts: { fieldLinks: boolean }): ViewModel {
   const env = isEnvironmentId(x.env) ? ENVIRONMENTS[x.env] : undefined;
-  const endpointId = endpointOfExchange(x);
+  const endpointId = x.endpoint?.id;
+  const note = x.response ? endpointNote(endpointId, x.response.status) : undefined;
+  const openable = canOpenAsPayload(x);
+  const requestBody = x.request.body !== undefined ? prettyBody(x.request.body) : undefined;
   const s = x.response ? describeStatus(x.response.status) : undefined;
-  const note = s ? endpointNote(endpointId, s.status) : undefined;
   const d = new Date(x.time);
   return {
     id: x.id,
@@ -62,11 +77,11 @@ export function toViewModel(x: Exchange, diagnosis: readonly DiagnosisItem[], op
     ...(x.problem ? { problem: x.problem } : {}),
     requestHeaders: pairs(x.request.headers),
     responseHeaders: pairs(x.response?.headers),
-    ...(x.request.body !== undefined ? { requestBody: prettyBody(x.request.body) } : {}),
+    ...(requestBody !== undefined ? { requestBody } : {}),
     ...(x.response?.body !== undefined ? { responseBody: x.response.body } : {}),
     responseTruncated: x.response?.truncated ?? false,
     diagnosis,
     fieldLinks: opts.fieldLinks,
-    canOpenAsPayload: opts.canOpenAsPayload,
+    canOpenAsPayload: openable,
   };
 }

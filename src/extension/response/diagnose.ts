@@ -1,11 +1,9 @@
 import { ENDPOINTS } from '../../core/contract';
-import type { EndpointId } from '../../core/contract/types';
-import type { DiagnosisItem, Exchange } from '../../core/exchange/types';
+import type { DiagnosisItem, Exchange, ExchangeEndpoint } from '../../core/exchange/types';
 import { EnvironmentId, isEnvironmentId } from '../../core/environments';
 import type { ApiClients } from '../services/apiClients';
 import type { JwtService } from '../services/jwtService';
-import { endpointOfExchange, paramsOfExchange, requestJson } from '../../core/exchange/endpoint';
-import { describeExchange } from '../../core/exchange/describe';
+import { requestJson } from '../../core/exchange/endpoint';
 
 /** What the diagnosis uses: the client (conflict lookups, the last token sent) and the JWT inspection. */
 export interface DiagnoseServices {
@@ -15,9 +13,9 @@ export interface DiagnoseServices {
 
 /**
  * What went wrong with an exchange and how to fix it (../shared/spec/partner-interface.md, Errors; Authentication):
- * the description its producer computed (`exchange.diagnosis`: ../../core/exchange/describe.ts for a request the
- * toolkit sent, history's for a line stored without one, the sandbox's or proxy's own for a logged one), and what
- * only the editor can add:
+ * the description its producer computed (`exchange.diagnosis`, completed by core/exchange/complete.ts for a request
+ * the toolkit sent that arrives without one; the sandbox's or proxy's own for a logged one), and what only the
+ * editor can add:
  * - 401 of a request the toolkit sent: the JWT checklist (the same as Inspect JWT) of the last token sent to the
  *   environment (kept in memory only);
  * - 409: what the request conflicts with (a registration create: the registration with that invoice and store
@@ -26,16 +24,13 @@ export interface DiagnoseServices {
  * Never throws: a failing lookup is left out.
  */
 export async function diagnoseExchange(services: DiagnoseServices, x: Exchange): Promise<DiagnosisItem[]> {
-  // An exchange the toolkit sent is described when it is built (core/exchange/exchangeOf.ts); one that arrives
-  // without a description (made by hand, or by an older version) is described here, the same way.
-  const described = x.source === 'client' && !x.diagnosis?.length ? describeExchange(x) : (x.diagnosis ?? []);
-  const out: DiagnosisItem[] = [...described];
+  const out: DiagnosisItem[] = [...(x.diagnosis ?? [])];
   const status = x.response?.status;
   const env = isEnvironmentId(x.env) ? x.env : undefined;
   if (status === 401 && env && x.source === 'client' && !out.some((d) => d.status)) return [...out, ...(await jwtChecklist(services, env))];
-  const endpointId = status === 409 && env ? endpointOfExchange(x) : undefined;
-  if (env && endpointId) {
-    const found = await conflicts(services, env, x, endpointId);
+  const endpoint = status === 409 && env ? x.endpoint : undefined;
+  if (env && endpoint) {
+    const found = await conflicts(services, env, endpoint, requestJson(x));
     if (found.length) return [...out.filter((d) => d.rule !== 'status'), ...found];
   }
   return out;
@@ -56,10 +51,10 @@ async function jwtChecklist(services: DiagnoseServices, env: EnvironmentId): Pro
   }
 }
 
-/** The records a 409 conflicts with. */
-async function conflicts(services: DiagnoseServices, env: EnvironmentId, x: Exchange, endpointId: EndpointId): Promise<DiagnosisItem[]> {
-  const body = (requestJson(x) ?? {}) as Record<string, unknown>;
-  const params = paramsOfExchange(x, endpointId);
+/** The records a 409 to a request of `endpoint` with the JSON `sent` conflicts with. */
+async function conflicts(services: DiagnoseServices, env: EnvironmentId, endpoint: ExchangeEndpoint, sent: unknown): Promise<DiagnosisItem[]> {
+  const body = (sent && typeof sent === 'object' ? sent : {}) as Record<string, unknown>;
+  const { id: endpointId, params } = endpoint;
   const list = async (id: 'listTireProtectionRegistrations' | 'listMotorClubRegistrations', query: Record<string, string>) => {
     try {
       const r = await services.api.send(env, id, {}, undefined, { query, quiet: true });

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { Exchange } from '../../core/exchange/types';
 import { diagnoseExchange, DiagnoseServices } from './diagnose';
 import { openFieldOfPayload } from './payloadLinks';
-import { payloadTextOf } from '../../core/exchange/endpoint';
+import { completeExchange } from '../../core/exchange/complete';
 import { PageMessage, prettyBody, RenderReport, toViewModel, ViewModel } from '../../core/exchange/viewModel';
 
 /** How long {@link ResponsePanel.show} waits for the page's "rendered" message before resolving without it (ms). */
@@ -68,14 +68,9 @@ export class ResponsePanel implements vscode.Disposable {
     const started = performance.now();
     if (opts.payloadUri) this.payloads.set(exchange.id, opts.payloadUri);
     if (this.payloads.size > 200) this.payloads.delete(this.payloads.keys().next().value as string);
-    const diagnosis = await diagnoseExchange(this.services(), exchange);
-    let canOpenAsPayload = false;
-    try {
-      canOpenAsPayload = exchange.request.method !== 'GET' && payloadTextOf(exchange) !== '';
-    } catch {
-      canOpenAsPayload = false;
-    }
-    const model = toViewModel(exchange, diagnosis, { fieldLinks: this.payloads.has(exchange.id), canOpenAsPayload });
+    const complete = completeExchange(exchange);
+    const diagnosis = await diagnoseExchange(this.services(), complete);
+    const model = toViewModel(complete, diagnosis, { fieldLinks: this.payloads.has(exchange.id) });
     this.current = { exchange, model };
     const panel = this.ensurePanel();
     panel.title = model.status ? `${model.status.code} ${model.status.name} · ${model.envLabel}` : `No answer · ${model.envLabel}`;
