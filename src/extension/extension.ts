@@ -80,11 +80,11 @@ type CommandsModule = typeof import('./commands');
  * (src/extension/commands, which the build makes dist/commands.js: scripts/build.mjs), which then run every command.
  * Activation reads none of them.
  */
-function registerCommandStubs(services: Container, extension: vscode.Extension<unknown>, load = () => require('./commands') as CommandsModule): vscode.Disposable[] {
+function registerCommandStubs(services: Container, extension: vscode.Extension<unknown>): vscode.Disposable[] {
   const contributed = (extension.packageJSON as { contributes?: { commands?: readonly { command?: unknown }[] } }).contributes?.commands ?? [];
   let commands: CommandsModule | undefined;
   return contributed.flatMap(({ command: id }) =>
-    typeof id === 'string' ? [vscode.commands.registerCommand(id, (...args: unknown[]) => (commands ??= load()).executeCommand(services, id, args))] : [],
+    typeof id === 'string' ? [vscode.commands.registerCommand(id, (...args: unknown[]) => (commands ??= require('./commands') as CommandsModule).executeCommand(services, id, args))] : [],
   );
 }
 

@@ -77,9 +77,9 @@ const BY_ID: ReadonlyMap<string, CommandDef> = new Map(COMMANDS.map((c) => [c.id
 /**
  * Runs command `id` with the arguments VS Code passed, through the one error wrapper ({@link runCommand}). This module
  * is dist/commands.js, loaded by the stubs `activate` registers, on the first command run (scripts/build.mjs).
- * @throws Error when no command has that id (an id contributed in package.json without a handler).
+ * Rejects with an Error when no command has that id (an id contributed in package.json without a handler).
  */
-export function executeCommand(services: Services, id: string, args: readonly unknown[]): Promise<unknown> {
+export async function executeCommand(services: Services, id: string, args: readonly unknown[]): Promise<unknown> {
   const def = BY_ID.get(id);
   if (!def) throw new Error(`No handler for the command ${id}.`);
   return runCommand(services, def, args);
