@@ -102,20 +102,37 @@ const cliSplit = {
   },
 };
 
-// The flows' editor features (src/extension/flows) are a bundle of their own, dist/flows.js, required by
-// src/extension/flowFeatures.ts on first use (docs/flows-editor.md): a workspace without flow files never loads them.
-const flowsSplit = {
-  name: 'flows-split',
-  setup(build) {
-    const flows = resolve('src/extension/flows');
-    build.onResolve({ filter: /^\.\.?\// }, (args) => {
-      if (args.kind === 'entry-point' || args.importer.startsWith(flows + sep)) return undefined;
-      const target = resolve(args.resolveDir, args.path);
-      return target === flows || target === join(flows, 'index') ? { path: './flows.js', external: true } : undefined;
-    });
-  },
+/**
+ * A folder of the extension made a bundle of its own, dist/<bundle>.js: an import (or require) of the folder's
+ * index.ts from outside it becomes a require of that bundle, loaded on first use. What only the folder uses goes with
+ * it; a module used on both sides is in both bundles (so a class checked with instanceof across them must not rely on
+ * its identity: src/extension/services/userCancelled.ts).
+ */
+function lazyFolder(folder, bundle) {
+  const dir = resolve(folder);
+  return {
+    name: `lazy-${bundle}`,
+    setup(build) {
+      build.onResolve({ filter: /^\.\.?\// }, (args) => {
+        if (args.kind === 'entry-point' || args.importer.startsWith(dir + sep)) return undefined;
+        const target = resolve(args.resolveDir, args.path);
+        return target === dir || target === join(dir, 'index') ? { path: `./${bundle}.js`, external: true } : undefined;
+      });
+    },
+  };
+}
+// The flows' editor features (src/extension/flows) are dist/flows.js, required by src/extension/flowFeatures.ts on
+// first use (docs/flows-editor.md): a workspace without flow files never loads them. The command handlers
+// (src/extension/commands, with commandSupport/, send/ and what else only they use) are dist/commands.js, required by
+// the command stubs of src/extension/extension.ts on the first command run.
+const LAZY_FOLDERS = [lazyFolder('src/extension/flows', 'flows'), lazyFolder('src/extension/commands', 'commands')];
+const extensionBuild = {
+  ...common,
+  entryPoints: { extension: 'src/extension/extension.ts', flows: 'src/extension/flows/index.ts', commands: 'src/extension/commands/index.ts' },
+  outdir: 'dist',
+  external: ['vscode', 'pg-native'],
+  plugins: LAZY_FOLDERS,
 };
-const extensionBuild = { ...common, entryPoints: { extension: 'src/extension/extension.ts', flows: 'src/extension/flows/index.ts' }, outdir: 'dist', external: ['vscode', 'pg-native'], plugins: [flowsSplit] };
 const builds = [
   { ...common, entryPoints: { cli: 'src/cli/main.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' }, plugins: [zodEnglishOnly(), cliSplit] },
   { ...common, entryPoints: Object.fromEntries(CLI_COMMANDS.map((c) => [`cli-${c}`, `src/cli/commands/${c}.ts`])), outdir: 'dist', plugins: [zodEnglishOnly(), cliSplit] },
@@ -172,6 +189,6 @@ if (watch) {
   const template = makePgliteTemplate();
   copyTourScript();
   const kb = (f) => `${(statSync(join('dist', f)).size / 1024).toFixed(1)} KB`;
-  console.log(`esbuild${production ? ' (production)' : ''}: dist/extension.js ${kb('extension.js')} (loaded at activation; budget 160 KB in production), dist/flows.js ${kb('flows.js')} (flow features, on first use), dist/core.js ${kb('core.js')} (loaded on first use; budget 600 KB in production), dist/undici.js ${kb('undici.js')} (loaded on the first request), dist/sandbox.js ${kb('sandbox.js')}, dist/sandbox-child.js ${kb('sandbox-child.js')}, dist/webview/response.js ${kb('webview/response.js')} (the response view's page), ${template} ${kb(basename(template))} (new sandbox clusters)`);
+  console.log(`esbuild${production ? ' (production)' : ''}: dist/extension.js ${kb('extension.js')} (loaded at activation; budget 120 KB in production), dist/commands.js ${kb('commands.js')} (command handlers, on the first command), dist/flows.js ${kb('flows.js')} (flow features, on first use), dist/core.js ${kb('core.js')} (loaded on first use; budget 600 KB in production), dist/undici.js ${kb('undici.js')} (loaded on the first request), dist/sandbox.js ${kb('sandbox.js')}, dist/sandbox-child.js ${kb('sandbox-child.js')}, dist/webview/response.js ${kb('webview/response.js')} (the response view's page), ${template} ${kb(basename(template))} (new sandbox clusters)`);
   console.log(`  tpp: dist/cli.js ${kb('cli.js')}, then one of ${CLI_COMMANDS.map((c) => `cli-${c}.js ${kb(`cli-${c}.js`)}`).join(', ')}`);
 }

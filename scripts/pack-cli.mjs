@@ -17,7 +17,7 @@ if (!args.includes('--no-build')) {
 
 // What only the editor loads stays out; everything else in dist/ is the CLI's (its command bundles, the sandbox
 // server and whatever assets the sandbox reads next to it), so an asset added to dist/ is packed without a change here.
-const EDITOR_ONLY = new Set(['extension.js', 'core.js', 'undici.js', 'sandbox-child.js', 'proxy-child.js', 'send-mistakes.js', 'webview']);
+const EDITOR_ONLY = new Set(['extension.js', 'commands.js', 'flows.js', 'core.js', 'undici.js', 'sandbox-child.js', 'proxy-child.js', 'send-mistakes.js', 'webview']);
 const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
 const stage = join(outDir, 'cli-package');
 rmSync(stage, { recursive: true, force: true });

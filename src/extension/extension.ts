@@ -1,7 +1,5 @@
 import * as vscode from 'vscode';
 import { existsSync } from 'node:fs';
-import { COMMANDS } from './commands';
-import { registerCommands } from './commands/registry';
 import { Container } from './container';
 import type { LocalSandbox } from './services/localSandbox';
 import type { ResponsePanel } from './response/responsePanel';
@@ -75,6 +73,21 @@ export interface ExtensionApi extends PublicApi {
   readonly flowTests: FlowTestController;
 }
 
+type CommandsModule = typeof import('./commands');
+
+/**
+ * Registers every command package.json contributes with a stub: the first run of any command loads the handlers
+ * (src/extension/commands, which the build makes dist/commands.js: scripts/build.mjs), which then run every command.
+ * Activation reads none of them.
+ */
+function registerCommandStubs(services: Container, extension: vscode.Extension<unknown>): vscode.Disposable[] {
+  const contributed = (extension.packageJSON as { contributes?: { commands?: readonly { command?: unknown }[] } }).contributes?.commands ?? [];
+  let commands: CommandsModule | undefined;
+  return contributed.flatMap(({ command: id }) =>
+    typeof id === 'string' ? [vscode.commands.registerCommand(id, (...args: unknown[]) => (commands ??= require('./commands') as CommandsModule).executeCommand(services, id, args))] : [],
+  );
+}
+
 /**
  * Composition root: the {@link Container} builds and owns the services; here the UI is wired to them (view,
  * status bar, context keys, CodeLens, commands, diagnostics), each disposable pushed to `context.subscriptions`.
@@ -98,7 +111,7 @@ export function activate(context: vscode.ExtensionContext): PublicApi | Extensio
     new EnvironmentStatusBar(c.environments, c.localSandbox),
     trackSetupContext(c.environments),
     walkthrough,
-    ...registerCommands(c, COMMANDS),
+    ...registerCommandStubs(c, context.extension),
     ...payloads.disposables,
     payloads.controller.useVariables((uri) => c.variables.names(undefined, uri), c.variables.onDidChange),
     registerVariableFeatures(c.variables),

@@ -11,7 +11,7 @@ import type { TreeNode } from '../../src/extension/tree/node';
 import { activateExtension, EXTENSION_ID } from '../shared/extension';
 import { sleep, until } from '../shared/driver';
 import { folderRows, registrationsFolder } from '../shared/tree';
-import { registrationChoices } from '../../src/extension/commands/mainHelpers';
+import { registrationChoices } from '../../src/extension/commandSupport/registrations';
 import { CANCELLABLE, CLAIMABLE, type RegistrationState } from '../../src/core/listing/registrationPages';
 
 const cmd = <T = unknown>(id: string, ...args: unknown[]) => vscode.commands.executeCommand<T>(id, ...args);

@@ -42,7 +42,7 @@ describe('the tpp package (npm pack of the CLI, installed into an empty prefix)'
     assert.ok(!existsSync(join(installed, 'node_modules')), 'the package installs no dependencies');
     const files = readdirSync(join(installed, 'dist'));
     for (const f of ['cli.js', 'cli-sandbox.js', 'sandbox.js', 'pglite.wasm', 'pglite.data']) assert.ok(files.includes(f), `dist/${f} is in the package`);
-    for (const f of ['extension.js', 'webview']) assert.ok(!files.includes(f), `dist/${f} (the editor's) is not in the package`);
+    for (const f of ['extension.js', 'commands.js', 'flows.js', 'webview']) assert.ok(!files.includes(f), `dist/${f} (the editor's) is not in the package`);
     assert.ok(statSync(tpp).mode & 0o111, 'bin/tpp is executable');
   });
 

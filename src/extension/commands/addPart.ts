@@ -1,6 +1,6 @@
-import { openPayload } from './mainHelpers';
+import { openPayload } from '../commandSupport/registrations';
 import { CommandDef } from './registry';
-import { askUniqueId } from './shopHelpers';
+import { askUniqueId } from '../commandSupport/shops';
 
 /** `tpp.addPart` (arguments as Update Shop): asks for the shop's uniqueId when not given and opens a part payload (a part sold to that shop). */
 export const addPart: CommandDef = {

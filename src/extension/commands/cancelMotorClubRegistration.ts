@@ -2,7 +2,8 @@ import { ENVIRONMENTS } from '../../core/environments';
 import { runRequest } from '../send/runRequest';
 import { MOTOR_CLUB_CANCELLABLE } from '../../core/listing/registrationPages';
 import { cancellationDate, CancelOptions } from './cancelRegistration';
-import { envOfArg, pickRegistration, registrationName, registrationRefOf } from './mainHelpers';
+import { pickRegistration, registrationName } from '../commandSupport/registrations';
+import { envOfArg, registrationRefOf } from '../commandSupport/treeArgs';
 import { CommandDef } from './registry';
 
 /** `tpp.cancelMotorClubRegistration` (PATCH with cancelledOn, by `_id` or invoice number). */

@@ -2,7 +2,8 @@ import * as vscode from 'vscode';
 import { ENVIRONMENTS } from '../../core/environments';
 import { runRequest } from '../send/runRequest';
 import { CANCELLABLE } from '../../core/listing/registrationPages';
-import { envOfArg, nowIso, pickRegistration, registrationName, registrationRefOf, RegistrationRef } from './mainHelpers';
+import { nowIso, pickRegistration, registrationName } from '../commandSupport/registrations';
+import { envOfArg, registrationRefOf, RegistrationRef } from '../commandSupport/treeArgs';
 import { CommandDef, UserCancelled } from './registry';
 
 /** Options (second argument) that skip the prompts: tests and callers that already asked. */

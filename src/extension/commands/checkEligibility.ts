@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { ENVIRONMENTS } from '../../core/environments';
 import { runRequest } from '../send/runRequest';
-import { envOfArg } from './mainHelpers';
+import { envOfArg } from '../commandSupport/treeArgs';
 import { CommandDef, UserCancelled } from './registry';
 
 /** Options that skip the prompts. */

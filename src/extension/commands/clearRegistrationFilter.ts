@@ -1,4 +1,4 @@
-import { envOfArg } from './mainHelpers';
+import { envOfArg } from '../commandSupport/treeArgs';
 import { CommandDef } from './registry';
 
 /** `tpp.clearRegistrationFilter`. */

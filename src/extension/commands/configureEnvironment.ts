@@ -5,7 +5,7 @@ import type { EnvironmentStatus } from '../services/environmentModel';
 import { SetupItem, SetupItemId, SETUP_ITEMS } from '../services/environmentSetup';
 import { baseUrlProblem } from '../services/environmentSettings';
 import type { Services } from '../container';
-import { pickEnvironment } from './pickEnvironment';
+import { pickEnvironment } from '../commandSupport/pickEnvironment';
 import { CommandDef, UserCancelled } from './registry';
 
 /**

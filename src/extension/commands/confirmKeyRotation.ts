@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { confirmModal, describeKey, labelOf } from './keyHelpers';
-import { pickEnvironment } from './pickEnvironment';
+import { confirmModal, describeKey, labelOf } from '../commandSupport/keys';
+import { pickEnvironment } from '../commandSupport/pickEnvironment';
 import { CommandDef, UserCancelled } from './registry';
 
 /**

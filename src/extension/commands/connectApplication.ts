@@ -3,8 +3,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { appendToFile, ConnectError, defaultDotenvName, dotenvText, gitignoreAddition, gitRootOf, outsideWorkspaceProblem, repoRelative, writeNewFile, type ConnectionValues } from '../../core/connect';
 import { ENVIRONMENTS, type EnvironmentId } from '../../core/environments';
-import { confirmReplace, localValues, remoteValues, type ConnectOptions } from './connectValues';
-import { pickEnvironment } from './pickEnvironment';
+import { confirmReplace, localValues, remoteValues, type ConnectOptions } from '../commandSupport/connectValues';
+import { pickEnvironment } from '../commandSupport/pickEnvironment';
 import { CommandDef, UserCancelled } from './registry';
 
 export type { ConnectOptions };

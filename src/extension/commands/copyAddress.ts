@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { treeArgOf } from '../commandSupport/treeArgs';
 import { CommandDef, UserCancelled } from './registry';
 
 /**
@@ -9,8 +10,9 @@ import { CommandDef, UserCancelled } from './registry';
 export const copyAddress: CommandDef = {
   id: 'tpp.copyAddress',
   async run(services, arg) {
-    let url = (arg as { url?: unknown } | undefined)?.url;
-    if (typeof url !== 'string' || !url) {
+    const row = treeArgOf(arg);
+    let url = row?.node === 'address' ? row.url : undefined;
+    if (!url) {
       const a = services.localSandbox.addresses;
       if (!a) throw new Error('Local has no address yet: with tpp.local.port = 0 it is known once the sandbox starts (send any Local request, or choose a fixed port with Set Local Port…).');
       const picked = await vscode.window.showQuickPick(
@@ -24,8 +26,8 @@ export const copyAddress: CommandDef = {
       if (!picked) throw new UserCancelled();
       url = picked.label;
     }
-    await vscode.env.clipboard.writeText(url as string);
-    void vscode.window.setStatusBarMessage(`Copied ${url as string}`, 3000);
+    await vscode.env.clipboard.writeText(url);
+    void vscode.window.setStatusBarMessage(`Copied ${url}`, 3000);
     return url;
   },
 };

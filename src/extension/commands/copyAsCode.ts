@@ -1,7 +1,6 @@
 import * as vscode from 'vscode';
 import { ENDPOINTS } from '../../core/contract/endpoints';
 import type { EndpointId } from '../../core/contract/types';
-import type { Exchange } from '../../core/exchange/types';
 import type { HistoryEntry } from '../../core/history/history';
 import {
   generateSample,
@@ -14,14 +13,9 @@ import {
   type SampleLanguage,
   type SampleRequest,
 } from '../../core/samples';
-import { entryOf, pickEntry } from './historyHelpers';
-import { envOfArg } from './mainHelpers';
+import { entryOf, pickEntry } from '../commandSupport/history';
+import { envOfArg, treeArgOf } from '../commandSupport/treeArgs';
 import { CommandDef, UserCancelled } from './registry';
-
-function isExchange(v: unknown): v is Exchange {
-  const r = (v as { request?: { method?: unknown; url?: unknown } } | undefined)?.request;
-  return typeof r?.method === 'string' && typeof r.url === 'string';
-}
 
 /** The request of a recorded history entry (its endpoint, parameters, query and body). */
 function fromEntry(entry: HistoryEntry): SampleRequest {
@@ -52,12 +46,10 @@ async function fromDocument(services: Parameters<CommandDef['run']>[0], doc: vsc
 /** What to copy, from the command's argument: a payload file, an exchange, a history or log row, a registration row. */
 async function requestOf(services: Parameters<CommandDef['run']>[0], arg: unknown): Promise<SampleRequest> {
   if (arg instanceof vscode.Uri) return fromDocument(services, await vscode.workspace.openTextDocument(arg));
-  if (isExchange(arg)) return sampleRequestFromExchange(arg);
-  const inner = (arg as { exchange?: unknown } | undefined)?.exchange;
-  if (isExchange(inner)) return sampleRequestFromExchange(inner);
-  const node = arg as { kind?: string; id?: string } | undefined;
-  if (node?.kind === 'registration' && node.id) return sampleRequestFor('getTireProtectionRegistration', { id: node.id });
-  if (node?.kind === 'motorClub' && node.id) return sampleRequestFor('getMotorClubRegistration', { id: node.id });
+  const row = treeArgOf(arg);
+  if (row?.node === 'exchange') return sampleRequestFromExchange(row.exchange);
+  if (row?.node === 'registration' && row.id) return sampleRequestFor('getTireProtectionRegistration', { id: row.id });
+  if (row?.node === 'motorClub' && row.id) return sampleRequestFor('getMotorClubRegistration', { id: row.id });
   const entry = entryOf(services, arg);
   if (entry) return fromEntry(entry);
   const doc = vscode.window.activeTextEditor?.document;

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { ENVIRONMENTS } from '../../core/environments';
-import { envOfArg, pickRegistration } from './mainHelpers';
+import { pickRegistration } from '../commandSupport/registrations';
+import { envOfArg, treeArgOf } from '../commandSupport/treeArgs';
 import { CommandDef } from './registry';
 
 /**
@@ -11,12 +12,13 @@ import { CommandDef } from './registry';
 export const copyId: CommandDef = {
   id: 'tpp.copyId',
   async run(services, arg) {
-    let id = (arg as { id?: unknown } | undefined)?.id;
-    if (typeof id !== 'string' || !id) {
+    const row = treeArgOf(arg);
+    let id = row && 'id' in row ? row.id : undefined;
+    if (!id) {
       const env = envOfArg(services, arg);
       id = (await pickRegistration(services, env, 'tire-protection', `Copy ID (${ENVIRONMENTS[env].label})`, false)).id;
     }
-    if (typeof id !== 'string' || !id) throw new Error('No id to copy.');
+    if (!id) throw new Error('No id to copy.');
     await vscode.env.clipboard.writeText(id);
     void vscode.window.setStatusBarMessage(`Copied ${id}`, 3000);
     return id;

@@ -1,4 +1,4 @@
-import { openPayload } from './mainHelpers';
+import { openPayload } from '../commandSupport/registrations';
 import { CommandDef } from './registry';
 
 /** `tpp.createShop`: opens a new shop payload (POST /tire-protection/shops) to fill in and send. */

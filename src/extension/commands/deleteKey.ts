@@ -1,6 +1,6 @@
 import { ENVIRONMENTS } from '../../core/environments';
-import { confirmModal, describeKey, labelOf } from './keyHelpers';
-import { pickEnvironment } from './pickEnvironment';
+import { confirmModal, describeKey, labelOf } from '../commandSupport/keys';
+import { pickEnvironment } from '../commandSupport/pickEnvironment';
 import { CommandDef, UserCancelled } from './registry';
 import * as vscode from 'vscode';
 

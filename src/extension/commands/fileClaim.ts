@@ -2,7 +2,8 @@ import * as vscode from 'vscode';
 import { PAYLOAD_KINDS, schemaUri } from '../../core/contract';
 import { ENVIRONMENTS } from '../../core/environments';
 import { CLAIMABLE, registrationState } from '../../core/listing/registrationPages';
-import { envOfArg, nowIso, pickRegistration, registrationRefOf } from './mainHelpers';
+import { nowIso, pickRegistration } from '../commandSupport/registrations';
+import { envOfArg, registrationRefOf } from '../commandSupport/treeArgs';
 import { CommandDef } from './registry';
 
 /**

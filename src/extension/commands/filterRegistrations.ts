@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { ENVIRONMENTS } from '../../core/environments';
 import type { RegistrationFilter } from '../services/registrationsModel';
-import { envOfArg } from './mainHelpers';
+import { envOfArg } from '../commandSupport/treeArgs';
 import { CommandDef, UserCancelled } from './registry';
 
 /** Options that skip the prompts (the fields of {@link RegistrationFilter}). */

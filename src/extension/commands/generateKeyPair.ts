@@ -2,9 +2,9 @@ import * as vscode from 'vscode';
 import { ENVIRONMENTS } from '../../core/environments';
 import { isCurve } from '../../core/jwt/algorithms';
 import { generateKeyMaterial } from '../../core/jwt/keys';
-import { describeKey, KeyCommandOptions, labelOf, offerPublicKeyActions, pickCurve } from './keyHelpers';
-import { askKeyFile, keepKeyFile, type KeyFileOptions } from './keyFile';
-import { pickEnvironment } from './pickEnvironment';
+import { describeKey, KeyCommandOptions, labelOf, offerPublicKeyActions, pickCurve } from '../commandSupport/keys';
+import { askKeyFile, keepKeyFile, type KeyFileOptions } from '../commandSupport/keyFile';
+import { pickEnvironment } from '../commandSupport/pickEnvironment';
 import { CommandDef, UserCancelled } from './registry';
 
 /**

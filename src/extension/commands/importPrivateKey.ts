@@ -2,8 +2,8 @@ import * as vscode from 'vscode';
 import { ENVIRONMENTS } from '../../core/environments';
 import { importPrivateKeyPem, KeyError } from '../../core/jwt/keys';
 import { signingKeyOf } from '../services/keyStore';
-import { describeKey, labelOf, offerPublicKeyActions } from './keyHelpers';
-import { pickEnvironment } from './pickEnvironment';
+import { describeKey, labelOf, offerPublicKeyActions } from '../commandSupport/keys';
+import { pickEnvironment } from '../commandSupport/pickEnvironment';
 import { CommandDef, UserCancelled } from './registry';
 
 /** Second argument of `tpp.importPrivateKey`: where to read from (skips the source prompt). */

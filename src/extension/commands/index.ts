@@ -1,4 +1,5 @@
-import { CommandDef } from './registry';
+import type { Services } from '../container';
+import { CommandDef, runCommand } from './registry';
 import { generateKeyPair } from './generateKeyPair';
 import { confirmKeyRotation } from './confirmKeyRotation';
 import { cancelKeyRotation } from './cancelKeyRotation';
@@ -70,3 +71,16 @@ export const COMMANDS: readonly CommandDef[] = [selectEnvironment, useEnvironmen
   clearIntegrationLog, filterIntegrationLog, runMistakesTour, watchApplication, stopWatchingApplication,
   // Flows (.http files run as tests)
   runFlow, sendFlowRequest, showFlowExchange];
+
+const BY_ID: ReadonlyMap<string, CommandDef> = new Map(COMMANDS.map((c) => [c.id, c]));
+
+/**
+ * Runs command `id` with the arguments VS Code passed, through the one error wrapper ({@link runCommand}). This module
+ * is dist/commands.js, loaded by the stubs `activate` registers, on the first command run (scripts/build.mjs).
+ * Rejects with an Error when no command has that id (an id contributed in package.json without a handler).
+ */
+export async function executeCommand(services: Services, id: string, args: readonly unknown[]): Promise<unknown> {
+  const def = BY_ID.get(id);
+  if (!def) throw new Error(`No handler for the command ${id}.`);
+  return runCommand(services, def, args);
+}

@@ -3,8 +3,9 @@ import { EnvironmentId, isEnvironmentId } from '../../core/environments';
 import { JwtInspection, normalizeTokenInput } from '../../core/jwt/inspect';
 import { renderInspectionMarkdown } from '../../core/jwt/report';
 import type { Services } from '../container';
-import { labelOf } from './keyHelpers';
-import { environmentOf, pickEnvironment } from './pickEnvironment';
+import { labelOf } from '../commandSupport/keys';
+import { pickEnvironment } from '../commandSupport/pickEnvironment';
+import { envOf } from '../commandSupport/treeArgs';
 import { CommandDef, UserCancelled } from './registry';
 
 /** Where `tpp.inspectJwt` takes its token from. */
@@ -69,7 +70,7 @@ export const inspectJwt: CommandDef = {
       if (!picked) throw new UserCancelled();
       source = picked.source;
     }
-    const argEnv = options.env ?? environmentOf(arg);
+    const argEnv = options.env ?? envOf(arg);
     let env: EnvironmentId = argEnv ?? environments.active.get();
     let token: string;
     let from: string;

@@ -1,7 +1,6 @@
 import * as vscode from 'vscode';
-import { envOfArg } from './mainHelpers';
 import { CommandDef } from './registry';
-import { productOf } from './treeHelpers';
+import { envOfArg, productOf } from '../commandSupport/treeArgs';
 
 /** `tpp.loadMoreRegistrations` (the "Load more…" row): loads the next page. Resolves to the rows added. */
 export const loadMoreRegistrations: CommandDef = {

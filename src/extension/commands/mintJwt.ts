@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { formatDuration } from '../../core/jwt/time';
-import { labelOf } from './keyHelpers';
-import { pickEnvironment } from './pickEnvironment';
+import { labelOf } from '../commandSupport/keys';
+import { pickEnvironment } from '../commandSupport/pickEnvironment';
 import { CommandDef } from './registry';
 
 /**

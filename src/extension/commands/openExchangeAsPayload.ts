@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { payloadTextOf } from '../../core/exchange/endpoint';
-import { exchangeOfArg } from './showExchange';
+import { exchangeOfArg } from '../commandSupport/history';
 import { CommandDef } from './registry';
 
 /**

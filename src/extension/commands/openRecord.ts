@@ -1,16 +1,7 @@
 import * as vscode from 'vscode';
+import type { TreeNode } from '../tree/node';
+import { envOfArg, treeArgOf } from '../commandSupport/treeArgs';
 import { CommandDef } from './registry';
-
-interface NodeLike {
-  readonly kind?: string;
-  readonly env?: string;
-  readonly id?: string;
-  readonly invoiceNumber?: string;
-  readonly record?: unknown;
-  readonly entry?: unknown;
-  readonly status?: unknown;
-  toTreeItem?(): vscode.TreeItem;
-}
 
 /** A string field of a record, or `''`. */
 function text(record: unknown, name: string): string {
@@ -28,16 +19,16 @@ export const openRecord: CommandDef = {
   id: 'tpp.openRecord',
   async run(services, arg) {
     const records = services.records;
-    const node = (arg ?? {}) as NodeLike;
-    const env = (typeof node.env === 'string' ? node.env : services.environments.active.get()) as Parameters<typeof records.liveUri>[0];
+    const row = treeArgOf(arg);
+    const env = envOfArg(services, arg);
     let uri: vscode.Uri;
-    if (node.kind === 'registration' && node.id) uri = records.liveUri(env, 'registration', node.id, node.invoiceNumber);
-    else if (node.kind === 'motorClub' && node.id) uri = records.liveUri(env, 'motor-club', node.id, node.invoiceNumber);
-    else if (node.kind === 'claim') uri = records.snapshot(env, `${text(node.record, 'serviceInvoiceNumber') || `Claim ${node.id ?? ''}`} · claim`, node.record);
-    else if (node.kind === 'history') uri = records.snapshot(env, `${text(node.entry, 'method')} ${text(node.entry, 'time').slice(11, 19)} · request`, node.entry);
-    else if (node.status) uri = records.snapshot(env, `${text((node.status as { info?: unknown }).info, 'label') || env} · environment`, node.status);
+    if (row?.node === 'registration' && row.id) uri = records.liveUri(env, 'registration', row.id, row.invoiceNumber);
+    else if (row?.node === 'motorClub' && row.id) uri = records.liveUri(env, 'motor-club', row.id, row.invoiceNumber);
+    else if (row?.node === 'claim') uri = records.snapshot(env, `${text(row.record, 'serviceInvoiceNumber') || `Claim ${row.id ?? ''}`} · claim`, row.record);
+    else if (row?.node === 'history') uri = records.snapshot(env, `${text(row.entry, 'method')} ${text(row.entry, 'time').slice(11, 19)} · request`, row.entry);
+    else if (row?.node === 'environment') uri = records.snapshot(env, `${row.label || env} · environment`, row.status);
     else {
-      const item = node.toTreeItem?.();
+      const item = (arg as Partial<TreeNode> | undefined)?.toTreeItem?.();
       uri = records.snapshot(env, `${typeof item?.label === 'string' ? item.label : 'row'}`, { label: item?.label, description: item?.description, tooltip: typeof item?.tooltip === 'string' ? item.tooltip : undefined });
     }
     await records.open(uri);

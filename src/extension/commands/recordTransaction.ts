@@ -1,4 +1,4 @@
-import { openPayload } from './mainHelpers';
+import { openPayload } from '../commandSupport/registrations';
 import { CommandDef } from './registry';
 
 /** `tpp.recordTransaction`: opens a transaction payload (manufacturer-to-dealer sale). */

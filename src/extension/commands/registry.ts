@@ -7,7 +7,10 @@ import { UserCancelled } from '../services/userCancelled';
 
 export { UserCancelled };
 
-/** A command: its id (`tpp.<verb><Noun>`, as in package.json) and its handler. */
+/**
+ * A command: its id (`tpp.<verb><Noun>`, as in package.json) and its handler. `args` are what VS Code passes: a row of
+ * a view (decoded by commandSupport/treeArgs.ts), an environment id, a URI, or options from a test or another command.
+ */
 export interface CommandDef {
   readonly id: string;
   run(services: Services, ...args: unknown[]): unknown;
@@ -33,24 +36,21 @@ function isCancellation(err: unknown): boolean {
 }
 
 /**
- * Registers every command with one wrapper: an error is logged (masked) and shown as an error
- * message with a "Show Log" button; a refused payload is an info line and a warning; a cancellation is silent. Returns the registrations to dispose.
+ * Runs one command with the one wrapper every command has: an error is logged (masked) and shown as an error
+ * message with a "Show Log" button; a refused payload is an info line and a warning; a cancellation is silent.
+ * Resolves to what the command resolved to, or `undefined` when it failed or was cancelled.
  */
-export function registerCommands(services: Services, defs: readonly CommandDef[]): vscode.Disposable[] {
-  return defs.map((def) =>
-    vscode.commands.registerCommand(def.id, async (...args: unknown[]) => {
-      try {
-        return await def.run(services, ...args);
-      } catch (err) {
-        if (isCancellation(err)) return undefined;
-        if (err instanceof PayloadRefused) return refused(services, err);
-        services.log.error(`Command ${def.id} failed`, err);
-        const message = err instanceof Error ? err.message : String(err);
-        void vscode.window.showErrorMessage(message, 'Show Log').then((choice) => {
-          if (choice) services.log.show();
-        });
-        return undefined;
-      }
-    }),
-  );
+export async function runCommand(services: Services, def: CommandDef, args: readonly unknown[]): Promise<unknown> {
+  try {
+    return await def.run(services, ...args);
+  } catch (err) {
+    if (isCancellation(err)) return undefined;
+    if (err instanceof PayloadRefused) return refused(services, err);
+    services.log.error(`Command ${def.id} failed`, err);
+    const message = err instanceof Error ? err.message : String(err);
+    void vscode.window.showErrorMessage(message, 'Show Log').then((choice) => {
+      if (choice) services.log.show();
+    });
+    return undefined;
+  }
 }

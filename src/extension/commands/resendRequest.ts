@@ -4,8 +4,8 @@ import type { EndpointId } from '../../core/contract/types';
 import { ENVIRONMENTS, EnvironmentId } from '../../core/environments';
 import type { HistoryEntry } from '../../core/history/history';
 import { runRequest } from '../send/runRequest';
-import { entryOf, pickEntry } from './historyHelpers';
-import { envOfArg } from './mainHelpers';
+import { entryOf, pickEntry } from '../commandSupport/history';
+import { envOfArg } from '../commandSupport/treeArgs';
 import { CommandDef, UserCancelled } from './registry';
 
 /** The question Resend asks before a request that changes data. */

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { ENVIRONMENTS } from '../../core/environments';
-import { flowEnvironmentOf, flowUriOf, refuseBrokenFlow } from './flowHelpers';
+import { flowEnvironmentOf, flowUriOf, refuseBrokenFlow } from '../commandSupport/flows';
 import { CommandDef } from './registry';
 
 /**

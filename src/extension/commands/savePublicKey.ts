@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { publicKeyPem } from '../../core/jwt/keys';
-import { describeKey, labelOf } from './keyHelpers';
-import { pickEnvironment } from './pickEnvironment';
+import { describeKey, labelOf } from '../commandSupport/keys';
+import { pickEnvironment } from '../commandSupport/pickEnvironment';
 import { CommandDef, UserCancelled } from './registry';
 
 /**

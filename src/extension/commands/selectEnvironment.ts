@@ -1,5 +1,5 @@
 import { CommandDef } from './registry';
-import { pickEnvironment } from './pickEnvironment';
+import { pickEnvironment } from '../commandSupport/pickEnvironment';
 import { ENVIRONMENTS } from '../../core/environments';
 
 /** `tpp.selectEnvironment`: quick pick of Local, Sandbox, Production; the choice is persisted. Returns the id. */

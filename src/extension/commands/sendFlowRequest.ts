@@ -1,6 +1,6 @@
 import { confirmFlowRun } from '../flows/guard';
 import { UserCancelled } from '../services/userCancelled';
-import { flowEnvironmentOf, flowUriOf, refuseBrokenFlow } from './flowHelpers';
+import { flowEnvironmentOf, flowUriOf, refuseBrokenFlow } from '../commandSupport/flows';
 import { CommandDef } from './registry';
 
 /**

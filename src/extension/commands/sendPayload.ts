@@ -5,8 +5,8 @@ import { VariableError, resolvePayloadVariables } from '../../core/variables';
 import { ENVIRONMENTS, EnvironmentId, isEnvironmentId } from '../../core/environments';
 import { readPayload } from '../send/payloadSend';
 import { runRequest } from '../send/runRequest';
-import { pickRegistration } from './mainHelpers';
-import { pickEnvironment } from './pickEnvironment';
+import { pickRegistration } from '../commandSupport/registrations';
+import { pickEnvironment } from '../commandSupport/pickEnvironment';
 import { CommandDef, UserCancelled } from './registry';
 
 /** Asks for what the file does not say: a registration (picker of the tree's rows, or an invoice number) or a shop. */

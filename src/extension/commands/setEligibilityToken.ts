@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { labelOf } from './keyHelpers';
-import { pickEnvironment } from './pickEnvironment';
+import { labelOf } from '../commandSupport/keys';
+import { pickEnvironment } from '../commandSupport/pickEnvironment';
 import { CommandDef, UserCancelled } from './registry';
 
 /**

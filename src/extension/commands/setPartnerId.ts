@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { CommandDef, UserCancelled } from './registry';
-import { pickEnvironment } from './pickEnvironment';
+import { pickEnvironment } from '../commandSupport/pickEnvironment';
 import { ENVIRONMENTS } from '../../core/environments';
 
 /**

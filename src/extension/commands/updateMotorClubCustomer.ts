@@ -1,5 +1,6 @@
 import { ENVIRONMENTS } from '../../core/environments';
-import { envOfArg, openPayload, pickRegistration, registrationRefOf } from './mainHelpers';
+import { openPayload, pickRegistration } from '../commandSupport/registrations';
+import { envOfArg, registrationRefOf, treeArgOf } from '../commandSupport/treeArgs';
 import { CommandDef } from './registry';
 
 /**
@@ -11,7 +12,8 @@ export const updateMotorClubCustomer: CommandDef = {
   async run(services, arg) {
     const env = envOfArg(services, arg);
     const ref = registrationRefOf(arg) ?? (await pickRegistration(services, env, 'motor-club', `Update motor-club customer (${ENVIRONMENTS[env].label})`, true));
-    const record = (arg as { row?: { record?: Record<string, unknown> } } | undefined)?.row?.record;
+    const row = treeArgOf(arg);
+    const record = row?.node === 'motorClub' || row?.node === 'registration' ? row.record : undefined;
     const meta = ref.id ? { $registrationId: ref.id } : { $registrationId: undefined, $invoiceNumber: ref.invoiceNumber };
     return openPayload('motor-club-customer', { ...meta, ...(record?.customer ? { customer: record.customer } : {}) });
   },

@@ -1,6 +1,6 @@
-import { openPayload } from './mainHelpers';
+import { openPayload } from '../commandSupport/registrations';
 import { CommandDef } from './registry';
-import { askUniqueId } from './shopHelpers';
+import { askUniqueId } from '../commandSupport/shops';
 
 /** `tpp.updateShop` (arguments: a uniqueId, or an environment/node and a uniqueId): asks for the shop's uniqueId when not given and opens a shop-update payload with it as `$uniqueId`. */
 export const updateShop: CommandDef = {

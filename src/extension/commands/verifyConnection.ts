@@ -3,8 +3,8 @@ import { ApiError } from '../../core/client';
 import { ENVIRONMENTS } from '../../core/environments';
 import { LOCAL_NOT_AVAILABLE } from '../services/jwtService';
 import { showInspection } from './inspectJwt';
-import { labelOf } from './keyHelpers';
-import { pickEnvironment } from './pickEnvironment';
+import { labelOf } from '../commandSupport/keys';
+import { pickEnvironment } from '../commandSupport/pickEnvironment';
 import { CommandDef } from './registry';
 
 /** What `tpp.verifyConnection` returns (for tests): the HTTP status and, on 200, who the server says we are. */

@@ -1,12 +1,13 @@
 import * as vscode from 'vscode';
 import { ENVIRONMENTS } from '../../core/environments';
 import type { WatchedEnvironment } from '../services/applicationWatch';
+import { envOf } from '../commandSupport/treeArgs';
 import { CommandDef, UserCancelled } from './registry';
 
 /** The environment of an argument (tree node, id) or asked for. */
 export async function watchedEnvironmentOf(arg: unknown, placeHolder: string): Promise<WatchedEnvironment> {
   // An environment id, or the Environments view's row of one (EnvironmentNode: status.info.id).
-  const id = typeof arg === 'string' ? arg : (arg as { status?: { info?: { id?: unknown } } } | undefined)?.status?.info?.id;
+  const id = typeof arg === 'string' ? arg : envOf(arg);
   if (id === 'sandbox' || id === 'production') return id;
   const picked = await vscode.window.showQuickPick(
     (['sandbox', 'production'] as const).map((env) => ({ label: ENVIRONMENTS[env].label, env, ...(env === 'production' ? { description: 'live data' } : {}) })),

@@ -3,8 +3,8 @@ import { ENVIRONMENTS, EnvironmentId } from '../../core/environments';
 import { ALG_FOR_CURVE, Curve, CURVES, DEFAULT_CURVE } from '../../core/jwt/algorithms';
 import { KeyMaterial, shortFingerprint } from '../../core/jwt/keys';
 import { KeyInfo } from '../services/keyStore';
-import type { Services } from '../container';
-import { UserCancelled } from './registry';
+import type { Logger } from '../log';
+import { UserCancelled } from '../services/userCancelled';
 
 /** `P-256 (ES256), SHA256 1a2b3c4d…9f0e`: the non-secret description of a key used in messages. */
 export function describeKey(k: KeyInfo | KeyMaterial): string {
@@ -44,7 +44,7 @@ export async function pickCurve(title: string, preferred: Curve = DEFAULT_CURVE)
 }
 
 /** Shows a non-blocking notification with the public-key actions after a key was created, rotated or imported. */
-export function offerPublicKeyActions(services: Services, env: EnvironmentId, message: string): void {
+export function offerPublicKeyActions(services: { readonly log: Logger }, env: EnvironmentId, message: string): void {
   const remote = ENVIRONMENTS[env].remote;
   const actions = remote ? ['Copy Public Key', 'Save Public Key…'] : [];
   void vscode.window.showInformationMessage(message, ...actions).then((choice) => {

@@ -1,8 +1,9 @@
 import * as vscode from 'vscode';
-import { EnvironmentId, isEnvironmentId } from '../../core/environments';
-import { EnvironmentModel } from '../services/environmentModel';
-import { UserCancelled } from './registry';
+import type { EnvironmentId } from '../../core/environments';
+import type { EnvironmentModel } from '../services/environmentModel';
+import { UserCancelled } from '../services/userCancelled';
 import { describeGap } from '../statusBar';
+import { envOf } from './treeArgs';
 
 interface EnvironmentPick extends vscode.QuickPickItem {
   readonly id: EnvironmentId;
@@ -13,7 +14,7 @@ interface EnvironmentPick extends vscode.QuickPickItem {
  * `EnvironmentNode`), otherwise asked with a quick pick. Throws {@link UserCancelled} when dismissed.
  */
 export async function pickEnvironment(model: EnvironmentModel, arg: unknown, title: string, filter?: (id: EnvironmentId) => boolean): Promise<EnvironmentId> {
-  const fromArg = environmentOf(arg);
+  const fromArg = envOf(arg);
   if (fromArg && (!filter || filter(fromArg))) return fromArg;
   const statuses = (await model.all()).filter((s) => !filter || filter(s.info.id));
   const items: EnvironmentPick[] = statuses.map((s) => ({
@@ -25,11 +26,4 @@ export async function pickEnvironment(model: EnvironmentModel, arg: unknown, tit
   const picked = await vscode.window.showQuickPick(items, { title, placeHolder: 'Choose an environment' });
   if (!picked) throw new UserCancelled();
   return picked.id;
-}
-
-/** Extracts an environment id from a command argument (a string id or an object with `status.info.id`). */
-export function environmentOf(arg: unknown): EnvironmentId | undefined {
-  if (isEnvironmentId(arg)) return arg;
-  const id = (arg as { status?: { info?: { id?: unknown } } } | undefined)?.status?.info?.id;
-  return isEnvironmentId(id) ? id : undefined;
 }

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { UserCancelled } from './registry';
+import { UserCancelled } from '../services/userCancelled';
 
 /** The shop's uniqueId: `given` when it is a non-empty string, else asked in an input box. Throws {@link UserCancelled}. */
 export async function askUniqueId(title: string, given: unknown): Promise<string> {

@@ -3,8 +3,8 @@ import { dirname } from 'node:path';
 import { defaultKeyFileName, FileExists, writeNewFile } from '../../core/connect';
 import type { EnvironmentId } from '../../core/environments';
 import type { KeyMaterial } from '../../core/jwt/keys';
-import { labelOf } from './keyHelpers';
-import { UserCancelled } from './registry';
+import { UserCancelled } from '../services/userCancelled';
+import { labelOf } from './keys';
 
 /**
  * Options of Generate Key Pair and Rotate Key for the application's copy of a new key. Only at creation is the key

@@ -1,36 +1,14 @@
 import * as vscode from 'vscode';
 import { PAYLOAD_KINDS, schemaUri, type PayloadKind } from '../../core/contract';
-import { EnvironmentId, isEnvironmentId } from '../../core/environments';
-import { environmentOf } from './pickEnvironment';
-import { UserCancelled } from './registry';
-import type { Services } from '../container';
+import type { EnvironmentId } from '../../core/environments';
+import { UserCancelled } from '../services/userCancelled';
+import type { RegistrationsModel } from '../services/registrationsModel';
 import { mergePages, rowText, type RegistrationProduct, type RegistrationState } from '../../core/listing/registrationPages';
+import type { RegistrationRef } from './treeArgs';
 
-/** The environment of a command argument: a node's `env`, an environment id or node, else the active environment. */
-export function envOfArg(services: Services, arg: unknown): EnvironmentId {
-  const env = (arg as { env?: unknown } | undefined)?.env;
-  if (isEnvironmentId(env)) return env;
-  return environmentOf(arg) ?? services.environments.active.get();
-}
-
-
-/** A registration chosen by the user or given by a command argument. */
-export interface RegistrationRef {
-  readonly id?: string;
-  readonly invoiceNumber?: string;
-  readonly storeNumber?: string;
-}
-
-/** Reads `{id}` / `{invoiceNumber, storeNumber}` from a node or an options object. */
-export function registrationRefOf(arg: unknown): RegistrationRef | undefined {
-  if (!arg || typeof arg !== 'object') return undefined;
-  const a = arg as { id?: unknown; invoiceNumber?: unknown; storeNumber?: unknown; kind?: unknown };
-  if (a.kind === 'history' || a.kind === 'claim') return undefined;
-  const id = typeof a.id === 'string' && a.id ? a.id : undefined;
-  const invoiceNumber = typeof a.invoiceNumber === 'string' && a.invoiceNumber ? a.invoiceNumber : undefined;
-  const storeNumber = typeof a.storeNumber === 'string' && a.storeNumber ? a.storeNumber : undefined;
-  if (!id && !invoiceNumber) return undefined;
-  return { ...(id ? { id } : {}), ...(invoiceNumber ? { invoiceNumber } : {}), ...(storeNumber ? { storeNumber } : {}) };
+/** What the registration pickers read: the registration lists as the tree shows them. */
+export interface RegistrationLists {
+  readonly registrations: RegistrationsModel;
 }
 
 /** One registration a picker offers. */
@@ -45,7 +23,7 @@ export interface RegistrationChoice extends vscode.QuickPickItem {
  * a claim or a cancellation is waited for), and, given `offered`, only rows in those states (the states whose rows'
  * menus offer the command). Rows without `_id` cannot be acted on and are left out.
  */
-export async function registrationChoices(services: Services, env: EnvironmentId, product: RegistrationProduct, offered?: readonly RegistrationState[]): Promise<RegistrationChoice[]> {
+export async function registrationChoices(services: RegistrationLists, env: EnvironmentId, product: RegistrationProduct, offered?: readonly RegistrationState[]): Promise<RegistrationChoice[]> {
   const model = services.registrations;
   const pages = await model.pages(env, product);
   if (product === 'tire-protection') await model.settled(env);
@@ -65,7 +43,7 @@ export async function registrationChoices(services: Services, env: EnvironmentId
  * Asks for a registration of `env`: a quick pick of {@link registrationChoices} (`offered`: the states the command
  * applies to), plus, when `byInvoice`, an entry to type an invoice number (and store number) instead.
  */
-export async function pickRegistration(services: Services, env: EnvironmentId, product: RegistrationProduct, title: string, byInvoice: boolean, offered?: readonly RegistrationState[]): Promise<RegistrationRef> {
+export async function pickRegistration(services: RegistrationLists, env: EnvironmentId, product: RegistrationProduct, title: string, byInvoice: boolean, offered?: readonly RegistrationState[]): Promise<RegistrationRef> {
   let rows: { label: string; description: string; ref?: RegistrationRef }[] = [];
   try {
     rows = (await registrationChoices(services, env, product, offered)).map(({ label, description = '', ref }) => ({ label, description, ref }));
@@ -90,7 +68,7 @@ export async function pickRegistration(services: Services, env: EnvironmentId, p
  * How a message names a registration: by the invoice number a person knows it by (from `ref`, or the rows the tree
  * read), `INV-1042 / store 7` when cancelled by invoice and store, the id only when no invoice number is known.
  */
-export function registrationName(services: Services, env: EnvironmentId, product: RegistrationProduct, ref: RegistrationRef): string {
+export function registrationName(services: RegistrationLists, env: EnvironmentId, product: RegistrationProduct, ref: RegistrationRef): string {
   const pages = ref.invoiceNumber || !ref.id ? undefined : services.registrations.loadedPages(env, product);
   const row = pages && mergePages(pages).find((s) => s.key === ref.id);
   const invoice = ref.invoiceNumber || (row ? rowText(row.row, 'invoiceNumber') : '');

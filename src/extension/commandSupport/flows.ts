@@ -2,10 +2,8 @@ import * as vscode from 'vscode';
 import { PayloadRefused } from '../../core/client/route';
 import type { FlowFile } from '../../core/flows/types';
 import { isEnvironmentId, type EnvironmentId } from '../../core/environments';
+import type { EnvironmentModel } from '../services/environmentModel';
 import { pickEnvironment } from './pickEnvironment';
-import type { CommandDef } from './registry';
-
-type Services = Parameters<CommandDef['run']>[0];
 
 /** The flow file of a command: the URI argument, else the active editor's document when it is a flow. */
 export function flowUriOf(arg: unknown): vscode.Uri {
@@ -16,7 +14,7 @@ export function flowUriOf(arg: unknown): vscode.Uri {
 }
 
 /** The environment of a command: an id, `'pick'` to ask, else the active one. */
-export async function flowEnvironmentOf(services: Services, arg: unknown, title: string): Promise<EnvironmentId> {
+export async function flowEnvironmentOf(services: { readonly environments: EnvironmentModel }, arg: unknown, title: string): Promise<EnvironmentId> {
   if (isEnvironmentId(arg)) return arg;
   if (arg === 'pick') return pickEnvironment(services.environments, undefined, title);
   return services.environments.active.get();

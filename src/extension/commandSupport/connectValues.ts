@@ -8,8 +8,11 @@ import { importPrivateKeyPem, KeyError } from '../../core/jwt/keys';
 import { signingKeyOf } from '../services/keyStore';
 import { audienceOf } from '../services/jwtService';
 import type { Services } from '../container';
+
+/** What the values of Connect Your Application are read from. */
+type ConnectServices = Pick<Services, 'localSandbox' | 'keys' | 'settings'>;
+import { UserCancelled } from '../services/userCancelled';
 import { pickKeyFile } from './keyFile';
-import { UserCancelled } from './registry';
 
 /** Second argument of `tpp.connectApplication`: answers given in advance (tests, other commands); the rest is asked. */
 export interface ConnectOptions {
@@ -43,7 +46,7 @@ export async function confirmReplace(path: string, overwrite: boolean | undefine
  * Local: the sandbox's addresses (starting it when its port is 0), its Partner ID, and its throwaway key written for
  * the application as a PKCS#8 PEM file with mode 0600 in `dir` (a Local key pair is generated first when there is none).
  */
-export async function localValues(services: Services, dir: string, o: ConnectOptions) {
+export async function localValues(services: ConnectServices, dir: string, o: ConnectOptions) {
   const sandbox = services.localSandbox;
   const addresses = sandbox.addresses ?? (await sandbox.ensureStarted());
   if (!(await services.keys.get('local'))) await vscode.commands.executeCommand('tpp.generateKeyPair', 'local', { curve: o.curve ?? 'P-256' });
@@ -65,7 +68,7 @@ export async function localValues(services: Services, dir: string, o: ConnectOpt
  * a new key pair generated into it (then stored, so that editor and application sign alike) or the application's
  * existing PEM (imported when the editor's key differs). The stored key is never written out.
  */
-export async function remoteValues(services: Services, env: Exclude<EnvironmentId, 'local'>, near: vscode.Uri | undefined, o: ConnectOptions) {
+export async function remoteValues(services: ConnectServices, env: Exclude<EnvironmentId, 'local'>, near: vscode.Uri | undefined, o: ConnectOptions) {
   const label = ENVIRONMENTS[env].label;
   const remote = services.settings.remote(env);
   if (!remote?.baseUrl) throw new Error(`${label} has no base address yet: run "Tire Protection: Configure Environment…" for ${label} first.`);
