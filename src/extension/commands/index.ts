@@ -50,6 +50,7 @@ import { runMistakesTour } from './runMistakesTour';
 import { setLocalPort } from './setLocalPort';
 import { copyAddress } from './copyAddress';
 import { connectApplication } from './connectApplication';
+import { resumeBackfill } from './resumeBackfill';
 import { runFlow } from './runFlow';
 import { sendFlowRequest } from './sendFlowRequest';
 import { showFlowExchange } from './showFlowExchange';
@@ -69,4 +70,4 @@ export const COMMANDS: readonly CommandDef[] = [selectEnvironment, useEnvironmen
   // Integration Log
   clearIntegrationLog, filterIntegrationLog, runMistakesTour, watchApplication, stopWatchingApplication,
   // Flows (.http files run as tests)
-  runFlow, sendFlowRequest, showFlowExchange];
+  runFlow, resumeBackfill, sendFlowRequest, showFlowExchange];
