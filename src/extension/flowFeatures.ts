@@ -4,7 +4,7 @@ import type { EnvironmentId } from '../core/environments';
 import type { FlowFeatureDeps, LoadedFlowFeatures } from './flows';
 import type { FlowTestController } from './flows/testController';
 import type { FlowIndex } from './services/flowIndex';
-import type { FlowRuns } from './services/flowRuns';
+import type { ExplorerRunOptions, FlowRuns } from './services/flowRuns';
 import { FLOW_EXCLUDE, FLOW_GLOB, isFlowDocument } from './flowFiles';
 import { UserCancelled } from './services/userCancelled';
 
@@ -49,12 +49,12 @@ export class FlowFeatures implements vscode.Disposable {
   ensure(): LoadedFlowFeatures {
     if (this.loaded) return this.loaded;
     const loaded = this.load().registerFlowFeatures(this.services);
-    loaded.disposables.push(loaded.flowRuns.attachExplorer((uri, env) => this.runInExplorer(loaded, uri, env)));
+    loaded.disposables.push(loaded.flowRuns.attachExplorer((uri, env, options) => this.runInExplorer(loaded, uri, env, options)));
     return (this.loaded = loaded);
   }
 
-  private async runInExplorer(loaded: LoadedFlowFeatures, uri: vscode.Uri, env: EnvironmentId): Promise<readonly RequestResult[]> {
-    const results = await loaded.tests.runFile(uri, env);
+  private async runInExplorer(loaded: LoadedFlowFeatures, uri: vscode.Uri, env: EnvironmentId, options: ExplorerRunOptions = {}): Promise<readonly RequestResult[]> {
+    const results = await loaded.tests.runFile(uri, env, options);
     // undefined: the guard stopped the run (its own bundle's UserCancelled cannot be matched here with instanceof).
     if (!results) throw new UserCancelled();
     return results;

@@ -20,11 +20,24 @@ export interface JournalHeader {
   readonly created: string;
 }
 
-/** A line of the journal. */
+/**
+ * A line of the journal. `open` begins each run's lines (`boot`: the operating system's boot id, so that a reader can
+ * tell whether the machine restarted since); `lease` is flushed to the disk before any row up to `to` is sent (rows
+ * above the last lease of a run were never sent); `closed` ends a run whose lines were all flushed.
+ */
 export type JournalLine =
   | JournalHeader
+  | { readonly t: 'open'; readonly boot: string }
+  | { readonly t: 'lease'; readonly to: number }
+  | { readonly t: 'closed' }
   | { readonly t: 'started'; readonly row: number; readonly hash: string }
   | { readonly t: 'ended'; readonly row: number; readonly hash: string; readonly status: EndStatus; readonly id?: string; readonly http?: number; readonly message?: string };
+
+/**
+ * `unsure`: no line names the row, but a run that lost the lines it had not flushed yet (the machine stopped) may have
+ * sent it: it is resumed like a started row.
+ */
+export type RowState = EndStatus | 'started' | 'unsure';
 
 const STATUS_CODES: readonly (EndStatus | 'started' | undefined)[] = [undefined, 'started', 'created', 'recovered', 'refused', 'failed', 'skipped', 'unknown'];
 
@@ -36,6 +49,7 @@ export class RowMarks {
   private codes = new Uint8Array(1024);
   private hashes = new Uint32Array(1024);
   private count = 0;
+  private unsureTo = 0;
 
   /** Rows the journal names. */
   get size(): number {
@@ -72,9 +86,20 @@ export class RowMarks {
     this.set(row, STATUS_CODES.indexOf(status), hash);
   }
 
-  /** What the journal says of `row`: nothing, started (not ended), or its end status. */
-  state(row: number): EndStatus | 'started' | undefined {
-    return row < this.codes.length ? STATUS_CODES[this.codes[row] as number] : undefined;
+  /** Rows up to `to` that no line names may have been sent by a run whose machine stopped (see {@link RowState}). */
+  unsureUpTo(to: number): void {
+    this.unsureTo = Math.max(this.unsureTo, to);
+  }
+
+  /** Whether any row is `unsure`. */
+  get anyUnsure(): boolean {
+    return this.unsureTo > 0;
+  }
+
+  /** What the journal says of `row`: nothing, started (not ended), maybe sent (`unsure`), or its end status. */
+  state(row: number): RowState | undefined {
+    const code = row < this.codes.length ? (this.codes[row] as number) : 0;
+    return code === 0 && row <= this.unsureTo ? 'unsure' : STATUS_CODES[code];
   }
 
   /** Whether `hash` is the hash the journal holds for `row` (first 32 bits). */

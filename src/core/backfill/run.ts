@@ -88,8 +88,6 @@ interface Run {
   readonly ctx: RowSendContext;
   readonly tally: Tally;
   readonly next: () => Promise<DataRow | undefined>;
-  /** Ended lines being flushed. */
-  readonly acks: Set<Promise<void>>;
 }
 
 /** Sends (or skips) one row and journals it. */
@@ -99,23 +97,22 @@ async function doRow(run: Run, row: DataRow): Promise<void> {
   const hash = rowHash(row, run.columns);
   const state = marks.state(row.number);
   const end = (r: Omit<RowResult, 'row' | 'line' | 'durationMs'>) => run.tally.row({ row: row.number, line: row.line, durationMs: Math.round(performance.now() - started), ...r });
-  if (state !== undefined && !marks.sameHash(row.number, hash)) return end({ status: 'changed', message: 'its values changed since the journal was written: not sent (restore them, or start a new journal)' });
+  if (state !== undefined && state !== 'unsure' && !marks.sameHash(row.number, hash)) return end({ status: 'changed', message: 'its values changed since the journal was written: not sent (restore them, or start a new journal)' });
   if (state === 'created' || state === 'recovered') return run.tally.already();
   if (state === 'refused') return end({ status: 'refused', message: 'refused in an earlier run (see the journal): not sent again' });
   if (run.invalid.state(row.number) === 'skipped') {
-    await journal?.append({ t: 'ended', row: row.number, hash, status: 'skipped' });
+    journal?.write({ t: 'ended', row: row.number, hash, status: 'skipped' });
     return end({ status: 'skipped', message: 'invalid (see the checks above): not sent' });
   }
-  const careful = state === 'started' || state === 'failed' || state === 'unknown';
-  await journal?.append({ t: 'started', row: row.number, hash });
+  const careful = state === 'started' || state === 'unsure' || state === 'failed' || state === 'unknown';
+  // journal.ts: the lease is on the disk (a stopped machine) and the started line with the kernel (a killed process)
+  // before the row's first request.
+  await journal?.lease(row.number);
+  journal?.write({ t: 'started', row: row.number, hash });
   const outcome = await sendRow(rowScope(o.flow, o.environment, o.variables ?? {}, row), run.ctx, careful);
   const result = { ...outcome, ...(careful ? { resumed: true } : {}) };
-  if (outcome.status === 'cancelled' || outcome.status === 'changed' || !journal) return end(result);
-  // The worker goes on to its next row while this line is flushed (with that row's started line): the row is
-  // reported only once its line is on the disk.
-  const ack = journal.append({ t: 'ended', row: row.number, hash, status: outcome.status, ...(outcome.id !== undefined ? { id: outcome.id } : {}), ...(outcome.http !== undefined ? { http: outcome.http } : {}), ...(outcome.message ? { message: outcome.message } : {}) });
-  run.acks.add(ack);
-  void ack.then(() => (run.acks.delete(ack), end(result)), () => run.acks.delete(ack));
+  if (outcome.status !== 'cancelled' && outcome.status !== 'changed') journal?.write({ t: 'ended', row: row.number, hash, status: outcome.status, ...(outcome.id !== undefined ? { id: outcome.id } : {}), ...(outcome.http !== undefined ? { http: outcome.http } : {}), ...(outcome.message ? { message: outcome.message } : {}) });
+  end(result);
 }
 
 async function worker(run: Run): Promise<void> {
@@ -167,11 +164,10 @@ export async function runBackfill(o: BackfillOptions): Promise<BackfillSummary> 
   const send: FlowSendContext = { environment: o.environment, clients: clientsFor(o, gate), timeoutMs: o.timeoutMs ?? 30_000, maxResponseBytes: 16 * 1024 * 1024, ...(o.dispatcher ? { dispatcher: o.dispatcher } : {}) };
   const ctx: RowSendContext = { flow: o.flow, send, gate, read, retryUnknown: o.retryUnknown ?? false, ...(o.signal ? { signal: o.signal } : {}) };
   const rows = readRows(o.dataPath, columns);
-  const run: Run = { o, columns, invalid: checked.invalid, marks, ...(journal ? { journal } : {}), ctx, tally, next: sharedNext(rows), acks: new Set() };
+  const run: Run = { o, columns, invalid: checked.invalid, marks, ...(journal ? { journal } : {}), ctx, tally, next: sharedNext(rows) };
   tally.begin();
   try {
     await Promise.all(Array.from({ length: jobs }, () => worker(run)));
-    await Promise.all(run.acks);
   } finally {
     await rows.return(undefined);
     await journal?.close();

@@ -51,6 +51,7 @@ import { runMistakesTour } from './runMistakesTour';
 import { setLocalPort } from './setLocalPort';
 import { copyAddress } from './copyAddress';
 import { connectApplication } from './connectApplication';
+import { resumeBackfill } from './resumeBackfill';
 import { runFlow } from './runFlow';
 import { sendFlowRequest } from './sendFlowRequest';
 import { showFlowExchange } from './showFlowExchange';
@@ -70,7 +71,7 @@ export const COMMANDS: readonly CommandDef[] = [selectEnvironment, useEnvironmen
   // Integration Log
   clearIntegrationLog, filterIntegrationLog, runMistakesTour, watchApplication, stopWatchingApplication,
   // Flows (.http files run as tests)
-  runFlow, sendFlowRequest, showFlowExchange];
+  runFlow, resumeBackfill, sendFlowRequest, showFlowExchange];
 
 const BY_ID: ReadonlyMap<string, CommandDef> = new Map(COMMANDS.map((c) => [c.id, c]));
 

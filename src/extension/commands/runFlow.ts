@@ -16,6 +16,7 @@ export const runFlow: CommandDef = {
     const env = await flowEnvironmentOf(services, envArg, 'Run Flow on…');
     refuseBrokenFlow(await services.flows.load(uri));
     const results = await services.flowRuns.runInExplorer(uri, env);
+    if (results.length === 0) return results; // a data-driven flow: its notification and the Test Explorer told the counts
     const count = (o: string) => results.filter((r) => r.outcome === o).length;
     const [failed, errored] = [count('failed'), count('errored')];
     const summary = `${ENVIRONMENTS[env].label}: ${vscode.workspace.asRelativePath(uri)} — ${count('passed')} passed, ${failed} failed${errored ? `, ${errored} errored` : ''}.`;

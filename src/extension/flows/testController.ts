@@ -5,6 +5,8 @@ import type { Logger } from '../log';
 import type { FlowIndex } from '../services/flowIndex';
 import type { FlowRuns } from '../services/flowRuns';
 import { UserCancelled } from '../services/userCancelled';
+import { readText } from '../services/flowIndex';
+import { dataFileOf, runBackfillItems, type BackfillTestReport } from './backfillRun';
 import { confirmFlowRun } from './guard';
 import { reportResult, type FlowTestReport } from './testReport';
 
@@ -41,6 +43,8 @@ export class FlowTestController implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   /** What the last run reported, per request (tests: the API cannot read the Test Explorer's results). */
   lastRun: readonly FlowTestReport[] = [];
+  /** What the last data-driven flow reported (tests, as {@link lastRun}). */
+  lastBackfill: BackfillTestReport | undefined;
 
   constructor(private readonly services: FlowTestServices) {
     const controller = vscode.tests.createTestController(FLOW_CONTROLLER_ID, 'Tire Protection Flows');
@@ -92,19 +96,22 @@ export class FlowTestController implements vscode.Disposable {
   }
 
   /**
-   * Runs the file `uri` on `env` as a Test Explorer run of its item; resolves to every request's result, or
-   * `undefined` when the Production guard or a missing prerequisite stopped the run (the user has been told).
+   * Runs the file `uri` on `env` as a Test Explorer run of its item; resolves to every request's result (none for a
+   * data-driven flow: see {@link lastBackfill}), or `undefined` when the Production guard or a missing prerequisite
+   * stopped the run (the user has been told). `resume`: continue a data-driven flow's journal; `token` cancels.
    */
-  async runFile(uri: vscode.Uri, env: EnvironmentId): Promise<readonly RequestResult[] | undefined> {
+  async runFile(uri: vscode.Uri, env: EnvironmentId, options: { resume?: boolean; token?: vscode.CancellationToken } = {}): Promise<readonly RequestResult[] | undefined> {
     const item = this.upsert(uri, await this.services.flows.load(uri));
     if (!item) throw new Error(`${vscode.workspace.asRelativePath(uri)} is not a flow file on disk: save it as a .http file first.`);
     const source = new vscode.CancellationTokenSource();
+    const relay = options.token?.onCancellationRequested(() => source.cancel());
     try {
-      return await this.run(env, new vscode.TestRunRequest([item], undefined, this.profiles.get(env)), source.token);
+      return await this.run(env, new vscode.TestRunRequest([item], undefined, this.profiles.get(env)), source.token, options.resume ?? false);
     } catch (err) {
       if (err instanceof UserCancelled) return undefined;
       throw err;
     } finally {
+      relay?.dispose();
       source.dispose();
     }
   }
@@ -133,10 +140,11 @@ export class FlowTestController implements vscode.Disposable {
   }
 
   /**
-   * One Test Explorer run on `env`: guard, then each planned file in turn; cancellation stops sending.
+   * One Test Explorer run on `env`: guard, then each planned file in turn (a data-driven one through
+   * backfillRun.ts, `resume` continuing its journal); cancellation stops sending.
    * @throws UserCancelled when the guard stopped the run (its requests are reported skipped).
    */
-  private async run(env: EnvironmentId, request: vscode.TestRunRequest, token: vscode.CancellationToken): Promise<RequestResult[]> {
+  private async run(env: EnvironmentId, request: vscode.TestRunRequest, token: vscode.CancellationToken, resume = false): Promise<RequestResult[]> {
     const run = this.controller.createTestRun(request, `Flows on ${ENVIRONMENTS[env].label}`, true);
     const reports: FlowTestReport[] = [];
     const results: RequestResult[] = [];
@@ -151,6 +159,13 @@ export class FlowTestController implements vscode.Disposable {
       for (const p of plan) {
         if (token.isCancellationRequested) break;
         const item = (index: number) => this.controller.items.get(p.uri.toString())?.children.get(requestItemId(p.uri, index));
+        const text = await readText(p.uri);
+        if (dataFileOf(p.uri, text)) {
+          const items = p.flow.requests.flatMap((r) => item(r.index) ?? []);
+          for (const it of items) pending.delete(it.id);
+          this.lastBackfill = await runBackfillItems({ run, controller: this.controller, items, uri: p.uri, flow: p.flow, text, env, flowRuns: this.services.flowRuns, resume, token });
+          continue;
+        }
         const ran = await this.services.flowRuns.run({
           flow: p.flow,
           env,

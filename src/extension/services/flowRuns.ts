@@ -19,7 +19,12 @@ export interface FlowRunSpec {
 }
 
 /** Runs flow files in the Test Explorer and resolves to every request's result; rejects with UserCancelled when stopped by the guard. */
-export type ExplorerRunner = (uri: vscode.Uri, env: EnvironmentId) => Promise<readonly RequestResult[]>;
+export type ExplorerRunner = (uri: vscode.Uri, env: EnvironmentId, options?: ExplorerRunOptions) => Promise<readonly RequestResult[]>;
+
+/** `resume`: continue a data-driven flow's journal (docs/backfills.md). */
+export interface ExplorerRunOptions {
+  readonly resume?: boolean;
+}
 
 /** The key of a request's last result: its file (URI string) and 0-based index. */
 export const requestKey = (file: string, index: number) => `${file}#${index}`;
@@ -117,9 +122,9 @@ export class FlowRuns implements vscode.Disposable {
   }
 
   /** Runs the flow file `uri` on `env` as a Test Explorer run (its results show there). */
-  runInExplorer(uri: vscode.Uri, env: EnvironmentId): Promise<readonly RequestResult[]> {
+  runInExplorer(uri: vscode.Uri, env: EnvironmentId, options: ExplorerRunOptions = {}): Promise<readonly RequestResult[]> {
     if (!this.explorer) throw new Error(`Flows cannot run on ${ENVIRONMENTS[env].label} yet: the Test Explorer's flow controller is not registered.`);
-    return this.explorer(uri, env);
+    return this.explorer(uri, env, options);
   }
 
   dispose(): void {

@@ -4,6 +4,7 @@ import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openJournal, readJournal, JournalError } from '../../../src/core/backfill';
+import { LEASE_ROWS } from '../../../src/core/backfill/journal';
 
 const header = { flow: 'f.http', flowHash: 'abc', data: 'd.csv' };
 const H1 = 'a'.repeat(64);
@@ -14,14 +15,16 @@ describe('backfill journal', () => {
   beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'tpp-journal-'))));
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('writes a header, then started and ended lines, each on the disk when acknowledged', async () => {
+  it('writes a header, then started and ended lines, each in the file (with the kernel) when write returns', async () => {
     const path = join(dir, 'runs', 'j.jsonl');
     const { writer } = await openJournal(path, { header, resume: false });
-    await Promise.all([writer.append({ t: 'started', row: 1, hash: H1 }), writer.append({ t: 'started', row: 2, hash: H2 })]);
-    await writer.append({ t: 'ended', row: 1, hash: H1, status: 'created', id: 'r1' });
-    // acknowledged lines are in the file before close
+    await writer.lease(2);
+    writer.write({ t: 'started', row: 1, hash: H1 });
+    writer.write({ t: 'started', row: 2, hash: H2 });
+    writer.write({ t: 'ended', row: 1, hash: H1, status: 'created', id: 'r1' });
+    // written lines are in the file before any flush or close: a killed process cannot lose them
     const lines = readFileSync(path, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { t: string });
-    assert.deepEqual(lines.map((l) => l.t), ['header', 'started', 'started', 'ended']);
+    assert.deepEqual(lines.map((l) => l.t), ['header', 'open', 'lease', 'started', 'started', 'ended']);
     await writer.close();
     const c = await readJournal(path);
     assert.equal(c.header?.flow, 'f.http');
@@ -35,13 +38,13 @@ describe('backfill journal', () => {
   it('tolerates a last line cut short by a crash and cuts it off before appending', async () => {
     const path = join(dir, 'j.jsonl');
     const { writer } = await openJournal(path, { header, resume: false });
-    await writer.append({ t: 'started', row: 1, hash: H1 });
+    writer.write({ t: 'started', row: 1, hash: H1 });
     await writer.close();
     appendFileSync(path, '{"t":"ended","row":1,"ha');
     const c = await readJournal(path);
     assert.equal(c.marks.state(1), 'started', 'the cut line is not read');
     const again = await openJournal(path, { header, resume: true });
-    await again.writer.append({ t: 'ended', row: 1, hash: H1, status: 'recovered' });
+    again.writer.write({ t: 'ended', row: 1, hash: H1, status: 'recovered' });
     await again.writer.close();
     const text = readFileSync(path, 'utf8');
     assert.ok(!text.includes('"ha{'), text);
@@ -69,12 +72,51 @@ describe('backfill journal', () => {
   it('refuses the journal of another flow, data file or a changed flow, and an earlier run without resume', async () => {
     const path = join(dir, 'j.jsonl');
     const { writer } = await openJournal(path, { header, resume: false });
-    await writer.append({ t: 'started', row: 1, hash: H1 });
+    writer.write({ t: 'started', row: 1, hash: H1 });
     await writer.close();
     const code = (c: string) => (e: unknown) => e instanceof JournalError && e.code === c;
     await assert.rejects(openJournal(path, { header: { ...header, flow: 'other.http' }, resume: true }), code('mismatch'));
     await assert.rejects(openJournal(path, { header: { ...header, data: 'other.csv' }, resume: true }), code('mismatch'));
     await assert.rejects(openJournal(path, { header: { ...header, flowHash: 'changed' }, resume: true }), (e: unknown) => code('mismatch')(e) && /changed since/.test((e as Error).message));
     await assert.rejects(openJournal(path, { header, resume: false }), (e: unknown) => code('exists')(e) && /--resume/.test((e as Error).message));
+  });
+
+  it('a run that neither closed nor ran on this boot (the machine stopped) leaves the rows of its leases unsure, and only then', async () => {
+    const path = join(dir, 'j.jsonl');
+    const run = (boot: string, lines: object[]) => lines.map((l) => JSON.stringify(l)).join('\n') + '\n';
+    const head = run('', [{ t: 'header', v: 1, ...header, created: '' }]);
+    // run on boot A: leased rows 1-256, started 1 and 2, ended 1; its lines after that were lost with the machine
+    const a = run('A', [{ t: 'open', boot: 'A' }, { t: 'lease', to: 256 }, { t: 'started', row: 1, hash: H1 }, { t: 'ended', row: 1, hash: H1, status: 'created' }, { t: 'started', row: 2, hash: H2 }]);
+    writeFileSync(path, head + a);
+    const later = await readJournal(path, 'B');
+    assert.equal(later.marks.state(1), 'created');
+    assert.equal(later.marks.state(2), 'started');
+    assert.equal(later.marks.state(3), 'unsure', 'a row of the lease that no line names may have been sent');
+    assert.equal(later.marks.state(256), 'unsure');
+    assert.equal(later.marks.state(257), undefined, 'nothing beyond the last flushed lease was sent');
+    // the same boot: the process died, the kernel kept every line it was handed
+    assert.equal((await readJournal(path, 'A')).marks.state(3), undefined);
+    // a run that closed flushed all its lines
+    writeFileSync(path, head + a + run('A', [{ t: 'closed' }]));
+    assert.equal((await readJournal(path, 'B')).marks.state(3), undefined);
+    // a later run on boot B that was killed does not settle run A's rows it never reached
+    writeFileSync(path, head + a + run('B', [{ t: 'open', boot: 'B' }, { t: 'lease', to: 10 }, { t: 'started', row: 3, hash: H1 }]));
+    const c = await readJournal(path, 'B');
+    assert.equal(c.marks.state(3), 'started');
+    assert.equal(c.marks.state(200), 'unsure');
+    await assert.rejects(openJournal(path, { header, resume: false }), (e: unknown) => e instanceof JournalError && e.code === 'exists');
+  });
+
+  it('flushes a lease before the rows it covers are sent, and the next one ahead of need', async () => {
+    const path = join(dir, 'j.jsonl');
+    const { writer } = await openJournal(path, { header, resume: false });
+    await writer.lease(1);
+    const leases = () => readFileSync(path, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { t: string; to?: number }).filter((l) => l.t === 'lease').map((l) => l.to);
+    assert.deepEqual(leases(), [LEASE_ROWS]);
+    await writer.lease(LEASE_ROWS / 2 + 1);
+    await writer.lease(LEASE_ROWS / 2 + 2);
+    await writer.close();
+    assert.deepEqual(leases(), [LEASE_ROWS, 2 * LEASE_ROWS]);
+    assert.equal(JSON.parse(readFileSync(path, 'utf8').trim().split('\n').at(-1) as string).t, 'closed');
   });
 });

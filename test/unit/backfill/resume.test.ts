@@ -50,6 +50,22 @@ describe('backfill against the Local sandbox', function () {
     for (let n = 1; n <= 8; n++) assert.equal(per.get(`RES-${n}`), 1, `RES-${n}`);
   });
 
+  it('after a stopped machine, rows of the last flushed lease that no line names are looked up before anything is sent', async () => {
+    const w = ws(registrationCsv('LOST', 4));
+    assert.equal((await backfill(w, c)).summary.created, 4);
+    // The machine stopped: the lines of rows 2-4 had been written but not flushed, and are gone. The run's open line
+    // names another boot, and it never closed; its flushed lease covers the rows it may have sent.
+    const path = defaultJournalPath(w.flowPath, w.dataPath);
+    const lines = readFileSync(path, 'utf8').trim().split('\n');
+    const kept = lines.filter((l) => /"t":"(header|lease)"/.test(l) || /"row":1,/.test(l));
+    writeFileSync(path, `${[kept[0], JSON.stringify({ t: 'open', boot: 'a boot before this one' }), ...kept.slice(1)].join('\n')}\n`);
+    const again = await backfill(w, c, { resume: true });
+    assert.equal(again.summary.done, 1);
+    assert.deepEqual(again.rows.map((r) => [r.row, r.status]).sort(), [[2, 'recovered'], [3, 'recovered'], [4, 'recovered']], JSON.stringify(again.rows));
+    const per = await registrationsPerInvoice(c);
+    for (let n = 1; n <= 4; n++) assert.equal(per.get(`LOST-${n}`), 1, `LOST-${n}`);
+  });
+
   it('sends a started row that had not landed, and reports a row whose values changed', async () => {
     const w = ws(registrationCsv('NEW', 3));
     const path = defaultJournalPath(w.flowPath, w.dataPath);

@@ -1,0 +1,168 @@
+import * as vscode from 'vscode';
+import { dataDirectiveOf, JournalError, RowsError, runBackfill } from '../../core/backfill';
+import type { BackfillProgress, BackfillSummary, RowProblem, RowResult } from '../../core/backfill/types';
+import { ENVIRONMENTS, type EnvironmentId } from '../../core/environments';
+import type { FlowFile } from '../../core/flows/types';
+import { readText } from '../services/flowIndex';
+import { relativeTo, type FlowRuns } from '../services/flowRuns';
+
+/** Failed rows shown as child items of the data-driven request; the others are counted in one more item. */
+export const MAX_ROW_ITEMS = 100;
+
+/** The command that continues a backfill's journal (docs/flows-editor.md, Data-driven flows). */
+export const RESUME_BACKFILL_COMMAND = 'tpp.resumeBackfill';
+
+/** What the Test Explorer was told about a data-driven flow (tests read it: the API cannot read the Test Explorer). */
+export interface BackfillTestReport {
+  /** The test item that carries the counts: the flow's first request. */
+  readonly id: string;
+  readonly summary?: BackfillSummary;
+  /** The counts as the item shows them (its description). */
+  readonly counts: string;
+  /** Labels of the failed-row child items, in the order rows ended (at most {@link MAX_ROW_ITEMS}, then "… N more"). */
+  readonly rowItems: readonly string[];
+  /** Why nothing ran (a data file or journal problem), when so. */
+  readonly error?: string;
+  readonly cancelled: boolean;
+}
+
+/** What a backfill run in the Test Explorer needs. */
+export interface BackfillItemRun {
+  readonly run: vscode.TestRun;
+  readonly controller: vscode.TestController;
+  /** The request items of the flow, in order; the first carries the counts and the failed rows. */
+  readonly items: readonly vscode.TestItem[];
+  readonly uri: vscode.Uri;
+  readonly flow: FlowFile;
+  readonly text: string;
+  readonly env: EnvironmentId;
+  readonly flowRuns: FlowRuns;
+  readonly resume: boolean;
+  readonly token: vscode.CancellationToken;
+}
+
+/** The data file a flow names with `# @data` (relative to the flow file), when it names one. */
+export function dataFileOf(uri: vscode.Uri, text: string): vscode.Uri | undefined {
+  const rel = dataDirectiveOf(text);
+  return rel === undefined ? undefined : relativeTo(uri, rel);
+}
+
+/** The row counts as an item's description: created, recovered, refused, skipped, unknown (and the rest when any). */
+export function countsOf(s: BackfillSummary): string {
+  const parts = [`${s.created} created`, `${s.recovered} recovered`, `${s.refused} refused`, `${s.skipped} skipped`, `${s.unknown} unknown`];
+  for (const [n, label] of [[s.invalid, 'invalid'], [s.failed, 'failed'], [s.changed, 'changed'], [s.cancelled, 'cancelled'], [s.done, 'already done']] as const) if (n > 0) parts.push(`${n} ${label}`);
+  return `${s.rows} rows: ${parts.join(', ')}`;
+}
+
+const rowText = (r: RowResult): string => `row ${r.row} (line ${r.line}): ${r.status}${r.http !== undefined ? ` ${r.http}` : ''}${r.message ? `: ${r.message}` : ''}${r.problems?.length ? `: ${r.problems.map((p) => `${p.column ? `column ${p.column}: ` : ''}${p.rule}: ${p.message}`).join('; ')}` : ''}`;
+
+/** A progress line: rows done/total, rate and failures. */
+const progressText = (p: BackfillProgress): string => `${p.done}/${p.total} rows · ${p.rate.toFixed(1)} rows/s · ${p.failed} failed${p.etaMs !== undefined ? ` · ${Math.ceil(p.etaMs / 1000)} s left` : ''}`;
+
+/**
+ * Runs a data-driven flow (docs/backfills.md) as a Test Explorer run of its request items, with a cancellable
+ * notification (rows done/total, rate, failures). Cancelling (the notification or the Test Explorer) stops taking
+ * rows; requests in flight finish and the journal stays resumable ({@link RESUME_BACKFILL_COMMAND}). The first
+ * request item shows the row counts and gets one child item per failed row (at most {@link MAX_ROW_ITEMS}).
+ * @returns what was reported; never throws for a row, a data file or a journal problem (the item says it).
+ * @throws NotReadyError when the environment cannot sign or has no address.
+ */
+export async function runBackfillItems(a: BackfillItemRun): Promise<BackfillTestReport> {
+  const head = a.items[0] as vscode.TestItem;
+  const data = dataFileOf(a.uri, a.text) as vscode.Uri;
+  const environment = await a.flowRuns.environment(a.env);
+  head.children.replace([]);
+  for (const it of a.items) a.run.started(it);
+  const rowItems: string[] = [];
+  let more = 0;
+  let moreItem: vscode.TestItem | undefined;
+  const onRowEnd = (r: RowResult, invalid = false) => {
+    if (r.status === 'created' || r.status === 'recovered') return;
+    if (rowItems.length >= MAX_ROW_ITEMS) {
+      more++;
+      moreItem ??= a.controller.createTestItem(`${head.id}#rows-more`, '', a.uri);
+      moreItem.label = `… ${more} more failed row${more === 1 ? '' : 's'} (the journal in .tpp/runs/ has them all)`;
+      if (more === 1) head.children.add(moreItem);
+      return;
+    }
+    const child = a.controller.createTestItem(`${head.id}#row-${r.row}`, rowText(r), data);
+    child.range = new vscode.Range(r.line - 1, 0, r.line - 1, 0);
+    head.children.add(child);
+    rowItems.push(child.label);
+    const message = new vscode.TestMessage(rowText(r));
+    message.location = new vscode.Location(data, child.range);
+    if (r.status === 'skipped' && !invalid) a.run.skipped(child);
+    else a.run.failed(child, message, r.durationMs);
+  };
+  const onInvalidRow = (problems: readonly RowProblem[]) => {
+    const first = problems[0];
+    if (first) onRowEnd({ row: first.row, line: first.line, status: 'skipped', message: 'invalid', problems, durationMs: 0 }, true);
+  };
+  const started = Date.now();
+  const title = `Backfill ${vscode.workspace.asRelativePath(a.uri)} on ${ENVIRONMENTS[a.env].label}`;
+  let summary: BackfillSummary | undefined;
+  let error: string | undefined;
+  const abort = new AbortController();
+  const cancelRun = a.token.onCancellationRequested(() => abort.abort());
+  try {
+    summary = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
+      token.onCancellationRequested(() => abort.abort());
+      let shown = 0;
+      let last = 0;
+      return runBackfill({
+        flow: a.flow,
+        flowText: a.text,
+        flowPath: a.uri.fsPath,
+        dataPath: data.fsPath,
+        environment,
+        readFile: (p) => readText(relativeTo(a.uri, p)),
+        variables: a.flowRuns.variablesOf(a.env, a.uri),
+        resume: a.resume,
+        signal: abort.signal,
+        listener: {
+          onInvalidRow,
+          onChecked: (total, invalid) => progress.report({ message: `${total} rows checked${invalid ? `, ${invalid} invalid` : ''}: sending…` }),
+          onRowEnd,
+          onProgress: (p) => {
+            const now = Date.now();
+            if (now - last < 250 && p.done < p.total) return;
+            last = now;
+            const pct = p.total > 0 ? (100 * p.done) / p.total : 0;
+            progress.report({ message: progressText(p), increment: pct - shown });
+            shown = pct;
+          },
+        },
+      });
+    });
+  } catch (err) {
+    if (!(err instanceof RowsError || err instanceof JournalError)) throw err;
+    error = err.message;
+    if (err instanceof JournalError && err.code === 'exists') offerResume(a.uri, a.env, err.message);
+  } finally {
+    cancelRun.dispose();
+  }
+  return report(a, head, { summary, error, rowItems, more, cancelled: abort.signal.aborted, durationMs: Date.now() - started });
+}
+
+/** Tells the request items how the rows ended and returns the report. */
+function report(a: BackfillItemRun, head: vscode.TestItem, r: { summary: BackfillSummary | undefined; error: string | undefined; rowItems: string[]; more: number; cancelled: boolean; durationMs: number }): BackfillTestReport {
+  const s = r.summary;
+  const counts = s ? countsOf(s) : '';
+  for (const it of a.items) it.description = counts || undefined;
+  const resumable = r.cancelled ? ' Cancelled: Resume Backfill (on the item, or in the Command Palette) continues it without sending a row twice.' : '';
+  const text = r.error ?? (s?.notSent ? `${counts}: nothing was sent, since ${s.invalid} row${s.invalid === 1 ? ' is' : 's are'} invalid (the child items say why): correct the data file and run again.` : `${counts}.${resumable}`);
+  const bad = !s || s.notSent || r.cancelled || s.refused + s.failed + s.skipped + s.unknown + s.changed + s.cancelled > 0;
+  for (const it of a.items) {
+    if (bad) a.run.failed(it, new vscode.TestMessage(text), r.durationMs);
+    else a.run.passed(it, r.durationMs);
+  }
+  a.run.appendOutput(`${vscode.workspace.asRelativePath(a.uri)}: ${text}\r\n`, undefined, head);
+  return { id: head.id, ...(s ? { summary: s } : {}), counts, rowItems: r.more ? [...r.rowItems, `… ${r.more} more`] : r.rowItems, ...(r.error ? { error: r.error } : {}), cancelled: r.cancelled };
+}
+
+/** A journal of an earlier run refused a fresh run: offer to continue it. */
+function offerResume(uri: vscode.Uri, env: EnvironmentId, message: string): void {
+  void vscode.window.showWarningMessage(message.replace('with --resume', 'with Resume Backfill'), 'Resume Backfill').then((c) => {
+    if (c) void vscode.commands.executeCommand(RESUME_BACKFILL_COMMAND, uri, env);
+  });
+}

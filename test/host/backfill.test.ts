@@ -1,0 +1,104 @@
+// Data-driven flows (docs/backfills.md, docs/flows-editor.md) in a real extension host against the Local sandbox: run
+// from the Test Explorer, the request item shows the row counts and the failed rows are its child items; a run
+// cancelled mid-way leaves a resumable journal, and Resume Backfill continues it without storing a row twice.
+// Spec: Tire-protection registrations ("Registrations are unique by invoice number"; a second one is refused with 409).
+import * as assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import * as vscode from 'vscode';
+import { defaultJournalPath } from '../../src/core/backfill';
+import { createPartnerClient } from '../../src/core/client/client';
+import type { ExtensionApi } from '../../src/extension/extension';
+import { activateExtension } from '../shared/extension';
+import { until } from '../shared/driver';
+
+const cmd = <T = unknown>(id: string, ...args: unknown[]) => vscode.commands.executeCommand<T>(id, ...args);
+const folder = () => vscode.workspace.workspaceFolders![0]!.uri;
+
+const FLOW = [
+  '# @data ./rows.csv',
+  '### Registration',
+  'POST {{baseUrl}}/tire-protection/registrations',
+  'Content-Type: application/json',
+  '',
+  '{ "product_id": "tp-road-hazard-36", "invoiceNumber": "{{row.invoice}}", "enrollDate": "2025-06-01",',
+  '  "customer": { "name": "{{row.name}}", "email": "buyer@example.com" }, "vehicle": { "year": 2021, "make": "Toyota", "model": "RAV4" },',
+  '  "tires": [{ "make": "Michelin", "model": "Defender2", "size": "225/65R17", "retailPrice": 189.99, "dot": "DOT U2LL LMLR 1124" }] }',
+  '',
+  '?? status == 201',
+  '',
+];
+
+/** A flow over `invoices` (one row each) in a folder of its own. */
+async function writeBackfill(name: string, invoices: readonly string[]): Promise<vscode.Uri> {
+  const dir = vscode.Uri.joinPath(folder(), 'backfills', name);
+  await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(dir, 'rows.csv'), Buffer.from(`invoice,name\n${invoices.map((v, i) => `${v},Buyer ${i + 1}`).join('\n')}\n`));
+  const uri = vscode.Uri.joinPath(dir, 'backfill.http');
+  await vscode.workspace.fs.writeFile(uri, Buffer.from(FLOW.join('\n')));
+  return uri;
+}
+
+describe('backfills: a data-driven flow in the Test Explorer (Local sandbox)', function () {
+  this.timeout(240_000);
+  let api: ExtensionApi;
+  const prefix = `HB${Date.now().toString(36)}`;
+
+  before(async () => {
+    api = await activateExtension();
+    await cmd('tpp.selectEnvironment', 'local');
+    await cmd('tpp.generateKeyPair', 'local', { curve: 'P-256', existing: 'replace' });
+  });
+
+  it('the request item shows the row counts; the failed rows are its child items, at their data lines', async () => {
+    const invoices = Array.from({ length: 12 }, (_, i) => `${prefix}-A${i + 1}`);
+    invoices[4] = invoices[0] as string; // rows 5 and 9 repeat an invoice: the sandbox refuses them with 409
+    invoices[8] = invoices[1] as string;
+    const uri = await writeBackfill('counts', invoices);
+    await api.flowTests.runFile(uri, 'local');
+    const r = api.flowTests.lastBackfill;
+    assert.ok(r?.summary, JSON.stringify(r));
+    assert.equal(r.summary.created, 10);
+    assert.equal(r.summary.refused, 2);
+    assert.equal(r.summary.unknown, 0);
+    assert.deepEqual(r.rowItems.map((l) => /^row (\d+) \(line (\d+)\): refused 409/.exec(l)?.slice(1).join(':')), ['5:6', '9:10']);
+    const item = api.flowTests.controller.items.get(uri.toString())?.children.get(`${uri.toString()}#0`);
+    assert.match(item?.description ?? '', /12 rows: 10 created, 0 recovered, 2 refused, 0 skipped, 0 unknown/);
+    const children: vscode.TestItem[] = [];
+    item?.children.forEach((c) => void children.push(c));
+    assert.equal(children.length, 2, 'one child item per failed row');
+    assert.equal(children[0]?.uri?.path.endsWith('rows.csv'), true, 'a failed row opens its line of the data file');
+  });
+
+  it('a cancelled run leaves a resumable journal; Resume Backfill continues it and no invoice is stored twice', async () => {
+    const invoices = Array.from({ length: 160 }, (_, i) => `${prefix}-B${i + 1}`);
+    const uri = await writeBackfill('cancel', invoices);
+    const journal = defaultJournalPath(uri.fsPath, vscode.Uri.joinPath(uri, '..', 'rows.csv').fsPath);
+    const ended = () => {
+      try {
+        return (readFileSync(journal, 'utf8').match(/"t":"ended"/g) ?? []).length;
+      } catch {
+        return 0;
+      }
+    };
+    const source = new vscode.CancellationTokenSource();
+    const running = api.flowTests.runFile(uri, 'local', { token: source.token });
+    await until(() => ended() >= 10 || undefined, 120_000);
+    source.cancel();
+    await running;
+    const first = api.flowTests.lastBackfill;
+    assert.ok(first?.summary && first.cancelled, JSON.stringify(first));
+    assert.ok(first.summary.created < invoices.length, `cancelled before the end: ${first.counts}`);
+    assert.equal(first.summary.created, ended(), 'every row it reported created is ended in the journal');
+    await cmd('tpp.resumeBackfill', uri, 'local');
+    const second = api.flowTests.lastBackfill;
+    assert.ok(second?.summary && !second.cancelled, JSON.stringify(second));
+    assert.equal(second.summary.refused + second.summary.unknown + second.summary.failed, 0, second.counts);
+    assert.equal(second.summary.done + second.summary.created + second.summary.recovered, invoices.length, second.counts);
+    const env = await api.flowRuns.environment('local');
+    const client = createPartnerClient({ baseUrls: { v3: env.baseUrl }, token: env.token!, userAgent: 'host-test' });
+    const counts = await Promise.all(invoices.map(async (invoiceNumber) => {
+      const res = await client.call('listTireProtectionRegistrations', {}, undefined, { query: { invoiceNumber } });
+      return (res.body as { results: unknown[] }).results.length;
+    }));
+    assert.deepEqual(counts.filter((n) => n !== 1), [], 'each invoice stored exactly once');
+  });
+});
