@@ -34,7 +34,7 @@ function isCancellation(err: unknown): boolean {
 
 /**
  * Registers every command with one wrapper: an error is logged (masked) and shown as an error
- * message with a "Show Log" button; a refused payload is an info line and a warning; a cancellation is silent. Returns the registrations to dispose.
+ * message with a "Show Extension Log" button; a refused payload is an info line and a warning; a cancellation is silent. Returns the registrations to dispose.
  */
 export function registerCommands(services: Services, defs: readonly CommandDef[]): vscode.Disposable[] {
   return defs.map((def) =>
@@ -46,7 +46,7 @@ export function registerCommands(services: Services, defs: readonly CommandDef[]
         if (err instanceof PayloadRefused) return refused(services, err);
         services.log.error(`Command ${def.id} failed`, err);
         const message = err instanceof Error ? err.message : String(err);
-        void vscode.window.showErrorMessage(message, 'Show Log').then((choice) => {
+        void vscode.window.showErrorMessage(message, 'Show Extension Log').then((choice) => {
           if (choice) services.log.show();
         });
         return undefined;
