@@ -59,7 +59,7 @@ export class Container implements vscode.Disposable {
   readonly drafts: DraftFiles;
   /** Every request any client sent to the Local sandbox, with its diagnosis (Integration Log view). */
   readonly integrationLog: IntegrationLog;
-  /** The deliberate-mistakes tour (a script in a terminal against the Local sandbox). */
+  /** The mistakes tour (a script in a terminal against the Local sandbox). */
   readonly mistakesTour: MistakesTour;
   /** Watch My Application: `tpp proxy` in front of Sandbox or Production, its exchanges in the Integration Log. */
   readonly applicationWatch: ApplicationWatch;

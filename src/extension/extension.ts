@@ -101,14 +101,15 @@ export function activate(context: vscode.ExtensionContext): PublicApi | Extensio
   const spec = vscode.Uri.joinPath(context.extensionUri, 'media', 'partner-interface.md');
   const payloads = registerPayloadDiagnostics(c.log, existsSync(spec.fsPath) ? spec : undefined);
   const integrationLog = registerIntegrationLogView(c.integrationLog);
+  const tree = vscode.window.createTreeView('tpp.environments', { treeDataProvider: view, showCollapseAll: true });
 
   context.subscriptions.push(
     c,
     registerClaimTimeHover(),
     registerSendCodeLens(c.active),
     view,
-    vscode.window.createTreeView('tpp.environments', { treeDataProvider: view, showCollapseAll: true }),
-    new EnvironmentStatusBar(c.environments, c.localSandbox),
+    tree,
+    new EnvironmentStatusBar(c.environments, c.localSandbox, [tree, integrationLog.view]),
     trackSetupContext(c.environments),
     walkthrough,
     ...registerCommandStubs(c, context.extension),

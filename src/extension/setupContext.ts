@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { listEnvironments } from '../core/environments';
 import { EnvironmentModel } from './services/environmentModel';
 
 /**
@@ -6,7 +7,8 @@ import { EnvironmentModel } from './services/environmentModel';
  * environment's one setup state ({@link EnvironmentModel.status}): `tpp.activeEnvironment` (the id),
  * `tpp.activeEnvironmentNeedsSetup` (a prerequisite is missing: the same state that puts "needs setup" and the
  * warning icon on the tree row), and `tpp.activeEnvironmentMissingKey`, `…MissingPartnerId`, `…MissingBaseUrl`
- * (one welcome line per missing item).
+ * (one welcome line per missing item); `tpp.keyRotationPending` (some environment has a rotation to confirm or cancel:
+ * the palette's `when` of Confirm/Cancel Key Rotation…).
  */
 export function trackSetupContext(model: EnvironmentModel): vscode.Disposable {
   const update = async () => {
@@ -18,6 +20,7 @@ export function trackSetupContext(model: EnvironmentModel): vscode.Disposable {
       set('tpp.activeEnvironmentMissingPartnerId', status.gaps.includes('partnerId')),
       set('tpp.activeEnvironmentMissingBaseUrl', status.gaps.includes('baseUrl')),
       set('tpp.activeEnvironmentNeedsSetup', status.state === 'needsSetup'),
+      Promise.all(listEnvironments().map((e) => model.status(e.id))).then((all) => set('tpp.keyRotationPending', all.some((s) => s.key?.pending !== undefined))),
     ]);
   };
   void update();

@@ -136,10 +136,18 @@ const noise = /^(Resolving connection token|Resolved connection token|Creating a
   }).catch(e => console.log('[vscode-it] console handler error', e.message)); });
   page.on('pageerror', e => console.log('[pageerror]', e.message));
 
+  async function belowTitleBar() {
+    const size = page.viewportSize() ?? await page.evaluate(() => ({ width: window.innerWidth, height: window.innerHeight }));
+    const top = await page.evaluate(() => Math.ceil(document.querySelector('.part.titlebar')?.getBoundingClientRect().bottom ?? 0)).catch(() => 0);
+    return { x: 0, y: top, width: size.width, height: size.height - top };
+  }
+
   async function handleRpc({ op, arg, out }) {
     let res;
     try {
-      if (op === 'screenshot') { await page.screenshot({ path: arg }); res = { ok: true, value: arg }; }
+      // The workbench below its title bar: the title says "[Extension Development Host]", which is no part of what a
+      // user of the extension sees (the README's screenshots come from here).
+      if (op === 'screenshot') { await page.screenshot({ path: arg, clip: await belowTitleBar() }); res = { ok: true, value: arg }; }
       else if (op === 'texts') res = { ok: true, value: await page.locator(arg).allInnerTexts() };
       // innerText of the elements matching arg in every frame (webviews: the response view, the Markdown preview)
       else if (op === 'frameTexts') { const value = []; for (const f of page.frames()) value.push(...(await f.locator(arg).allInnerTexts().catch(() => []))); res = { ok: true, value }; }
@@ -187,7 +195,8 @@ const noise = /^(Resolving connection token|Resolved connection token|Creating a
   const where = folder ? `folder=${encodeURIComponent(folder).replaceAll('%2F', '/')}` : 'ew=true';
   const url = `http://${authority}/?${where}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
   if (verbose) log('opening', url);
-  await page.goto(url);
+  // A loaded machine (CI, parallel runs) can take longer than the default 30 s to serve the workbench page.
+  await page.goto(url, { timeout: 180_000 });
   let timer; const code = await Promise.race([exitP, new Promise(r => { timer = setTimeout(() => r('timeout'), timeoutS * 1000); })]);
   clearTimeout(timer);
   await chain;

@@ -152,7 +152,7 @@ describe('payload diagnostics in the editor', () => {
   });
 
   it('follows payload files created and deleted on disk', async () => {
-    const uri = await writeFile('on-disk.v2-sales.json', '{ "Sales": [] }');
+    const uri = await writeFile('on-disk.v2-sales.tpp.json', '{ "Sales": [] }');
     assert.ok(await until(() => tpp(uri).some((d) => d.message.startsWith('Sales: at least one')), 10000), 'created file checked');
     await vscode.workspace.fs.delete(uri);
     assert.ok(await until(() => tpp(uri).length === 0, 10000), 'deleted file cleared');

@@ -20,10 +20,11 @@ describe('foundation: activation, commands, view, status bar', () => {
     assert.ok(vscode.extensions.getExtension(EXTENSION_ID)!.isActive);
   });
 
-  it('never activates on startup (*), only on views, commands and JSON', () => {
+  it('never activates on startup (*) or on any JSON file: only on views, commands, payload files and flows', () => {
     const events = manifest().activationEvents;
     assert.ok(!events.includes('*') && !events.includes('onStartupFinished'), JSON.stringify(events));
-    assert.ok(events.includes('onLanguage:json'));
+    assert.ok(!events.includes('onLanguage:json') && !events.includes('onLanguage:jsonc'), JSON.stringify(events));
+    assert.ok(events.includes('onFileSystem:tpp'), 'a payload file\'s $schema tpp://schemas/… asks our scheme for its schema');
   });
 
   it('registers every contributed command', async () => {

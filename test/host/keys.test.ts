@@ -158,18 +158,22 @@ describe('keys, tokens and the JWT preview (commands)', () => {
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
   });
 
-  it('hovering iat/exp in a JSON document shows the date and "expires in"', async () => {
+  it('hovering iat/exp in a payload file shows the date and "expires in"; in another JSON document, nothing of ours', async () => {
     const now = Math.floor(Date.now() / 1000);
-    const doc = await vscode.workspace.openTextDocument({ language: 'json', content: `{\n  "iat": ${now},\n  "exp": ${now + 240}\n}` });
-    const pos = doc.positionAt(doc.getText().indexOf(String(now + 240)) + 2);
-    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', doc.uri, pos);
-    const all = hovers
-      .flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value)))
-      .join('\n')
-      .replace(/&nbsp;/g, ' ')
-      .replace(/\\(.)/g, '$1'); // Markdown escapes of appendText
+    const hoverText = async (content: string) => {
+      const doc = await vscode.workspace.openTextDocument({ language: 'json', content });
+      const pos = doc.positionAt(doc.getText().indexOf(String(now + 240)) + 2);
+      const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', doc.uri, pos);
+      return hovers
+        .flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value)))
+        .join('\n')
+        .replace(/&nbsp;/g, ' ')
+        .replace(/\\(.)/g, '$1'); // Markdown escapes of appendText
+    };
+    const all = await hoverText(`{\n  "$schema": "tpp://schemas/registration.json",\n  "iat": ${now},\n  "exp": ${now + 240}\n}`);
     assert.match(all, /expires in (3 min 5\d s|4 min)/);
     assert.match(all, /\d{4}-\d\d-\d\dT/);
+    assert.doesNotMatch(await hoverText(`{\n  "iat": ${now},\n  "exp": ${now + 240}\n}`), /expires in/);
   });
 
   it('Verify Connection: 200 shows partner_id and name; 401 opens the checklist of the token that was sent', async () => {

@@ -9,11 +9,11 @@ const sidebarRows = () => texts('.part.sidebar .monaco-list-row');
 /** The Integration Log's tree rows (the second view of the side bar, after Environments). */
 
 /**
- * The deliberate-mistakes tour in the rendered workbench: the script runs in a terminal as an
+ * The mistakes tour in the rendered workbench: the script runs in a terminal as an
  * integrator's application would, and the Integration Log explains each of its three broken requests
  * (README screenshot: media/screenshots/integration-log.png is this test's `integration-log.png`).
  */
-describe('Integration Log and the deliberate-mistakes tour (rendered DOM)', () => {
+describe('Integration Log and the mistakes tour (rendered DOM)', () => {
   it('run from the palette with the log scrolled down: the terminal shows, a notification says what was sent, the new rows are scrolled into view', async function () {
     this.timeout(120_000);
     const api = await activateExtension();
@@ -38,7 +38,7 @@ describe('Integration Log and the deliberate-mistakes tour (rendered DOM)', () =
     }, 15_000);
     assert.ok(scrolled, `the view is scrolled away from its newest row: ${JSON.stringify(await texts(LOG_ROWS))}`);
 
-    await runFromPalette('Tire Protection: Run the Deliberate-Mistakes Tour');
+    await runFromPalette('Tire Protection: Run the Mistakes Tour');
     const notice = await until(async () => {
       const t = (await texts('.notifications-toasts')).join('\n');
       return /The tour sent 3 broken requests/.test(t) ? t : undefined;

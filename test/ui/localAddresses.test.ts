@@ -40,14 +40,14 @@ describe('Local base addresses (rendered tree)', function () {
       assert.ok(row, `a row "${label}" under Local: ${JSON.stringify(await texts('.part.sidebar .monaco-list-row'))}`);
       assert.equal(row.replace(/\s+/g, ''), `${label}${url}`.replace(/\s+/g, ''), 'the label, then the address as its description');
       const inline = await driver<(string | null)[]>('attrs', { selector: `${rowSelector(label)} .actions .action-label`, name: 'aria-label' });
-      assert.ok(inline.includes('Copy Address'), `${label} has Copy Address inline: ${JSON.stringify(inline)}`);
+      assert.ok(inline.includes('Copy Address…'), `${label} has Copy Address inline: ${JSON.stringify(inline)}`);
     }
     // A wider side bar shows the addresses whole (without window focus the resize commands act on the editor part:
     // narrowing it widens the side bar).
     for (let i = 0; i < 6; i++) await cmd('workbench.action.decreaseViewWidth');
     await screenshot('local-addresses');
     for (let i = 0; i < 6; i++) await cmd('workbench.action.increaseViewWidth');
-    await contextMenu('v2 address', 'Copy Address');
+    await contextMenu('v2 address', 'Copy Address…');
     const copied = await until(async () => (await texts('.part.statusbar')).join(' ').includes(`Copied ${origin}`), 10_000);
     assert.ok(copied, `the status bar says what was copied: ${(await texts('.part.statusbar')).join(' ')}`);
   });

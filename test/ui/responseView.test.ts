@@ -56,6 +56,9 @@ describe('response view (rendered workbench)', function () {
     assert.ok(report, 'the page reported it rendered');
     assert.match(report.text, /201 Created/);
     assert.equal(report.images, 0);
+    await sleep(500);
+    const toasts = await texts('.notifications-toasts .notification-list-item-message');
+    assert.ok(!toasts.some((t) => /201|sent/.test(t)), `no notification of what the response view shows: ${JSON.stringify(toasts)}`);
     await cmd('notifications.clearAll');
     await sleep(600);
     await screenshot('response-view-201');
@@ -70,9 +73,30 @@ describe('response view (rendered workbench)', function () {
     assert.match(report.text, /409 Conflict/);
     assert.match(report.text, /Conflicts with/);
     assert.ok(report.actions.some((a) => a.startsWith('Open Invoice')), JSON.stringify(report.actions));
+    assert.equal(report.live.length, 1, `one live region: ${JSON.stringify(report.live)}`);
+    assert.match(report.live[0]!, /^409 Conflict: /, 'the live region says the status line only');
+    assert.ok(report.live[0]!.length < 200, report.live[0]);
     await cmd('notifications.clearAll');
     await sleep(600);
     await screenshot('response-view-409');
+  });
+
+  it('reads in a dark and a high-contrast theme: theme colours, a light tab icon, high-contrast borders (screenshots)', async () => {
+    const config = vscode.workspace.getConfiguration('workbench');
+    try {
+      for (const [theme, shot] of [['Default Dark Modern', 'response-view-409-dark'], ['Default High Contrast', 'response-view-409-high-contrast']] as const) {
+        await config.update('colorTheme', theme, vscode.ConfigurationTarget.Global);
+        await sleep(1200);
+        const outcome = await cmd<RequestOutcome>('tpp.sendPayload', uri, 'local');
+        assert.equal(outcome.status, 409, outcome.message);
+        await cmd('notifications.clearAll');
+        await sleep(800);
+        assert.ok(await screenshot(shot));
+      }
+    } finally {
+      await config.update('colorTheme', undefined, vscode.ConfigurationTarget.Global);
+      await sleep(800);
+    }
   });
 
   it('Open Invoice… of the 409 opens the registration in a tab titled by its invoice number, not its id', async () => {

@@ -30,7 +30,7 @@ export interface ValidateJsonProblem {
  * headless. Text: `path:line:col: error|warning: message [code] (spec: Section)` (1-based); JSON: an array
  * of {@link ValidateJsonProblem}. `--ignore <code>` (repeatable) drops the warnings of that code, like the
  * editor's `tpp.diagnostics.disabled` setting; an error code cannot be ignored (usage error). A file named
- * explicitly must be a payload file (a `tpp://schemas/` `$schema` or a `*.<kind>.json` name); files matched
+ * explicitly must be a payload file (a `tpp://schemas/` `$schema` or a `*.<kind>.tpp.json` name); files matched
  * only by a glob without one are skipped. docs/diagnostics.md lists every code.
  * Exit 0 without errors (warnings allowed), 1 with errors, 2 on usage or read errors.
  */

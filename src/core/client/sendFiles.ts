@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { Dispatcher } from 'undici';
 import { ENDPOINTS } from '../contract/endpoints';
-import { kindFromSchemaUri, metaOf, PAYLOAD_KINDS, schemaUri } from '../contract/kinds';
+import { kindFromFileName, kindFromSchemaUri, metaOf, schemaUri } from '../contract/kinds';
 import type { BaseKind, EndpointId, PayloadKind } from '../contract/types';
 import type { Exchange } from '../exchange/types';
 import { importPrivateKeyPem } from '../jwt/keys';
@@ -94,13 +94,11 @@ export function deriveBaseUrls(v3: string): { v3: string; v2: string; eligibilit
   return { v3: clean, v2: url.origin, eligibility: `${url.origin}/api/v1` };
 }
 
-/** The kind a file declares: its `$schema`, else a name `*.<kind>.json`. */
-/** A file's payload kind: its `$schema`, else a name ending `.<kind>.json`. */
+/** A file's payload kind: its `$schema`, else a name ending `.<kind>.tpp.json`. */
 export function kindOf(value: unknown, file: string): PayloadKind | undefined {
   const schema = metaOf(value).$schema;
   if (typeof schema === 'string') return kindFromSchemaUri(schema);
-  const m = /\.([a-z0-9-]+)\.json$/i.exec(basename(file));
-  return m && Object.hasOwn(PAYLOAD_KINDS, m[1] as string) ? (m[1] as PayloadKind) : undefined;
+  return kindFromFileName(basename(file));
 }
 
 /** What a file must add to say which record it is for. */
@@ -152,7 +150,7 @@ export async function sendFiles(files: readonly string[], options: SendFilesOpti
     }
     const kind = kindOf(value, file);
     if (!kind) {
-      done({ file, exitCode: 2, message: `Not sent: ${name} has no "$schema": "tpp://schemas/<kind>.json" line naming a payload kind (or a name ending .<kind>.json).` });
+      done({ file, exitCode: 2, message: `Not sent: ${name} has no "$schema": "tpp://schemas/<kind>.json" line naming a payload kind (or a name ending .<kind>.tpp.json).` });
       continue;
     }
     try {

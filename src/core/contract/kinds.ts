@@ -51,6 +51,20 @@ export function kindFromSchemaUri(uri: string): PayloadKind | undefined {
   return Object.prototype.hasOwnProperty.call(defs, name) ? (name as PayloadKind) : undefined;
 }
 
+/**
+ * File names ending `.tpp.json` are ours: `march.v2-registrations.tpp.json` is a payload file of kind
+ * `v2-registrations` without a `$schema` line. The `.tpp` namespace keeps the toolkit (and the `jsonValidation`
+ * globs of package.json) off other projects' `*.registration.json` or `*.shop.json` files.
+ */
+export const PAYLOAD_FILE_SUFFIX = '.tpp.json';
+
+/** The kind of a file named `*.<kind>.tpp.json` (e.g. `march.v2-registrations.tpp.json`), if any. */
+export function kindFromFileName(fileName: string): PayloadKind | undefined {
+  const m = /\.([a-z0-9-]+)\.tpp\.json$/i.exec(fileName);
+  const k = m?.[1]?.toLowerCase();
+  return k !== undefined && Object.prototype.hasOwnProperty.call(defs, k) ? (k as PayloadKind) : undefined;
+}
+
 /** True for top-level property names that are tool meta data (start with `$`) and never sent. */
 export function isMetaKey(key: string): boolean {
   return key.startsWith('$');

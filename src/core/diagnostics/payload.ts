@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 // From the contract's modules, not its index: the index builds every schema, these build one kind's on first use.
-import { PAYLOAD_KINDS, SCHEMA_URI_PREFIX, kindFromSchemaUri, schemaUri } from '../contract/kinds';
+import { PAYLOAD_KINDS, SCHEMA_URI_PREFIX, kindFromFileName, kindFromSchemaUri, schemaUri } from '../contract/kinds';
 import { pathSegmentProblem } from '../contract/endpoints';
 import { MESSAGES } from '../contract/primitives';
 import type { PayloadKind, PayloadKindDef } from '../contract/types';
@@ -15,7 +15,7 @@ import type { Fix, JsonPath, Problem, TextEdit } from './types';
 /**
  * Payload files: kind detection and validation against the contract (issue: live schema-driven
  * diagnostics; spec: Resources and their fields). A payload file declares its kind with
- * `"$schema": "tpp://schemas/<kind>.json"`; a file named `*.<kind>.json` is one too.
+ * `"$schema": "tpp://schemas/<kind>.json"`; a file named `*.<kind>.tpp.json` is one too.
  */
 
 /** Spec section (heading) of each kind's field table, for "see spec" links. */
@@ -203,15 +203,18 @@ export function findSchemaDeclaration(text: string): SchemaDeclaration | undefin
   return { uri, kind: kind ?? undefined, start, end: start + m[1]!.length };
 }
 
-/** The kind of a file named `*.<kind>.json` (e.g. `march.v2-registrations.json`), if any. */
-export function kindFromFileName(fileName: string): PayloadKind | undefined {
-  const m = /\.([a-z0-9-]+)\.json$/i.exec(fileName);
-  const k = m?.[1]?.toLowerCase();
-  return k !== undefined && Object.hasOwn(PAYLOAD_KINDS, k) ? (k as PayloadKind) : undefined;
+export { kindFromFileName };
+
+/**
+ * True when a document is one of ours: a `tpp://schemas/` `$schema` (known kind or not) or a `*.<kind>.tpp.json`
+ * name. Cheap (a regular expression over the first `$schema`), for features that must stay off other JSON files.
+ */
+export function isPayloadText(text: string, fileName: string): boolean {
+  return kindFromFileName(fileName) !== undefined || findSchemaDeclaration(text) !== undefined;
 }
 
 export interface DiagnoseOptions extends ValidateOptions {
-  /** File name, for the `*.<kind>.json` convention. */
+  /** File name, for the `*.<kind>.tpp.json` convention. */
   readonly fileName?: string;
   /** Kind to assume when the text declares none (e.g. chosen by the user). */
   readonly kind?: PayloadKind;
@@ -225,7 +228,7 @@ export interface PayloadDiagnosis {
 
 /**
  * Diagnoses a payload document. Undefined when the text is not a payload file (no recognised
- * `tpp://schemas/` `$schema`, no `*.<kind>.json` name, no explicit kind): such files are left alone.
+ * `tpp://schemas/` `$schema`, no `*.<kind>.tpp.json` name, no explicit kind): such files are left alone.
  * A `$schema` naming an unknown kind gives one 'unknown-kind' error at that string, with a suggestion.
  */
 export function diagnosePayload(text: string, options: DiagnoseOptions = {}): PayloadDiagnosis | undefined {

@@ -54,4 +54,6 @@ export interface RenderReport {
   readonly title: string;
   /** Collapsible JSON nodes of the response body. */
   readonly foldable: number;
+  /** The text of each `aria-live` region: one short status line, never the whole answer (read aloud on change). */
+  readonly live: readonly string[];
 }

@@ -37,7 +37,7 @@ function isCancellation(err: unknown): boolean {
 
 /**
  * Runs one command with the one wrapper every command has: an error is logged (masked) and shown as an error
- * message with a "Show Log" button; a refused payload is an info line and a warning; a cancellation is silent.
+ * message with a "Show Extension Log" button; a refused payload is an info line and a warning; a cancellation is silent.
  * Resolves to what the command resolved to, or `undefined` when it failed or was cancelled.
  */
 export async function runCommand(services: Services, def: CommandDef, args: readonly unknown[]): Promise<unknown> {
@@ -48,7 +48,7 @@ export async function runCommand(services: Services, def: CommandDef, args: read
     if (err instanceof PayloadRefused) return refused(services, err);
     services.log.error(`Command ${def.id} failed`, err);
     const message = err instanceof Error ? err.message : String(err);
-    void vscode.window.showErrorMessage(message, 'Show Log').then((choice) => {
+    void vscode.window.showErrorMessage(message, 'Show Extension Log').then((choice) => {
       if (choice) services.log.show();
     });
     return undefined;

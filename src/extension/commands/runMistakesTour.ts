@@ -17,7 +17,7 @@ export const runMistakesTour: CommandDef = {
   async run({ mistakesTour, integrationLog }) {
     const { partnerId, done } = await mistakesTour.run();
     await vscode.commands.executeCommand('tpp.integrationLog.focus');
-    const title = `Deliberate-mistakes tour: sending three broken requests to the Local sandbox as ${partnerId}…`;
+    const title = `Mistakes tour: sending three broken requests to the Local sandbox as ${partnerId}…`;
     void vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title }, async () => {
       const code = await done;
       const rows = await integrationLog.whenLogged((x) => x.partner === partnerId, TOUR_REQUESTS, LOG_WAIT_MS);

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { canDisable, diagnosePayload, specAnchor, withoutDisabled, type Problem } from '../../core/diagnostics';
+import { canDisable, diagnosePayload, kindFromFileName, specAnchor, withoutDisabled, type Problem } from '../../core/diagnostics';
 import type { Logger } from '../log';
 
 /** Diagnostic source shown in the Problems panel. */
@@ -10,6 +10,12 @@ export const DEBOUNCE_MS = 100;
 export const BUDGET_MS = 150;
 /** Context key: the active editor's document is a payload file (the send keybinding's `when`). */
 export const PAYLOAD_CONTEXT = 'tpp.isPayloadFile';
+/**
+ * Context key: the paths of the payload files known (open or found by the scan), for `resourcePath in tpp.payloadFiles`
+ * menus. Paths, not URIs: in a remote window the workbench names a file `vscode-remote://…` where this host has `file://…`;
+ * `resourcePath` is the file-system path of a file and the path of any other URI, on both sides.
+ */
+export const PAYLOAD_FILES_CONTEXT = 'tpp.payloadFiles';
 /** Setting: warning codes not to show (`tpp.diagnostics.disabled`; errors are always shown). */
 export const DISABLED_SETTING = 'diagnostics.disabled';
 
@@ -55,6 +61,7 @@ export class DiagnosticsController implements vscode.Disposable {
   /** Names of the active environment's variables for a document (`{{name}}` not among them: unknown-variable). */
   private variableNames?: (uri: vscode.Uri) => ReadonlySet<string>;
   private payloadContext: boolean | undefined;
+  private filesContextTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly log: Logger,
@@ -162,6 +169,7 @@ export class DiagnosticsController implements vscode.Disposable {
   private render(uri: vscode.Uri, all: readonly Problem[], doc?: vscode.TextDocument): void {
     const problems = withoutDisabled(all, this.disabled);
     const items = problems.map((problem) => ({ problem, diagnostic: this.toDiagnostic(problem, doc) }));
+    if (!this.published.has(uri.toString())) this.payloadFilesChanged();
     this.published.set(uri.toString(), items);
     this.collection.set(
       uri,
@@ -184,12 +192,22 @@ export class DiagnosticsController implements vscode.Disposable {
     const t = this.timers.get(key);
     if (t) clearTimeout(t);
     this.timers.delete(key);
-    this.published.delete(key);
+    if (this.published.delete(key)) this.payloadFilesChanged();
     this.found.delete(key);
     this.saveOnly.delete(key);
     this.lastDurationMs.delete(key);
     this.collection.delete(uri);
     this.updateStatus();
+  }
+
+  /** Publishes the set of payload files as {@link PAYLOAD_FILES_CONTEXT} once a scan or a burst of opens settles. */
+  private payloadFilesChanged(): void {
+    if (this.filesContextTimer) return;
+    this.filesContextTimer = setTimeout(() => {
+      this.filesContextTimer = undefined;
+      const paths = [...this.found.values()].map(({ uri }) => (uri.scheme === 'file' ? uri.fsPath : uri.path));
+      void vscode.commands.executeCommand('setContext', PAYLOAD_FILES_CONTEXT, paths);
+    }, 50);
   }
 
   private updateStatus(): void {
@@ -222,7 +240,7 @@ export class DiagnosticsController implements vscode.Disposable {
         const stat = await vscode.workspace.fs.stat(uri);
         if (stat.size > SCAN_MAX_BYTES) continue;
         const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
-        if (!text.includes('tpp://schemas/') && !/\.[a-z0-9-]+\.json$/i.test(uri.path)) continue;
+        if (!text.includes('tpp://schemas/') && !kindFromFileName(uri.path)) continue;
         this.publish(uri, text, uri.path);
         if (this.published.has(uri.toString())) found++;
       } catch (err) {
@@ -252,6 +270,7 @@ export class DiagnosticsController implements vscode.Disposable {
   dispose(): void {
     for (const t of this.timers.values()) clearTimeout(t);
     this.timers.clear();
+    clearTimeout(this.filesContextTimer);
     for (const d of this.disposables) d.dispose();
   }
 }

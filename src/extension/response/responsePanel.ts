@@ -104,7 +104,8 @@ export class ResponsePanel implements vscode.Disposable {
     this.panel = panel;
     this.readyResolved = false;
     this.ready = new Promise<void>((r) => (this.readyResolve = () => ((this.readyResolved = true), r())));
-    panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'tire.svg');
+    // A tab icon is an image, not a mask: `currentColor` would draw it black on a dark theme. One colour per theme kind.
+    panel.iconPath = { light: vscode.Uri.joinPath(this.extensionUri, 'media', 'response', 'tab-light.svg'), dark: vscode.Uri.joinPath(this.extensionUri, 'media', 'response', 'tab-dark.svg') };
     panel.webview.html = this.html(panel.webview);
     this.disposables.push(
       panel.webview.onDidReceiveMessage((m: PageMessage) => void this.onMessage(m)),
@@ -131,7 +132,8 @@ export class ResponsePanel implements vscode.Disposable {
 <title>Response</title>
 </head>
 <body>
-<main id="root" aria-live="polite"><p class="muted">Waiting for an answer…</p></main>
+<p id="announce" class="visually-hidden" role="status" aria-live="polite"></p>
+<main id="root"><p class="muted">Waiting for an answer…</p></main>
 <script nonce="${nonce}" src="${script.toString()}"></script>
 </body>
 </html>`;

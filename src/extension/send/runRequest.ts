@@ -111,8 +111,8 @@ function payloadUriOf(opts: RunOptions, hasBody: boolean): vscode.Uri | undefine
 
 /**
  * Sends one request with everything around it: the Production guard for data-changing requests, a progress
- * notification with Cancel, the answer in the response view (one panel beside the editor, reused), and a short
- * notification with **Show Response**. A non-success answer is not thrown: it is shown and returned with `ok: false`.
+ * notification with Cancel, the answer in the response view (one panel beside the editor, reused), or, when the
+ * answer is not shown there, a short notification with **Show Response**. A non-success answer is not thrown: it is shown and returned with `ok: false`.
  *
  * @throws UserCancelled when the user dismissed the Production confirmation; errors that prevent sending at all
  *   (no key, no address) as they are, so the command registry shows them.
@@ -138,7 +138,9 @@ export async function runRequest<E extends EndpointId>(services: Services, env: 
     const reveal = opts.reveal ?? 'auto';
     const shown = await show(exchange, reveal === 'always' || (reveal === 'auto' && response.rawBody.trim() !== ''));
     const message = opts.success ? opts.success(response.status, response.body) : `${label}: ${response.status} ${response.statusName} — ${opts.title}.`;
-    void vscode.window.showInformationMessage(message, ...(shown ? [] : ['Show Response'])).then(offerShow(exchange));
+    // The response view already says what happened: no notification of what the user sees (VS Code UX Guidelines,
+    // Notifications). Only an answer that was not shown (no body, or reveal 'never') gets one, with Show Response.
+    if (!shown) void vscode.window.showInformationMessage(message, 'Show Response').then(offerShow(exchange));
     return { ok: true, status: response.status, body: response.body, exchange, ...(shown ? { shown } : {}), message };
   } catch (err) {
     if (isAbortError(err)) throw new UserCancelled();

@@ -10,7 +10,7 @@ import type { LocalSandbox } from './localSandbox';
 export const TOUR_TERMINAL_NAME = 'Tire Protection: deliberate mistakes';
 
 /**
- * The deliberate-mistakes tour: runs the provided script (examples/mistakes/send-mistakes.mjs,
+ * The mistakes tour: runs the provided script (examples/mistakes/send-mistakes.mjs,
  * shipped as dist/send-mistakes.js) in a terminal, as an integrator's own application would run, against the Local
  * sandbox, so that the Integration Log explains each of its three broken requests.
  *

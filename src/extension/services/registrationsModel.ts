@@ -106,6 +106,9 @@ export class RegistrationsModel implements vscode.Disposable {
       ...(filter.invoicePrefix && !filter.invoiceNumber ? { invoicePrefix: filter.invoicePrefix } : {}),
       ...(filter.storeNumber ? { storeNumber: filter.storeNumber } : {}),
     };
+    // The palette offers Clear Registration Filter only while a list is filtered.
+    const filtered = [...this.lists.values()].some((l) => Object.keys(l.filter).length > 0);
+    void vscode.commands.executeCommand('setContext', 'tpp.registrationsFiltered', filtered);
     this.invalidate(env, product, true);
   }
 

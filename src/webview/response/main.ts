@@ -13,6 +13,8 @@ import { jsonTree } from './jsonTree';
 declare function acquireVsCodeApi(): { postMessage(message: PageMessage): void };
 const vscode = acquireVsCodeApi();
 const root = document.getElementById('root') as HTMLElement;
+/** The one live region: a screen reader announces the status line of a new answer, never the whole page. */
+const announce = document.getElementById('announce') as HTMLElement;
 
 type Child = Node | string;
 
@@ -152,6 +154,7 @@ function render(m: ViewModel): void {
   }
   frag.append(req);
   root.replaceChildren(frag);
+  announce.textContent = `${status}: ${m.title}`;
   // Report once the custom elements have upgraded and the browser laid the page out.
   requestAnimationFrame(() =>
     vscode.postMessage({
@@ -163,6 +166,7 @@ function render(m: ViewModel): void {
         title: document.title,
         actions: [...document.querySelectorAll<HTMLElement>('[data-action]')].map((e) => e.dataset.action ?? ''),
         foldable: res.foldable,
+        live: [...document.querySelectorAll<HTMLElement>('[aria-live]')].map((e) => e.textContent ?? ''),
       },
     }),
   );

@@ -49,7 +49,7 @@ describe('tpp from dist/cli.js (the built command line)', function () {
   it('tpp validate prints the same and exits the same with its compile cache missing, written, or damaged', () => {
     const work = mkdtempSync(join(tmpdir(), 'tpp-dist-cache-'));
     try {
-      const bad = join(work, 'bad.tire-protection-registration.json');
+      const bad = join(work, 'bad.tire-protection-registration.tpp.json');
       writeFileSync(bad, '{ "invoiceNumber": 42, "vehicle": { "year": "2021" } }\n');
       const cache = join(work, 'cache');
       const run = () => spawnSync(process.execPath, [cli, 'validate', bad, example], { encoding: 'utf8', timeout: 30000, env: { ...process.env, TPP_COMPILE_CACHE_DIR: cache } });
@@ -64,7 +64,7 @@ describe('tpp from dist/cli.js (the built command line)', function () {
       seen.push(run());
       for (const r of seen) {
         assert.equal(r.status, 1);
-        assert.match(r.stdout, /bad\.tire-protection-registration\.json:1:\d+: error: /);
+        assert.match(r.stdout, /bad\.tire-protection-registration\.tpp\.json:1:\d+: error: /);
         assert.match(r.stderr, /^2 files checked: [1-9]\d* errors?, /m);
         assert.deepEqual([r.stdout, r.stderr], [seen[0]!.stdout, seen[0]!.stderr]);
       }

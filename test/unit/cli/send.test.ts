@@ -142,9 +142,9 @@ describe('tpp send', function () {
     assert.match(down.stdout, /Not sent: d2\.json: the server did not answer an earlier request/);
   });
 
-  it('a file named *.<kind>.json needs no $schema', async () => {
+  it('a file named *.<kind>.tpp.json needs no $schema', async () => {
     const { $schema: _drop, ...body } = registration('SEND-NAMED');
-    const r = await cli('send', file('named.tire-protection-registration.json', body), ...flags());
+    const r = await cli('send', file('named.tire-protection-registration.tpp.json', body), ...flags());
     assert.equal(r.code, 0, r.stdout);
   });
 

@@ -295,8 +295,8 @@ describe('payload diagnostics: broken variants give exactly the expected codes a
   it('syntax errors, a non-object top level and an empty file are reported for payload files', () => {
     const broken = '{ "$schema": "tpp://schemas/v2-sales.json", "Sales": [ } ';
     assert.ok(codes(diagnose(broken)).includes('syntax'));
-    assert.deepEqual(codes(diagnose('', 'march.v2-sales.json')), ['empty-file']);
-    assert.deepEqual(codes(diagnose('[]', 'march.v2-sales.json')), ['not-object']);
+    assert.deepEqual(codes(diagnose('', 'march.v2-sales.tpp.json')), ['empty-file']);
+    assert.deepEqual(codes(diagnose('[]', 'march.v2-sales.tpp.json')), ['not-object']);
   });
 
   it('an unknown kind in $schema is one error with a fix to the nearest kind', () => {
@@ -317,10 +317,14 @@ describe('payload detection and helpers', () => {
     assert.equal(diagnosePayload(''), undefined);
   });
 
-  it('recognises the *.<kind>.json file-name convention', () => {
-    assert.equal(kindFromFileName('/w/march.v2-registrations.json'), 'v2-registrations');
+  it('recognises the *.<kind>.tpp.json file-name convention, and no other project\'s *.<kind>.json', () => {
+    assert.equal(kindFromFileName('/w/march.v2-registrations.tpp.json'), 'v2-registrations');
     assert.equal(kindFromFileName('/w/package.json'), undefined);
-    assert.equal(diagnosePayload('{}', { fileName: 'x.cancellation.json', now: NOW })?.problems[0]?.code, 'required');
+    assert.equal(diagnosePayload('{}', { fileName: 'x.cancellation.tpp.json', now: NOW })?.problems[0]?.code, 'required');
+    for (const other of ['/w/march.v2-registrations.json', '/w/x.registration.json', '/w/a.shop.json', '/w/registration.json', '/w/x.tpp.json']) {
+      assert.equal(kindFromFileName(other), undefined, other);
+      assert.equal(diagnosePayload('{}', { fileName: other, now: NOW }), undefined, other);
+    }
   });
 
   it('guesses the kind of a $schema-less body only when exactly one kind matches', () => {
@@ -345,11 +349,11 @@ describe('payload detection and helpers', () => {
     assert.ok(s.includes('"ShopID"') && s.includes('"description"') && s.includes('"REPLACE"'));
   });
 
-  it('package.json maps *.<kind>.json to tpp://schemas/<kind>.json for every kind', () => {
+  it('package.json maps *.<kind>.tpp.json to tpp://schemas/<kind>.json for every kind', () => {
     const pkg = JSON.parse(readFileSync(join(__dirname, '../../../package.json'), 'utf8')) as { contributes: { jsonValidation: { fileMatch: string; url: string }[] } };
     assert.deepEqual(
       pkg.contributes.jsonValidation.map((j) => [j.fileMatch, j.url]),
-      KINDS.map((k) => [`*.${k}.json`, `tpp://schemas/${k}.json`]),
+      KINDS.map((k) => [`*.${k}.tpp.json`, `tpp://schemas/${k}.json`]),
     );
   });
 });

@@ -14,7 +14,7 @@ describe('manifest: trust is declared as it is', () => {
   const sections = Array.isArray(manifest.contributes.configuration) ? manifest.contributes.configuration : [manifest.contributes.configuration];
   const settings = Object.assign({}, ...sections.map((s) => s.properties)) as Record<string, { scope?: string }>;
   /** Workspace-settable settings that only change what is shown, never what is sent. */
-  const DISPLAY_ONLY = new Set(['tpp.diagnostics.disabled']);
+  const DISPLAY_ONLY = new Set(['tpp.diagnostics.disabled', 'tpp.statusBar.show']);
 
   it('every setting a workspace can set is display-only or restricted in untrusted workspaces', () => {
     const trust = manifest.capabilities.untrustedWorkspaces;
