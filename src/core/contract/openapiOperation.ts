@@ -80,13 +80,27 @@ const RETRY_AFTER: Json = {
   schema: { type: 'string' },
 };
 
+/**
+ * The success answers below the one the Local sandbox gives ({@link EndpointDef.sandboxStatus}): declared together
+ * as `2XX`, so that the sandbox's own status is the operation's lowest 2xx: the one a mock server built from the
+ * export answers (`prism mock` answers the lowest 2xx unless asked for another).
+ */
+function foldedBelowSandbox(defs: readonly EndpointDef[]): Set<string> {
+  const sandbox = defs[0]?.sandboxStatus;
+  if (sandbox === undefined) return new Set();
+  return new Set(defs.flatMap((d) => Object.keys(d.responses)).filter((s) => Number(s) >= 200 && Number(s) < sandbox));
+}
+
 function responses(defs: readonly EndpointDef[], ref: (schema: z.ZodType) => Json): Record<string, Json> {
   const out: Record<string, Json> = {};
+  const folded = foldedBelowSandbox(defs);
   for (const def of defs) {
-    for (const [status, schema] of Object.entries(def.responses)) {
+    for (const [code, schema] of Object.entries(def.responses)) {
+      const status = folded.has(code) ? '2XX' : code;
       if (out[status]) continue;
-      const row = STATUS_TABLE[Number(status)] ?? SANDBOX_STATUS_TABLE[Number(status)];
-      const description = row ? `${row.name}: ${row.meaning}` : status;
+      const row = STATUS_TABLE[Number(code)] ?? SANDBOX_STATUS_TABLE[Number(code)];
+      const meaning = row ? `${row.name}: ${row.meaning}` : code;
+      const description = folded.has(code) ? `${meaning} The administrator may answer ${[...folded].join(' or ')} where the Local sandbox answers ${def.sandboxStatus}, with the same body.` : meaning;
       const answer: Json = schema === null ? { description } : { description, content: { 'application/json': { schema: ref(schema) } } };
       if (RETRY_AFTER_STATUSES.has(Number(status))) answer.headers = { 'Retry-After': { ...RETRY_AFTER } };
       out[status] = answer;

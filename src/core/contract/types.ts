@@ -75,6 +75,12 @@ export interface EndpointDef {
   readonly body?: z.ZodType;
   /** Response body schema per success or documented error status; `null` = no body (204). */
   readonly responses: Readonly<Record<number, z.ZodType | null>>;
+  /**
+   * The success status the Local sandbox answers, one of {@link responses}' 2xx (spec: Errors, "Success codes"; a
+   * create may answer 200 or 201). Absent: the lowest 2xx. The OpenAPI export declares it as the operation's first
+   * success, so a mock server built from the export (which answers the lowest 2xx) answers as the sandbox does.
+   */
+  readonly sandboxStatus?: number;
   /** 1 (eligibility), 2 (records) or 3. */
   readonly apiVersion: 1 | 2 | 3;
   /** Product scope: 'tire-protection', 'motor-club', or 'registrations' (earlier revision), 'records' (v2), 'eligibility', 'auth'. */

@@ -69,17 +69,6 @@ export interface RegistrationRecord {
   readonly body: Readonly<Record<string, unknown>>;
 }
 
-/** Version 2 WarrantyStatus (spec: States and transitions). */
-export const WARRANTY_STATUS = { active: 1, cancelled: 2, noTiresLeft: 3, expired: 4 } as const;
-
-/** Text of each WarrantyStatus (the registration-status `Message`). */
-export const WARRANTY_MESSAGE: Readonly<Record<number, string>> = {
-  1: 'Registration is Active',
-  2: 'Registration is Cancelled',
-  3: 'No Tires left on Registration',
-  4: 'Registration is Expired',
-};
-
 /** Program term of the Local sandbox: a registration expires this many months after its enrolment date. */
 export const DEFAULT_TERM_MONTHS = 36;
 

@@ -52,8 +52,14 @@ export interface DiagnosisInput {
 /** The one item of an injected fault's diagnosis: which schedule (or option) answered, and what was stored. */
 export function faultDiagnosis(f: InjectedFault): DiagnosisItem {
   const by = f.by === 'schedule' ? `scheduled fault #${f.id ?? '?'} (POST /__tpp/faults)` : "fault option (--fault-rate)";
-  const what =
-    f.fault === 'close' ? 'closed the connection without an answer' : f.fault === 'timeout' ? 'held the request, then closed the connection without an answer' : `answered ${f.fault}`;
+  const WHAT: Record<string, string> = {
+    close: 'closed the connection without an answer',
+    timeout: 'held the request, then closed the connection without an answer',
+    'truncated-json': 'cut the real answer in the middle of its JSON',
+    'wrong-content-type': 'sent the real answer as text/html',
+    delay: `held the real answer back ${f.delayMs ?? 0} ms`,
+  };
+  const what = (WHAT[String(f.fault)] ?? `answered ${f.fault}`) + (f.delayMs && f.fault !== 'delay' ? ` ${f.delayMs} ms late` : '');
   const stored = f.when === 'after-commit' ? 'the write was processed and stored; only its answer was lost' : 'nothing was processed';
   return { rule: 'fault', message: `Injected by the sandbox's ${by}, not caused by the request: it ${what} ${f.when === 'after-commit' ? 'after the commit' : 'before processing'}, so ${stored}.` };
 }

@@ -23,7 +23,10 @@ const ENTRY_OVERHEAD = 1024;
 export interface InjectedFault {
   readonly by: 'schedule' | 'fault-rate';
   readonly id?: number;
-  readonly fault: number | 'timeout' | 'close';
+  /** A status; no answer (`timeout`, `close`); a garbled real answer (`truncated-json`, `wrong-content-type`); or `delay`: the real answer, `delayMs` late. */
+  readonly fault: number | 'timeout' | 'close' | 'truncated-json' | 'wrong-content-type' | 'delay';
+  /** Milliseconds the answer was held back first (a scheduled `delayMs`). */
+  readonly delayMs?: number;
   /** `before`: nothing was processed; `after-commit`: the write was stored and only its answer replaced. */
   readonly when: 'before' | 'after-commit';
 }

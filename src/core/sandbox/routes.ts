@@ -150,7 +150,7 @@ function parseBody(schema: z.ZodType, body: unknown): unknown {
 /** Success statuses already worked out, per endpoint: the contract is fixed, and a read is asked for per request. */
 const SUCCESS = new WeakMap<EndpointDef, number>();
 
-/** Success status of an endpoint: 201 for a POST that may answer 201, else the lowest 2xx of its contract responses. */
+/** Success status of an endpoint: the endpoint table's `sandboxStatus`, else the lowest 2xx of its contract responses. */
 export function successStatus(e: EndpointDef): number {
   let status = SUCCESS.get(e);
   if (status === undefined) {
@@ -158,7 +158,7 @@ export function successStatus(e: EndpointDef): number {
       .map(Number)
       .filter((c) => c >= 200 && c < 300)
       .sort((a, b) => a - b);
-    status = e.method === 'POST' && 201 in e.responses ? 201 : (codes[0] ?? 200);
+    status = e.sandboxStatus ?? codes[0] ?? 200;
     SUCCESS.set(e, status);
   }
   return status;

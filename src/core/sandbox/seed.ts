@@ -44,21 +44,19 @@ const CITIES: readonly [string, string, string][] = [
 ];
 const REASONS = ['Puncture', 'Sidewall damage', 'Road hazard', 'Bent rim impact', 'Nail in tread'];
 
-/**
- * Adds realistic sample data for `partner`: `count` tire-protection registrations (default 300) spread over the
- * last four years (some therefore expired), about a third of the active ones with a claim and one in twelve
- * cancelled, bulk-loaded by set-based SQL in one transaction (a million in about a minute); plus 25 v2
- * registrations with ShopIDs, 8 shops with parts and 40 motor-club registrations through the business rules.
- * Deterministic for a given partner and store size. Returns what was added.
- */
-export async function loadSampleData(c: OpsContext, partner: PartnerRecord, count = 300): Promise<SampleSummary> {
-  const base = Number((await c.db.query<{ n: number }>('SELECT registration_count + motor_club_count AS n FROM tpp.partners WHERE id = $1', [partner.id])).rows[0]?.n ?? 0);
-  const rnd = seededRandom(base + 7919);
-  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)] as T;
-  const nowMs = c.now();
-  const run = base.toString(36).toUpperCase();
-  const summary = { registrations: 0, claims: 0, cancellations: 0, shops: 0, motorClub: 0 };
+/** The deterministic draws of one sample load. */
+interface Sampler {
+  rnd(): number;
+  pick<T>(xs: readonly T[]): T;
+  readonly nowMs: number;
+  /** The run's tag in invoice numbers and ids (the partner's counters, base 36). */
+  readonly run: string;
+}
 
+/** 8 shops with a part each; returns how many were enrolled. */
+async function sampleShops(c: OpsContext, partner: PartnerRecord, g: Sampler): Promise<number> {
+  const { rnd, pick, run } = g;
+  let shops = 0;
   for (let i = 0; i < 8; i++) {
     const [city, state, zip] = pick(CITIES);
     const name = `${pick(LAST)} Tire & Auto`;
@@ -81,7 +79,7 @@ export async function loadSampleData(c: OpsContext, partner: PartnerRecord, coun
     });
     try {
       await createShop(c, partner.id, shop);
-      summary.shops++;
+      shops++;
       const [make, model, size, price] = pick(TIRES);
       await addPart(c, partner.id, uniqueId, { product_id: 'tire-protection', partNumber: `PN-${1000 + i}`, make, model, size, date: '2024-05-01', quantity: 4, cost: Math.round(price * 60) / 100 });
     } catch (err) {
@@ -89,11 +87,12 @@ export async function loadSampleData(c: OpsContext, partner: PartnerRecord, coun
     }
   }
 
-  const bulk = await seedRegistrations(c, partner.id, count, { run, first: FIRST, last: LAST, tires: TIRES, vehicles: VEHICLES, reasons: REASONS });
-  summary.registrations += bulk.registrations;
-  summary.claims += bulk.claims;
-  summary.cancellations += bulk.cancellations;
+  return shops;
+}
 
+/** 25 version 2 registrations with ShopIDs. */
+function sampleV2(g: Sampler): ReturnType<typeof V2Registration.parse>[] {
+  const { rnd, pick, run, nowMs } = g;
   const v2 = [];
   for (let i = 0; i < 25; i++) {
     const [make, model, size, price] = pick(TIRES);
@@ -119,8 +118,13 @@ export async function loadSampleData(c: OpsContext, partner: PartnerRecord, coun
       }),
     );
   }
-  summary.registrations += (await v2Post(c, partner, 'Registrations', v2)).filter((o) => o.status === 'created').length;
+  return v2;
+}
 
+/** 40 motor-club registrations; returns how many were created. */
+async function sampleMotorClub(c: OpsContext, partner: PartnerRecord, g: Sampler): Promise<number> {
+  const { rnd, pick, run, nowMs } = g;
+  let created = 0;
   for (let i = 0; i < 40; i++) {
     const [city, state, zip] = pick(CITIES);
     const first = pick(FIRST);
@@ -138,10 +142,32 @@ export async function loadSampleData(c: OpsContext, partner: PartnerRecord, coun
     });
     try {
       await createMotorClub(c, partner.id, body);
-      summary.motorClub++;
+      created++;
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
     }
   }
+  return created;
+}
+
+/**
+ * Adds realistic sample data for `partner`: `count` tire-protection registrations (default 300) spread over the
+ * last four years (some therefore expired), about a third of the active ones with a claim and one in twelve
+ * cancelled, bulk-loaded by set-based SQL in one transaction (a million in about a minute); plus 25 v2
+ * registrations with ShopIDs, 8 shops with parts and 40 motor-club registrations through the business rules.
+ * Deterministic for a given partner and store size. Returns what was added.
+ */
+export async function loadSampleData(c: OpsContext, partner: PartnerRecord, count = 300): Promise<SampleSummary> {
+  const base = Number((await c.db.query<{ n: number }>('SELECT registration_count + motor_club_count AS n FROM tpp.partners WHERE id = $1', [partner.id])).rows[0]?.n ?? 0);
+  const rnd = seededRandom(base + 7919);
+  const g: Sampler = { rnd, pick: <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)] as T, nowMs: c.now(), run: base.toString(36).toUpperCase() };
+  const summary = { registrations: 0, claims: 0, cancellations: 0, shops: 0, motorClub: 0 };
+  summary.shops = await sampleShops(c, partner, g);
+  const bulk = await seedRegistrations(c, partner.id, count, { run: g.run, first: FIRST, last: LAST, tires: TIRES, vehicles: VEHICLES, reasons: REASONS });
+  summary.registrations += bulk.registrations;
+  summary.claims += bulk.claims;
+  summary.cancellations += bulk.cancellations;
+  summary.registrations += (await v2Post(c, partner, 'Registrations', sampleV2(g))).filter((o) => o.status === 'created').length;
+  summary.motorClub = await sampleMotorClub(c, partner, g);
   return summary;
 }

@@ -4,6 +4,7 @@ import Ajv2020 from 'ajv/dist/2020';
 import { parse } from 'yaml';
 import { runCli } from '../../../src/cli/cli';
 import { ENDPOINTS, buildOpenApiDocument } from '../../../src/core/contract';
+import { successStatus } from '../../../src/core/sandbox/routes';
 
 type Doc = { paths: Record<string, Record<string, { deprecated?: boolean; requestBody?: unknown; parameters?: { name: string; in: string; required: boolean; schema: { default?: unknown } }[] }>> };
 
@@ -68,13 +69,30 @@ describe('contract: OpenAPI 3.1 document', () => {
     };
     for (const def of Object.values(ENDPOINTS)) {
       const op = opOf(def.id);
-      for (const status of Object.keys(def.responses)) assert.ok(op.responses[status], `${def.id} ${status}`);
+      for (const status of Object.keys(def.responses)) assert.ok(op.responses[Number(status) < (def.sandboxStatus ?? 0) ? '2XX' : status], `${def.id} ${status}`);
       assert.match(op.responses['503']!.description, /^Service Unavailable: Retry later\./, def.id);
     }
     assert.match(opOf('updateShop').responses['404']!.description, /^Not Found: /);
     assert.match(opOf('v2PostRecords').responses['409']!.description, /^Conflict: /);
     assert.match(opOf('createShop').responses['415']!.description, /^Unsupported Media Type: Not in the spec's Errors table/);
     assert.match(opOf('createShop').responses['413']!.description, /^Content Too Large: /);
+  });
+
+  it("declares the sandbox's own success answer first: the lowest 2xx, which a mock server (prism mock) answers", () => {
+    type Op = { responses: Record<string, { description: string }> };
+    const creates = Object.values(ENDPOINTS).filter((d) => d.method === 'POST' && d.responses[201] !== undefined && d.base !== 'v2');
+    assert.ok(creates.length >= 4);
+    for (const def of Object.values(ENDPOINTS)) {
+      const op = (doc.paths[def.path.replace(/:([A-Za-z_]+)/g, '{$1}')] as unknown as Record<string, Op>)[def.method.toLowerCase()]!;
+      const success = Object.keys(op.responses).filter((c) => /^2(\d\d|XX)$/.test(c));
+      // prism's choice: the 2xx codes sorted as strings ("201" before "2XX"), the first taken.
+      const mocked = [...success].sort()[0];
+      assert.equal(Number(mocked), successStatus(def), `${def.id}: a mock answers ${mocked}, the sandbox ${successStatus(def)}`);
+      assert.equal(Object.keys(op.responses)[0], mocked, `${def.id}: first declared`);
+    }
+    for (const def of creates) assert.equal(successStatus(def), 201, def.id);
+    const folded = (doc.paths['/tire-protection/registrations'] as unknown as Record<string, Op>).post!.responses['2XX'];
+    assert.match(folded?.description ?? '', /may answer 200 where the Local sandbox answers 201/);
   });
 
   it('writes query defaults (pageSize 100, page 1)', () => {

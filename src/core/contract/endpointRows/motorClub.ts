@@ -10,6 +10,7 @@ export const motorClubRows = {
     path: '/motor-club/registrations',
     query: {},
     get body() { return schemas.motorClub().MotorClubRegistration; },
+    sandboxStatus: 201,
     get responses() { return { ...created(schemas.responses().CreatedId), 400: errorBody(), ...unauthorized(), ...duplicateInvoice() }; },
     apiVersion: 3,
     product: 'motor-club',

@@ -50,6 +50,7 @@ export const recordRows = {
     path: '/v2/partners/:company_name',
     query: {},
     get body() { return schemas.v2Bodies().V2PostBody; },
+    sandboxStatus: 200,
     get responses() {
       return { ...created(schemas.v2Records().V2PostResponse), 204: null, 400: errorBody(), ...unauthorized(), 403: errorBody(), 404: errorBody(), 409: errorBody() };
     },

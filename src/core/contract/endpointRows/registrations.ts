@@ -14,6 +14,7 @@ export const registrationRows = {
     path: '/registrations',
     query: {},
     get body() { return schemas.registration().Registration; },
+    sandboxStatus: 201,
     get responses() { return { ...created(schemas.responses().CreatedId), 400: errorBody(), ...unauthorized(), ...duplicateInvoice() }; },
     apiVersion: 3,
     product: 'registrations',
@@ -79,6 +80,7 @@ export const registrationRows = {
     path: '/tire-protection/registrations',
     query: {},
     get body() { return schemas.tireProtection().TireProtectionRegistration; },
+    sandboxStatus: 201,
     get responses() { return { ...created(schemas.responses().CreatedId), 400: errorBody(), ...unauthorized(), ...duplicateInvoice() }; },
     apiVersion: 3,
     product: 'tire-protection',
@@ -156,6 +158,7 @@ export const registrationRows = {
     path: '/tire-protection/registrations/:id/claims',
     query: {},
     get body() { return schemas.claim().TireProtectionClaim; },
+    sandboxStatus: 201,
     get responses() {
       return { ...created(schemas.responses().CreatedClaimId), 400: errorBody(), ...unauthorized(), 404: errorBody(), 409: errorBody() };
     },

@@ -11,9 +11,9 @@ import { loadSampleData, SampleSummary } from '../seed';
  */
 
 /** Tables a reset never empties: the schema's bookkeeping. */
-const KEPT_TABLES = new Set(['meta', 'schema_version']);
+export const KEPT_TABLES = new Set(['meta', 'schema_version']);
 
-interface CatalogRow {
+export interface CatalogRow {
   readonly kind: 't' | 's' | 'f';
   readonly name: string;
   readonly parent: string | null;
@@ -24,7 +24,7 @@ const catalogs = new WeakMap<SandboxDb, readonly CatalogRow[]>();
  * The `tpp` schema's tables, sequences and foreign keys (read from the catalog, so a table a later migration adds is
  * emptied too), once per open database: migrations run only when it opens.
  */
-async function catalogOf(db: SandboxDb, tx: Queryable): Promise<readonly CatalogRow[]> {
+export async function catalogOf(db: SandboxDb, tx: Queryable): Promise<readonly CatalogRow[]> {
   const known = catalogs.get(db);
   if (known) return known;
   const { rows } = await tx.query<CatalogRow>(
@@ -49,30 +49,35 @@ const DELETE_UP_TO = 1000;
  * a few rows (PGlite under a data directory: tens of milliseconds per table).
  */
 export async function resetRecords(db: SandboxDb, keepPartners: boolean): Promise<void> {
-  await db.transaction(async (tx) => {
-    const rows = await catalogOf(db, tx);
-    const quoted = (name: string) => `tpp."${name.replace(/"/g, '""')}"`;
-    const tables = rows.filter((r) => r.kind === 't' && !KEPT_TABLES.has(r.name) && (r.name !== 'partners' || !keepPartners)).map((r) => r.name);
-    if (tables.length) {
-      const sizes = (await tx.query<Record<string, number>>(`SELECT ${tables.map((t, i) => `(SELECT count(*) FROM (SELECT 1 FROM ${quoted(t)} LIMIT ${DELETE_UP_TO + 1}) x)::int AS n${i}`).join(', ')}`, [])).rows[0] ?? {};
-      const size = (t: string) => Number(sizes[`n${tables.indexOf(t)}`] ?? 0);
-      const big = tables.filter((t) => size(t) > DELETE_UP_TO);
-      // CASCADE: a big table's referencing tables (only record tables reference anything) are emptied with it.
-      if (big.length) await tx.query(`TRUNCATE ${big.map(quoted).join(', ')} CASCADE`, []);
-      const edges = rows.filter((r) => r.kind === 'f' && r.parent !== r.name);
-      let left = tables.filter((t) => size(t) > 0 && !big.includes(t));
-      while (left.length) {
-        // children first: a table no other remaining table references
-        const next = left.find((t) => !edges.some((e) => e.parent === t && left.includes(e.name))) ?? (left[0] as string);
-        await tx.query(`DELETE FROM ${quoted(next)}`, []);
-        left = left.filter((t) => t !== next);
-      }
+  await db.transaction(async (tx) => emptyTables(db, tx, keepPartners));
+}
+
+/** A table or sequence of the `tpp` schema, quoted. */
+export const quoted = (name: string): string => `tpp."${name.replace(/"/g, '""')}"`;
+
+/** What {@link resetRecords} does, inside the caller's transaction `tx` (a snapshot's restore empties the same way). */
+export async function emptyTables(db: SandboxDb, tx: Queryable, keepPartners: boolean): Promise<void> {
+  const rows = await catalogOf(db, tx);
+  const tables = rows.filter((r) => r.kind === 't' && !KEPT_TABLES.has(r.name) && (r.name !== 'partners' || !keepPartners)).map((r) => r.name);
+  if (tables.length) {
+    const sizes = (await tx.query<Record<string, number>>(`SELECT ${tables.map((t, i) => `(SELECT count(*) FROM (SELECT 1 FROM ${quoted(t)} LIMIT ${DELETE_UP_TO + 1}) x)::int AS n${i}`).join(', ')}`, [])).rows[0] ?? {};
+    const size = (t: string) => Number(sizes[`n${tables.indexOf(t)}`] ?? 0);
+    const big = tables.filter((t) => size(t) > DELETE_UP_TO);
+    // CASCADE: a big table's referencing tables (only record tables reference anything) are emptied with it.
+    if (big.length) await tx.query(`TRUNCATE ${big.map(quoted).join(', ')} CASCADE`, []);
+    const edges = rows.filter((r) => r.kind === 'f' && r.parent !== r.name);
+    let left = tables.filter((t) => size(t) > 0 && !big.includes(t));
+    while (left.length) {
+      // children first: a table no other remaining table references
+      const next = left.find((t) => !edges.some((e) => e.parent === t && left.includes(e.name))) ?? (left[0] as string);
+      await tx.query(`DELETE FROM ${quoted(next)}`, []);
+      left = left.filter((t) => t !== next);
     }
-    if (keepPartners) await tx.query('UPDATE tpp.partners SET registration_count = 0, motor_club_count = 0', []);
-    // Sequences start again in one statement (setval is not DDL: cheaper than ALTER SEQUENCE).
-    const seqs = rows.filter((r) => r.kind === 's' && (r.name !== 'partner_num_seq' || !keepPartners)).map((r) => `setval('${quoted(r.name).replace(/'/g, "''")}', ${r.name === 'partner_num_seq' ? 1001 : 1}, false)`);
-    if (seqs.length) await tx.query(`SELECT ${seqs.join(', ')}`, []);
-  });
+  }
+  if (keepPartners) await tx.query('UPDATE tpp.partners SET registration_count = 0, motor_club_count = 0', []);
+  // Sequences start again in one statement (setval is not DDL: cheaper than ALTER SEQUENCE).
+  const seqs = rows.filter((r) => r.kind === 's' && (r.name !== 'partner_num_seq' || !keepPartners)).map((r) => `setval('${quoted(r.name).replace(/'/g, "''")}', ${r.name === 'partner_num_seq' ? 1001 : 1}, false)`);
+  if (seqs.length) await tx.query(`SELECT ${seqs.join(', ')}`, []);
 }
 
 /** The database seen from inside an open transaction: a nested transaction is a savepoint of it. */

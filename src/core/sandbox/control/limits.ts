@@ -9,8 +9,17 @@ export const MAX_SEED_COUNT = 1_000_000;
 /** Largest number of fixtures in one seed. */
 export const MAX_FIXTURES = 10_000;
 
-/** The faults one entry can answer with: an HTTP status, a timeout (no answer, then the connection closes), or a closed connection. */
-export const FAULT_KINDS = [429, 500, 502, 503, 504, 'timeout', 'close'] as const;
+/**
+ * The faults one entry can answer with: an HTTP status, a timeout (no answer, then the connection closes), a closed
+ * connection, or a malformed answer: the real answer (the request is processed and stored) cut in the middle of its
+ * JSON (`truncated-json`) or sent as `text/html` (`wrong-content-type`).
+ */
+export const FAULT_KINDS = [429, 500, 502, 503, 504, 'timeout', 'close', 'truncated-json', 'wrong-content-type'] as const;
+/** Malformed answers: the request is processed, its answer garbled. */
+export const MALFORMED_KINDS: readonly string[] = ['truncated-json', 'wrong-content-type'];
+
+/** Conditions on body fields of one scheduled fault. */
+export const MAX_BODY_MATCHES = 16;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 /** Largest number of scheduled hits (the sum of `times` still pending). */
@@ -21,6 +30,13 @@ export const MAX_TIMEOUT_MS = 600_000;
 
 /** Entries the journal keeps when the control API is on (the oldest are dropped beyond). */
 export const JOURNAL_LIMIT = 10_000;
+
+/** Snapshots kept at once (`POST /__tpp/snapshots`). */
+export const MAX_SNAPSHOTS = 100;
+
+/** Rows of one page of `GET /__tpp/records`: default and largest. */
+export const RECORDS_PAGE = 100;
+export const MAX_RECORDS_PAGE = 1000;
 
 /** The prefix no path of the spec uses. */
 export const CONTROL_PREFIX = '/__tpp';
@@ -41,4 +57,9 @@ export const CONTROL_ENDPOINTS: readonly (readonly [string, string])[] = [
   ['GET', 'clock'],
   ['POST', 'clock'],
   ['POST', 'partners'],
+  ['GET', 'snapshots'],
+  ['POST', 'snapshots'],
+  ['POST', 'snapshots/{name}/restore'],
+  ['DELETE', 'snapshots/{name}'],
+  ['GET', 'records'],
 ];

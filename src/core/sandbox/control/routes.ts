@@ -1,17 +1,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { OpsContext } from '../ops/common';
-import type { PartnerRecord } from '../ops/partners';
 import { errorBody } from '../replies';
-import type { RequestLog } from '../requestLog';
-import { SandboxClock } from './clock';
-import { seedSample } from './data';
-import { parseFixtures, seedFixtures } from './fixtures';
-import { FaultSchedule } from './faults';
 import { bad } from './input';
 import { queryJournal } from './journal';
 import { CONTROL_ENDPOINTS, CONTROL_PREFIX, MAX_SEED_BODY_BYTES } from './limits';
-import { resetToStart, type StartupState } from './reset';
-import { clockBody, noQuery, parseControl, partnersBody, requestsQuery, resetBody, resetQuery, seedCountBody, seedQuery } from './schemas';
+import { clockBody, noQuery, parseControl, partnersBody, requestsQuery } from './schemas';
+import { installStateRoutes } from './stateRoutes';
+import type { ControlDeps } from './deps';
+
+export type { ControlDeps } from './deps';
 
 export { CONTROL_ENDPOINTS, CONTROL_PREFIX } from './limits';
 import { bearerMatches, CONTROL_BODY_TYPES, crossSiteReason, mediaType } from './security';
@@ -24,28 +21,6 @@ import { bearerMatches, CONTROL_BODY_TYPES, crossSiteReason, mediaType } from '.
  */
 
 
-/** What the control API acts on: the sandbox's state, handed over by `startSandbox`. */
-export interface ControlDeps {
-  readonly context: OpsContext;
-  readonly clock: SandboxClock;
-  readonly faults: FaultSchedule;
-  readonly journal: RequestLog;
-  readonly version: string;
-  /** Bearer token required on every call but health, when set. */
-  readonly adminToken?: string;
-  /** The port the sandbox listens on (the origin its own pages would have). */
-  port(): number;
-  isReady(): boolean;
-  /** The registered partner `id`, or undefined. */
-  partner(id: string): Promise<PartnerRecord | undefined>;
-  /** Registered Partner IDs. */
-  partnerIds(): readonly string[];
-  registerPartner(id: string, spkiPem: string, name?: string): Promise<void>;
-  /** Forgets the partners held in memory (after a reset without keepPartners). */
-  forgetPartners(): void;
-  /** The partners and sample data the sandbox was started with (a reset goes back to them). */
-  startup(): StartupState;
-}
 
 /** Seconds a client waits before asking a starting sandbox's health again. */
 const STARTING_RETRY_AFTER_SECONDS = 1;
@@ -89,21 +64,81 @@ async function refuse(req: FastifyRequest, reply: FastifyReply, port: number, ad
   return reply.code(401).send(errorBody(401, `The control API needs the admin token (--admin-token) as Authorization: Bearer <token>`));
 }
 
+/** The journal, the fault schedule and the clock. */
+function installTestAids(scope: FastifyInstance, deps: ControlDeps): void {
+  const { clock, faults, journal } = deps;
+  const none = (req: FastifyRequest) => parseControl(noQuery, req.query, 'query.');
+  scope.get(`${CONTROL_PREFIX}/requests`, async (req) => {
+    // A journal read right after a test's call sees that call: its place was taken when its answer went out, and
+    // a failure's entry is written once its diagnosis is done.
+    await journal.settled(SETTLE_LIMIT_MS);
+    return queryJournal(journal, parseControl(requestsQuery, req.query, 'query.'));
+  });
+  scope.delete(`${CONTROL_PREFIX}/requests`, async (req) => {
+    none(req);
+    const cleared = journal.size;
+    journal.clear();
+    return { cleared };
+  });
+
+  scope.get(`${CONTROL_PREFIX}/faults`, async (req) => (none(req), { faults: faults.list() }));
+  scope.post(`${CONTROL_PREFIX}/faults`, async (req, reply) => (none(req), reply.code(201).send({ scheduled: faults.add(req.body) })));
+  scope.delete(`${CONTROL_PREFIX}/faults`, async (req) => (none(req), { cleared: faults.clear() }));
+
+  const clockState = () => ({ now: new Date(clock.now()).toISOString(), offsetSeconds: clock.offsetMs / 1000 });
+  scope.get(`${CONTROL_PREFIX}/clock`, async (req) => (none(req), clockState()));
+  scope.post(`${CONTROL_PREFIX}/clock`, async (req) => {
+    none(req);
+    const body = parseControl(clockBody, req.body);
+    const given = (['offsetSeconds', 'advanceSeconds'] as const).filter((k) => body[k] !== undefined);
+    if (given.length !== 1) throw bad('offsetSeconds', 'give exactly one of offsetSeconds (from real time; 0 goes back) or advanceSeconds (from the current offset)');
+    const name = given[0] as 'offsetSeconds' | 'advanceSeconds';
+    const seconds = body[name] as number;
+    const target = (name === 'advanceSeconds' ? clock.offsetMs : 0) + seconds * 1000;
+    try {
+      clock.setOffset(target);
+    } catch (err) {
+      throw bad(name, (err as Error).message);
+    }
+    return clockState();
+  });
+}
+
+/** `POST /__tpp/partners`. */
+function installPartners(scope: FastifyInstance, deps: ControlDeps): void {
+  scope.post(`${CONTROL_PREFIX}/partners`, async (req, reply) => {
+    parseControl(noQuery, req.query, 'query.');
+    const { id, company_name: name, spki_pem: pem } = parseControl(partnersBody, req.body);
+    if (/[\s/]/.test(id)) throw bad('id', 'must have no spaces or slashes');
+    if (name !== undefined && /[\s/]/.test(name)) throw bad('company_name', 'must have no spaces or slashes');
+    if (/PRIVATE KEY/.test(pem)) throw bad('spki_pem', "holds a private key; give the partner's public key (SPKI PEM)");
+    try {
+      await deps.registerPartner(id, pem, name);
+    } catch (err) {
+      throw bad('spki_pem', `is not a P-256, P-384 or P-521 public key in SPKI PEM: ${(err as Error).message}`);
+    }
+    const p = await deps.partner(id);
+    return reply.code(201).send({ id, company_name: p?.name ?? name ?? id });
+  });
+}
+
+/** Any other path under the prefix: 404 listing the control calls; a known path with another method: 405 with `Allow`. */
+function installUnknown(scope: FastifyInstance): void {
+  const endpointList = CONTROL_ENDPOINTS.map(([m, p]) => `${m} ${CONTROL_PREFIX}/${p}`);
+  const templates = CONTROL_ENDPOINTS.map(([m, p]) => [m, new RegExp(`^${CONTROL_PREFIX}/${p.replace(/\{[^}]+\}/g, '[^/]+')}$`)] as const);
+  const unknown = async (req: FastifyRequest, reply: FastifyReply) => {
+    // The path as called: with a trailing slash it is no control endpoint (404), never a 405 that names the method used.
+    const path = req.url.split('?')[0] ?? '';
+    const allowed = templates.filter(([, p]) => p.test(path)).map(([m]) => m);
+    if (allowed.length) return reply.code(405).header('Allow', allowed.join(', ')).send(errorBody(405, `${req.method} is not allowed here; use ${allowed.join(' or ')}`));
+    return reply.code(404).send(errorBody(404, `No control endpoint at ${req.method} ${path || '/'}; the control endpoints are: ${endpointList.join(', ')}`, undefined, { endpoints: endpointList }));
+  };
+  scope.all(CONTROL_PREFIX, unknown);
+  scope.all(`${CONTROL_PREFIX}/*`, unknown);
+}
+
 /** Registers the control API's routes on `app` (before it listens), after the request log's hooks. */
 export function installControl(app: FastifyInstance, deps: ControlDeps): void {
-  const { context, clock, faults, journal } = deps;
-  const none = (req: FastifyRequest) => parseControl(noQuery, req.query, 'query.');
-  const endpointList = CONTROL_ENDPOINTS.map(([m, p]) => `${m} ${CONTROL_PREFIX}/${p}`);
-
-  /** The partner a seed is for: `?partner=`, else the only registered one. */
-  const seedPartner = async (req: FastifyRequest): Promise<PartnerRecord> => {
-    const id = parseControl(seedQuery, req.query, 'query.').partner ?? (deps.partnerIds().length === 1 ? deps.partnerIds()[0] : undefined);
-    if (id === undefined) throw bad('query.partner', `name the partner to seed for (registered: ${deps.partnerIds().join(', ') || 'none'})`);
-    const p = await deps.partner(id);
-    if (!p) throw bad('query.partner', `no partner '${id}' is registered (POST ${CONTROL_PREFIX}/partners registers one)`);
-    return p;
-  };
-
   void app.register(async (scope) => {
     scope.addContentTypeParser(['application/x-ndjson', 'application/ndjson'], { parseAs: 'string', bodyLimit: MAX_SEED_BODY_BYTES }, (_req, body, done) => done(null, body));
     // An empty JSON body is no body (`POST /__tpp/reset` with only its Content-Type); anything else parses as fastify does.
@@ -111,93 +146,10 @@ export function installControl(app: FastifyInstance, deps: ControlDeps): void {
     scope.removeContentTypeParser('application/json');
     scope.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => (body === '' ? done(null, undefined) : json(req, body as string, done)));
     scope.addHook('onRequest', async (req, reply) => refuse(req, reply, deps.port(), deps.adminToken));
-
     installHealth(scope, deps);
-
-    scope.post(`${CONTROL_PREFIX}/reset`, async (req) => {
-      const q = parseControl(resetQuery, req.query, 'query.');
-      const body = req.body === undefined || req.body === null ? {} : parseControl(resetBody, req.body);
-      const fromQuery = (v: 'true' | 'false' | undefined) => (v === undefined ? undefined : v === 'true');
-      const t0 = performance.now();
-      const result = await resetToStart(deps, {
-        keepPartners: body.keepPartners ?? fromQuery(q.keepPartners),
-        keepStartupPartners: body.keepStartupPartners ?? fromQuery(q.keepStartupPartners),
-        reloadSeed: body.reloadSeed ?? fromQuery(q.reloadSeed),
-      });
-      journal.clear();
-      faults.clear();
-      clock.setOffset(0);
-      return { reset: true, ...result, ms: Math.round((performance.now() - t0) * 10) / 10 };
-    });
-
-    scope.post(`${CONTROL_PREFIX}/seed`, { bodyLimit: MAX_SEED_BODY_BYTES }, async (req, reply) => {
-      const partner = await seedPartner(req);
-      if (req.body !== null && typeof req.body === 'object' && !Array.isArray(req.body)) {
-        const { count } = parseControl(seedCountBody, req.body);
-        return reply.code(201).send({ partner: partner.id, sample: await seedSample(context, partner, count) });
-      }
-      const fixtures = parseFixtures(req.body);
-      return reply.code(201).send({ partner: partner.id, ...(await seedFixtures(context, partner, fixtures)) });
-    });
-
-    scope.get(`${CONTROL_PREFIX}/requests`, async (req) => {
-      // A journal read right after a test's call sees that call: its place was taken when its answer went out, and
-      // a failure's entry is written once its diagnosis is done.
-      await journal.settled(SETTLE_LIMIT_MS);
-      return queryJournal(journal, parseControl(requestsQuery, req.query, 'query.'));
-    });
-    scope.delete(`${CONTROL_PREFIX}/requests`, async (req) => {
-      none(req);
-      const cleared = journal.size;
-      journal.clear();
-      return { cleared };
-    });
-
-    scope.get(`${CONTROL_PREFIX}/faults`, async (req) => (none(req), { faults: faults.list() }));
-    scope.post(`${CONTROL_PREFIX}/faults`, async (req, reply) => (none(req), reply.code(201).send({ scheduled: faults.add(req.body) })));
-    scope.delete(`${CONTROL_PREFIX}/faults`, async (req) => (none(req), { cleared: faults.clear() }));
-
-    const clockState = () => ({ now: new Date(clock.now()).toISOString(), offsetSeconds: clock.offsetMs / 1000 });
-    scope.get(`${CONTROL_PREFIX}/clock`, async (req) => (none(req), clockState()));
-    scope.post(`${CONTROL_PREFIX}/clock`, async (req) => {
-      none(req);
-      const body = parseControl(clockBody, req.body);
-      const given = (['offsetSeconds', 'advanceSeconds'] as const).filter((k) => body[k] !== undefined);
-      if (given.length !== 1) throw bad('offsetSeconds', 'give exactly one of offsetSeconds (from real time; 0 goes back) or advanceSeconds (from the current offset)');
-      const name = given[0] as 'offsetSeconds' | 'advanceSeconds';
-      const seconds = body[name] as number;
-      const target = (name === 'advanceSeconds' ? clock.offsetMs : 0) + seconds * 1000;
-      try {
-        clock.setOffset(target);
-      } catch (err) {
-        throw bad(name, (err as Error).message);
-      }
-      return clockState();
-    });
-
-    scope.post(`${CONTROL_PREFIX}/partners`, async (req, reply) => {
-      none(req);
-      const { id, company_name: name, spki_pem: pem } = parseControl(partnersBody, req.body);
-      if (/[\s/]/.test(id)) throw bad('id', 'must have no spaces or slashes');
-      if (name !== undefined && /[\s/]/.test(name)) throw bad('company_name', 'must have no spaces or slashes');
-      if (/PRIVATE KEY/.test(pem)) throw bad('spki_pem', "holds a private key; give the partner's public key (SPKI PEM)");
-      try {
-        await deps.registerPartner(id, pem, name);
-      } catch (err) {
-        throw bad('spki_pem', `is not a P-256, P-384 or P-521 public key in SPKI PEM: ${(err as Error).message}`);
-      }
-      const p = await deps.partner(id);
-      return reply.code(201).send({ id, company_name: p?.name ?? name ?? id });
-    });
-
-    const unknown = async (req: FastifyRequest, reply: FastifyReply) => {
-      // The path as called: with a trailing slash it is no control endpoint (404), never a 405 that names the method used.
-      const path = req.url.split('?')[0] ?? '';
-      const allowed = CONTROL_ENDPOINTS.filter(([, p]) => `${CONTROL_PREFIX}/${p}` === path).map(([m]) => m);
-      if (allowed.length) return reply.code(405).header('Allow', allowed.join(', ')).send(errorBody(405, `${req.method} is not allowed here; use ${allowed.join(' or ')}`));
-      return reply.code(404).send(errorBody(404, `No control endpoint at ${req.method} ${path || '/'}; the control endpoints are: ${endpointList.join(', ')}`, undefined, { endpoints: endpointList }));
-    };
-    scope.all(CONTROL_PREFIX, unknown);
-    scope.all(`${CONTROL_PREFIX}/*`, unknown);
+    installStateRoutes(scope, deps);
+    installTestAids(scope, deps);
+    installPartners(scope, deps);
+    installUnknown(scope);
   });
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ApiError, type Issue } from '../ops/common';
-import { FAULT_KINDS, MAX_SCHEDULED_HITS, MAX_SEED_COUNT, MAX_TIMEOUT_MS } from './limits';
+import { FAULT_KINDS, MAX_BODY_MATCHES, MAX_SCHEDULED_HITS, MAX_SEED_COUNT, MAX_TIMEOUT_MS } from './limits';
 
 /**
  * The shapes of the control API's bodies and queries (docs/testing-your-application.md, Control API reference), as
@@ -57,9 +57,17 @@ export const faultBody = z
       .pipe(z.enum(['*', 'GET', 'POST', 'PATCH', 'PUT', 'DELETE'], { error: 'must be GET, POST, PATCH, PUT, DELETE or *' }))
       .optional(),
     path: text,
-    fault: z.literal(FAULT_KINDS, { error: `must be one of ${FAULT_KINDS.map((k) => JSON.stringify(k)).join(', ')}` }),
+    partner: text.optional(),
+    body: z
+      .record(z.string().min(1, 'must name a field').max(256), z.json(), { error: 'must be an object of field paths (a.b.c) and the values they must equal' })
+      .refine((o) => Object.keys(o).length <= MAX_BODY_MATCHES, `must have at most ${MAX_BODY_MATCHES} fields (the limit)`)
+      .optional(),
+    fault: z.literal(FAULT_KINDS, { error: `must be one of ${FAULT_KINDS.map((k) => JSON.stringify(k)).join(', ')}` }).optional(),
+    delayMs: int(0, MAX_TIMEOUT_MS).optional(),
     when: z.enum(['before', 'after-commit'], { error: "must be 'before' or 'after-commit'" }).optional(),
     times: int(1, MAX_SCHEDULED_HITS).optional(),
+    probability: z.number({ error: 'must be a number from 0 to 1' }).gt(0, 'must be above 0 and at most 1').max(1, 'must be above 0 and at most 1').optional(),
+    seed: int(0, 2 ** 31 - 1).optional(),
     retryAfter: int(0, 86_400).optional(),
     timeoutMs: int(0, MAX_TIMEOUT_MS).optional(),
   })
@@ -68,6 +76,13 @@ export const faultBody = z
 const seconds = z.number({ error: 'must be a number of seconds' }).refine(Number.isFinite, 'must be a number of seconds');
 /** `POST /__tpp/clock`: exactly one of the two (checked by the route). */
 export const clockBody = z.object({ offsetSeconds: seconds.optional(), advanceSeconds: seconds.optional() }).strict();
+
+/** `POST /__tpp/snapshots`: a name of letters, digits, `.`, `_` and `-` (it is also a path segment). */
+export const snapshotName = z.string({ error: 'must be a string' }).regex(/^[A-Za-z0-9._-]{1,64}$/, 'must be 1 to 64 letters, digits, ".", "_" or "-"');
+export const snapshotBody = z.object({ name: snapshotName }).strict();
+
+/** `GET /__tpp/records`' query (values checked further by control/records.ts). */
+export const recordsQuery = z.object({ kind: once, partner: once.optional(), limit: once.optional(), after: once.optional() }).strict();
 
 /** `POST /__tpp/partners`. */
 export const partnersBody = z.object({ id: text, company_name: text.optional(), spki_pem: z.string({ error: 'must be a string' }).min(1, 'is required').max(65_536) }).strict();

@@ -1,4 +1,5 @@
-import { CancellationRecord, ClaimRecord, RegistrationCounts, RegistrationRecord, WARRANTY_MESSAGE, num, str } from '../model';
+import { CancellationRecord, ClaimRecord, RegistrationCounts, RegistrationRecord, num, str } from '../model';
+import { WARRANTY_STATUS } from '../../contract/v2/fields';
 import type { PartnerRecord } from './partners';
 import { arr, compact, obj } from './common';
 
@@ -73,7 +74,7 @@ export function v2Status(p: PartnerRecord, r: RegistrationRecord, k: Registratio
     CancelDate: k.cancelledOn ?? '',
     ExpireDate: k.expirationDate ?? '',
     StatusDate: k.expired && k.cancelledOn === undefined ? k.expirationDate : r.statusDate,
-    Message: WARRANTY_MESSAGE[k.warrantyStatus] ?? '',
+    Message: (WARRANTY_STATUS as Readonly<Record<number, string>>)[k.warrantyStatus] ?? '',
   });
 }
 
