@@ -109,7 +109,12 @@ describe('Local sandbox: a Local address that stays (tpp.local.port)', () => {
         await screenshot('local-addresses');
       }
 
-      await vscode.commands.executeCommand('tpp.setLocalPort', taken);
+      // Set Local Port… refuses a port another program holds, before anything moves, and names a free one nearby.
+      assert.equal(await vscode.commands.executeCommand('tpp.setLocalPort', taken), undefined, 'refused: no port stored');
+      assert.equal(vscode.workspace.getConfiguration('tpp.local').get('port'), fixed, 'the setting did not move');
+      assert.equal(sandbox.status.portInUse, undefined, 'the working sandbox kept its port');
+      // The setting changed elsewhere (settings.json, another window) to the held port: the sandbox says so.
+      await vscode.workspace.getConfiguration('tpp.local').update('port', taken, vscode.ConfigurationTarget.Global);
       const refused = await until(() => sandbox.status.portInUse === taken, 30_000);
       assert.ok(refused, `the sandbox reports port ${taken} in use (status: ${JSON.stringify(sandbox.status)})`);
       assert.equal(sandbox.info, undefined, 'it did not move to another port');

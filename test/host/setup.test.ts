@@ -87,7 +87,7 @@ describe('Configure Environment against a fake remote (tpp sandbox on another po
       const { row, children } = await environmentRows(api, 'sandbox');
       assert.match(String(row.description), /active · needs setup/);
       assert.equal(iconId(row), 'warning', 'an environment that needs setup is never shown with the green check');
-      assert.match(String(row.contextValue), /^environment\.remote\.active\.needsSetup$/);
+      assert.match(String(row.contextValue), /^environment\.remote\.active\.needsSetup\.noKey$/, "the key actions of its menu follow the key's state");
       assert.match(String(children.find((c) => c.id === 'sandbox:setup')?.description), /^0 of 5 done — base address, partner ID, key pair/);
       assert.equal(children.find((c) => c.id === 'sandbox:setup')?.command?.command, 'tpp.configureEnvironment');
     } finally {

@@ -133,11 +133,13 @@ describe('tree states, menus, filters and drafts (Local sandbox)', function () {
     }
   });
 
-  it('File Claim refuses a registration with no tires left, and a draft closed unsent leaves nothing behind', async () => {
+  it('File Claim on a registration with no tires left still opens its draft (sending is the user’s choice), and a draft closed unsent leaves nothing behind', async () => {
     const dirty = () => vscode.workspace.textDocuments.filter((d) => !d.isClosed && d.isDirty).map((d) => d.uri.toString());
     const dirtyBefore = dirty(); // other commands' untitled payloads (Create Shop…) are not this command's
     const untitledBefore = vscode.workspace.textDocuments.filter((d) => d.isUntitled).length;
-    assert.equal(await cmd('tpp.fileClaim', { kind: 'registration', env: 'local', id: ids.none }), undefined);
+    const none = await cmd<vscode.TextDocument>('tpp.fileClaim', { kind: 'registration', env: 'local', id: ids.none });
+    assert.equal(none?.uri.scheme, 'tpp-draft', 'the draft opens: the server’s refusal is the lesson');
+    await cmd('workbench.action.closeActiveEditor');
     const doc = await cmd<vscode.TextDocument>('tpp.fileClaim', await row(`PFX-${tag}-ACTIVE`));
     assert.equal(doc.uri.scheme, 'tpp-draft');
     assert.equal(vscode.window.tabGroups.activeTabGroup.activeTab?.label, `Claim on PFX-${tag}-ACTIVE.json`);

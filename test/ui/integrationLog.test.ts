@@ -92,6 +92,20 @@ describe('Integration Log and the mistakes tour (rendered DOM)', () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await vscode.commands.executeCommand('workbench.action.closePanel');
     await vscode.commands.executeCommand('tpp.integrationLog.focus');
+    // At the side bar's default width, each row starts with what a person scans for: the status, the environment,
+    // the method and the resource's short name fit whole, and the diagnosis row below starts with the rule and fix.
+    const sidebar = (await boxes('.part.sidebar'))[0]!;
+    const fits = await until(async () => {
+      const [names, shown] = [await boxes(`${LOG_ROWS} .label-name`), await texts(`${LOG_ROWS} .label-name`)];
+      const requests = names.filter((_, i) => /^\d{3} · /.test(shown[i] ?? ''));
+      return requests.length >= 3 && requests.every((b) => b.width > 0 && b.x + b.width <= sidebar.x + sidebar.width) ? requests : undefined;
+    }, 20_000);
+    assert.ok(fits, `the tour's rows show status, environment, method and resource whole: ${JSON.stringify(await texts(`${LOG_ROWS} .label-name`))} ${JSON.stringify(await boxes(`${LOG_ROWS} .label-name`))}`);
+    const labels = await texts(`${LOG_ROWS} .label-name`);
+    assert.ok(labels.some((t) => /^401 · Local · GET verify-token$/.test(t)) && labels.some((t) => /^400 · Local · POST partners\/…$/.test(t)), JSON.stringify(labels));
+    assert.ok(labels.some((t) => /^iat is in milliseconds, not seconds/.test(t)), `the first diagnosis starts its row: ${JSON.stringify(labels)}`);
+    assert.ok(labels.some((t) => /^aud: Remove the trailing slash/.test(t)), `the first diagnosis starts its row: ${JSON.stringify(labels)}`);
+    await screenshot('integration-log-default-width');
     // Without window focus (headless browser) the resize commands act on the editor part: narrowing it widens the side bar.
     for (let i = 0; i < 6; i++) await vscode.commands.executeCommand('workbench.action.decreaseViewWidth');
     const rows = await until(async () => {
@@ -99,7 +113,7 @@ describe('Integration Log and the mistakes tour (rendered DOM)', () => {
       return r.some((t) => t.includes('TirePrice')) && r.some((t) => t.includes('trailing slash')) && r.some((t) => t.includes('milliseconds')) ? r : undefined;
     }, 20_000);
     assert.ok(rows, `the three diagnoses are rendered: ${JSON.stringify(await sidebarRows())}`);
-    assert.ok(rows.some((t) => /POST \/v2\/partners\/tour-\w+\s*400/.test(t)), JSON.stringify(rows));
+    assert.ok(rows.some((t) => /^400 · Local · POST partners\/…/.test(t)), JSON.stringify(rows));
     await screenshot('integration-log');
     for (let i = 0; i < 6; i++) await vscode.commands.executeCommand('workbench.action.increaseViewWidth');
   });

@@ -165,7 +165,7 @@ describe('the ten-minute path of your own application (rendered workbench)', fun
     const x = await logEntry(api, (e) => e.source === 'sandbox-log' && e.request.method === 'POST' && e.response?.status === 401);
     assert.deepEqual(x.diagnosis?.map((d) => d.rule), ['iat']);
     await cmd('tpp.integrationLog.focus');
-    await row(/^POST \/api\/v3\/tire-protection\/registrations/, /401/);
+    await row(/^401 · Local · POST registrations/, /\/api\/v3\/tire-protection\/registrations/);
     const explained = await row(/^iat/, /milliseconds, not seconds: use int\(time\.time\(\)\) in Python/);
     assert.match(explained, /iat/);
     await screenshot('path-05-local-401-explained');
@@ -182,7 +182,7 @@ describe('the ten-minute path of your own application (rendered workbench)', fun
     const sent = await logEntry(api, (e) => e.source === 'sandbox-log' && e.request.method === 'POST' && e.response?.status === 201 && e.time >= since);
     const invoice = String((JSON.parse(sent.request.body ?? '{}') as { invoiceNumber?: unknown }).invoiceNumber ?? '');
     assert.match(invoice, /^INV-\d+-\d+$/, sent.request.body);
-    await row(/^POST \/api\/v3\/tire-protection\/registrations/, /201/);
+    await row(/^201 · Local · POST registrations/, /\/api\/v3\/tire-protection\/registrations/);
     await screenshot('path-06-201');
     // The folder was never read in this profile, or its pages were dropped with the new key: a filter reads it again.
     await runFromPalette('Tire Protection: Filter Registrations');
@@ -236,11 +236,17 @@ describe('the ten-minute path of your own application (rendered workbench)', fun
     await runFromPalette('Tire Protection: Watch My Application on Sandbox/Production');
     await pick(/Watch your application on which environment/, /Sandbox/, 'Sandbox');
     await waitToast(/Watching your application on Sandbox: point it at http:\/\/127\.0\.0\.1:\d+\/api\/v3/);
+    // The toast fades before a newcomer reads it: Copy Watch Settings stays on the Integration Log's title bar.
+    await cmd('notifications.clearAll');
     await vscode.env.clipboard.writeText('');
-    await clickToastButton('Watching your application on Sandbox', 'Copy Settings');
-    const settings = await until(async () => ((await vscode.env.clipboard.readText()).startsWith('TPP_BASE_URL=') ? vscode.env.clipboard.readText() : undefined));
-    assert.ok(settings, 'Copy Settings put the proxy settings on the clipboard');
+    await cmd('tpp.integrationLog.focus');
+    await driver('click', '.part.sidebar .pane-header:has-text("Integration Log") .action-label[aria-label="Copy Watch Settings"]');
+    const settings = await until(async () => ((await vscode.env.clipboard.readText()).includes('TPP_BASE_URL=') ? vscode.env.clipboard.readText() : undefined));
+    assert.ok(settings, 'Copy Watch Settings put the proxy settings on the clipboard');
     assert.match(settings, new RegExp(`^TPP_AUDIENCE=${target.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$`, 'm'));
+    assert.match(settings, new RegExp(`^TPP_PARTNER_ID=${PARTNER}$`, 'm'), 'the Partner ID too');
+    assert.match(settings, /TPP_PRIVATE_KEY_FILE: keep the line of that file/, 'says where the key file comes from');
+    await screenshot('path-09b-copy-watch-settings');
     // Pasted by the user into a file loaded after the Sandbox one (the clipboard read as in step 3).
     fs.writeFileSync(path.join(workspace, 'tpp-sandbox-watch.env'), settings);
     await cmd('notifications.clearAll');
@@ -256,7 +262,7 @@ describe('the ten-minute path of your own application (rendered workbench)', fun
     await cmd('workbench.actions.treeView.tpp.environments.collapseAll');
     await cmd('tpp.integrationLog.focus');
     for (let i = 0; i < 6; i++) await cmd('workbench.action.decreaseViewWidth');
-    await row(/^POST \/api\/v3\/tire-protection\/registrations/, /Sandbox · 401/);
+    await row(/^401 · Sandbox · POST registrations/, /\/api\/v3\/tire-protection\/registrations/);
     await row(/^iat/, /milliseconds, not seconds: use int\(time\.time\(\)\) in Python/);
     await sleep(300); // the redraw after the width change
     await screenshot('path-10-remote-401-explained');

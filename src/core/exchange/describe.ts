@@ -9,14 +9,16 @@ import type { DiagnosisItem, Exchange } from './types';
  * computed once when its {@link Exchange} is built (./exchangeOf.ts) and read as `exchange.diagnosis` by the response
  * view, the history and `tpp send`:
  * - no answer: the problem (refused, unreachable, timed out, closed) and what to do;
- * - 400: the server's message and field issues, then the toolkit's payload diagnostics of the body sent;
+ * - 400: one line per problem, saying which side found it: `Server and editor: …` when the server's field issue and
+ *   the toolkit's payload diagnostic (of the body sent) name the same field, else `Server: …` or `Editor: …`; the
+ *   server's message is left out when it only sums up its field issues;
  * - 409: the server's message (the response view puts the conflicting record in its place when it finds one).
  * Never throws.
  */
 export function describeExchange(x: Exchange): DiagnosisItem[] {
   const status = x.response?.status;
   if (status === undefined) return noAnswer(x);
-  if (status === 400) return [...serverIssues(x), ...payloadProblems(x)];
+  if (status === 400) return onePerProblem(serverIssues(x), payloadProblems(x));
   if (status === 409) return serverIssues(x);
   return [];
 }
@@ -45,13 +47,30 @@ function serverIssues(x: Exchange): DiagnosisItem[] {
   const out: DiagnosisItem[] = [];
   const issues = Array.isArray(body.issues) ? (body.issues as { path?: unknown; message?: unknown }[]) : [];
   const message = typeof body.message === 'string' ? body.message : typeof body.error === 'string' ? body.error : undefined;
-  if (message && !issues.some((i) => i.message === message)) out.push({ rule: 'status', message: `Server: ${message}` });
+  // A message that only sums up the issues ("Invalid body: a: …; b: …", the Local sandbox's) would list each twice.
+  const summary = issues.length > 0 && issues.every((i) => typeof i.message === 'string' && message?.includes(i.message));
+  if (message && !summary && !issues.some((i) => i.message === message)) out.push({ rule: 'status', message: `Server: ${message}` });
   for (const i of issues) {
     if (typeof i.message !== 'string') continue;
     const path = typeof i.path === 'string' ? parseIssuePath(i.path) : [];
     out.push({ rule: path.length ? path.join('.') : 'status', message: `Server: ${i.message}`, ...(path.length ? { path } : {}) });
   }
   return out;
+}
+
+/**
+ * The server's items and the editor's as one line per problem: an editor item at the same field as a server item
+ * takes its place, marked as found by both; the editor's others are marked as its own.
+ */
+function onePerProblem(server: readonly DiagnosisItem[], editor: readonly DiagnosisItem[]): DiagnosisItem[] {
+  const at = (d: DiagnosisItem) => (d.path?.length ? JSON.stringify(d.path) : undefined);
+  const matched = new Set<DiagnosisItem>();
+  const mine = editor.map((e) => {
+    const twin = server.find((s) => !matched.has(s) && at(s) !== undefined && at(s) === at(e));
+    if (twin) matched.add(twin);
+    return { ...e, message: `${twin ? 'Server and editor' : 'Editor'}: ${e.message}` };
+  });
+  return [...server.filter((s) => !matched.has(s)), ...mine];
 }
 
 /** The toolkit's payload diagnostics (docs/diagnostics.md) on the body that was sent, each at its field. */
@@ -65,7 +84,7 @@ function payloadProblems(x: Exchange): DiagnosisItem[] {
   const found = diagnosePayload(text, { kind })?.problems ?? [];
   return found
     .filter((p) => p.path && p.path[0] !== '$schema')
-    .map((p) => ({ rule: p.path?.length ? p.path.join('.') : 'payload', message: `${p.severity === 'error' ? 'Error' : 'Warning'}: ${p.message}`, code: p.code, ...(p.path?.length ? { path: [...p.path] } : {}) }));
+    .map((p) => ({ rule: p.path?.length ? p.path.join('.') : 'payload', message: p.severity === 'error' ? p.message : `${p.message} (warning)`, code: p.code, ...(p.path?.length ? { path: [...p.path] } : {}) }));
 }
 
 /** Why no answer came and what to do. */

@@ -40,28 +40,81 @@ export async function registrationChoices(services: RegistrationLists, env: Envi
 }
 
 /**
- * Asks for a registration of `env`: a quick pick of {@link registrationChoices} (`offered`: the states the command
- * applies to), plus, when `byInvoice`, an entry to type an invoice number (and store number) instead.
+ * Asks for a registration of `env`: a quick pick of {@link registrationChoices}, the rows in the `offered` states
+ * (those the command applies to) first, then the others with their state and the refusal they will meet (spec:
+ * States and transitions: a second cancellation, or a claim on a cancelled or expired registration, answers 409;
+ * sending it is the user's choice). When `byInvoice`, an entry to name an invoice number stays listed whatever is
+ * typed, and text that matches no row is taken as the invoice number (then the store number is asked).
+ * @throws UserCancelled when the user closes a prompt.
  */
 export async function pickRegistration(services: RegistrationLists, env: EnvironmentId, product: RegistrationProduct, title: string, byInvoice: boolean, offered?: readonly RegistrationState[]): Promise<RegistrationRef> {
-  let rows: { label: string; description: string; ref?: RegistrationRef }[] = [];
+  let rows: RefItem[] = [];
   try {
-    rows = (await registrationChoices(services, env, product, offered)).map(({ label, description = '', ref }) => ({ label, description, ref }));
+    const all = await registrationChoices(services, env, product);
+    const fits = (c: RegistrationChoice) => !offered || offered.includes(c.state);
+    rows = [...all.filter(fits), ...all.filter((c) => !fits(c)).map((c) => ({ ...c, detail: refusal(c.state) }))].map(({ label, description = '', detail, ref }) => ({ label, description, detail, ref }));
   } catch {
     rows = [];
   }
-  const typeIt = { label: '$(edit) Enter an invoice number…', description: 'uses the ?invoiceNumber= form', ref: undefined };
-  const picked = await vscode.window.showQuickPick(byInvoice ? [typeIt, ...rows] : rows, { title, placeHolder: 'Registration', matchOnDescription: true });
-  if (!picked) throw new UserCancelled();
+  const picked = await quickPickOrTyped(rows, title, byInvoice);
   if (picked.ref) return picked.ref;
-  const invoiceNumber = await vscode.window.showInputBox({ title, prompt: 'Invoice number of the registration', validateInput: (v) => (v.trim() ? undefined : 'Enter the invoice number') });
+  const invoiceNumber = picked.typed || (await vscode.window.showInputBox({ title, prompt: 'Invoice number of the registration', validateInput: (v) => (v.trim() ? undefined : 'Enter the invoice number') }));
   if (!invoiceNumber) throw new UserCancelled();
   let storeNumber: string | undefined;
   if (product === 'tire-protection') {
-    storeNumber = await vscode.window.showInputBox({ title, prompt: 'Store number (only needed when the invoice number alone is not unique; leave empty otherwise)' });
+    storeNumber = await vscode.window.showInputBox({ title, prompt: `Store number of ${invoiceNumber.trim()} (only needed when the invoice number alone is not unique; leave empty otherwise)` });
     if (storeNumber === undefined) throw new UserCancelled();
   }
   return { invoiceNumber: invoiceNumber.trim(), ...(storeNumber?.trim() ? { storeNumber: storeNumber.trim() } : {}) };
+}
+
+/** What a row the command is not offered on will meet when sent anyway (spec: States and transitions). */
+function refusal(state: RegistrationState): string {
+  return state === 'Cancelled' || state === 'Expired' ? `${state}: the server answers 409 (Conflict)` : `${state}: the server may refuse it`;
+}
+
+interface RefItem extends vscode.QuickPickItem {
+  readonly ref?: RegistrationRef;
+}
+
+/**
+ * A quick pick of `rows`; with `byInvoice`, plus an "Enter an invoice number…" entry that is always shown and, once
+ * text is typed, names it ("Use invoice number …"), so Enter on text matching no row uses that text. Resolves to the
+ * picked row's ref, or the typed text (empty when the entry was picked with nothing typed).
+ * @throws UserCancelled when the pick is closed.
+ */
+function quickPickOrTyped(rows: readonly RefItem[], title: string, byInvoice: boolean): Promise<{ ref?: RegistrationRef; typed?: string }> {
+  const qp = vscode.window.createQuickPick<RefItem>();
+  qp.title = title;
+  qp.placeholder = byInvoice ? 'Registration, or type an invoice number' : 'Registration';
+  qp.matchOnDescription = true;
+  const typeIt = (value: string): RefItem => ({
+    label: value.trim() ? `$(edit) Use invoice number "${value.trim()}"` : '$(edit) Enter an invoice number…',
+    description: 'uses the ?invoiceNumber= form',
+    alwaysShow: true,
+  });
+  qp.items = byInvoice ? [...rows, typeIt('')] : rows;
+  return new Promise((resolve, reject) => {
+    let done = false;
+    const subs = [
+      qp.onDidChangeValue((v) => {
+        if (byInvoice) qp.items = [...rows, typeIt(v)];
+      }),
+      qp.onDidAccept(() => {
+        const item = qp.activeItems[0];
+        if (!item && !(byInvoice && qp.value.trim())) return;
+        done = true;
+        resolve(item?.ref ? { ref: item.ref } : { typed: qp.value.trim() });
+        qp.hide();
+      }),
+      qp.onDidHide(() => {
+        subs.forEach((d) => d.dispose());
+        qp.dispose();
+        if (!done) reject(new UserCancelled());
+      }),
+    ];
+    qp.show();
+  });
 }
 
 /**

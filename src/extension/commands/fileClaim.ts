@@ -9,8 +9,9 @@ import { CommandDef } from './registry';
 /**
  * `tpp.fileClaim`: opens a new tire-protection claim payload for a registration (a node, `{id}`, or picked),
  * prefilled with the registration id as `$registrationId` and its first tire as the claim's original (and
- * replacement) tire, with that tire's price as the authorized amount. The registration and its metadata are read first: a cancelled or expired registration, or one with no
- * tires left, gets a message instead (spec: Business rules; States and transitions). The payload is a draft in memory
+ * replacement) tire, with that tire's price as the authorized amount. The registration and its metadata are read first:
+ * for a cancelled or expired registration, or one with no tires left, a warning says the server will refuse the claim,
+ * and the draft opens anyway: sending it is the user's choice (spec: States and transitions). The payload is a draft in memory
  * (`tpp-draft:`, titled "Claim on <invoice number>"): it is closed and dropped once the claim is stored, and closing
  * it never asks to save. Send it with the CodeLens or "Send Payload". Resolves to the document, or `undefined`.
  */
@@ -25,10 +26,10 @@ export const fileClaim: CommandDef = {
     const invoice = typeof reg.invoiceNumber === 'string' && reg.invoiceNumber ? reg.invoiceNumber : id;
     if (details?.metadata) {
       const state = registrationState(reg, details.metadata, Date.now());
+      // Sending is the user's choice: the server's 409 is the lesson (spec: States and transitions), so the draft opens.
       if (state === 'Cancelled' || state === 'Expired' || state === 'No tires left') {
-        const why = state === 'No tires left' ? 'has no tires left to claim' : `is ${state.toLowerCase()}`;
-        void vscode.window.showWarningMessage(`No claim can be filed: registration ${invoice} ${why} (${ENVIRONMENTS[env].label}).`);
-        return undefined;
+        const why = state === 'No tires left' ? 'has no tires left to claim: the server may refuse this claim' : `is ${state.toLowerCase()}: the server answers this claim with 409 (Conflict)`;
+        void vscode.window.showWarningMessage(`Registration ${invoice} ${why} (${ENVIRONMENTS[env].label}).`);
       }
     }
     const regTires = Array.isArray(reg.tires) ? (reg.tires as Record<string, unknown>[]) : [];

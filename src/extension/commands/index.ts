@@ -39,7 +39,7 @@ import { filterRegistrations } from './filterRegistrations';
 import { clearRegistrationFilter } from './clearRegistrationFilter';
 import { resendRequest } from './resendRequest';
 import { copyAsCode, copyAsCurl } from './copyAsCode';
-import { stopWatchingApplication, watchApplication } from './watchApplication';
+import { copyWatchSettings, stopWatchingApplication, watchApplication } from './watchApplication';
 import { clearHistory } from './clearHistory';
 import { configureEnvironment } from './configureEnvironment';
 import { checkPrerequisites } from './checkPrerequisites';
@@ -69,7 +69,7 @@ export const COMMANDS: readonly CommandDef[] = [selectEnvironment, useEnvironmen
   // Response view and history
   showExchange, openExchangeAsPayload,
   // Integration Log
-  clearIntegrationLog, filterIntegrationLog, runMistakesTour, watchApplication, stopWatchingApplication,
+  clearIntegrationLog, filterIntegrationLog, runMistakesTour, watchApplication, stopWatchingApplication, copyWatchSettings,
   // Flows (.http files run as tests)
   runFlow, resumeBackfill, sendFlowRequest, showFlowExchange];
 

@@ -1,3 +1,4 @@
+import { createServer } from 'node:net';
 import * as vscode from 'vscode';
 import { DEFAULT_LOCAL_PORT } from '../../core/sandbox/addresses';
 import { CommandDef, UserCancelled } from './registry';
@@ -10,21 +11,53 @@ export function portProblem(text: string): string | undefined {
   return n >= 1 && n <= 65535 ? undefined : `${t} is not a port: enter a number from 1 to 65535.`;
 }
 
+/** Resolves true when nothing listens on 127.0.0.1:`port` (a listen there succeeds and is closed at once). */
+export function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
+/** How many ports above a taken one are tried for a free one to offer. */
+const NEARBY_PORTS = 20;
+
+/**
+ * Why `text` cannot be the Local sandbox's port: not a port, or held by another program (the sandbox's own port,
+ * `own`, is not another program's); the message offers a free port nearby when one of the next few is free.
+ */
+export async function portProblemNow(text: string, own: number): Promise<string | undefined> {
+  const problem = portProblem(text);
+  if (problem) return problem;
+  const n = Number(text.trim());
+  if (n === own || (await portIsFree(n))) return undefined;
+  for (let p = n + 1; p <= Math.min(65535, n + NEARBY_PORTS); p++) {
+    if (await portIsFree(p)) return `Port ${n} is in use by another program: ${p} is free (or pick "Any free port").`;
+  }
+  return `Port ${n} is in use by another program: enter another (or pick "Any free port").`;
+}
+
 /**
  * `tpp.setLocalPort(port?)`: sets `tpp.local.port` (user settings, application scope), the port of the Local sandbox:
  * another fixed port, the default, or 0 for any free port (which changes between sessions). A running sandbox starts
- * again on the new port. With a number argument (0..65535) no prompt is shown. Resolves to the port stored; throws
- * on an argument that is not a port.
+ * again on the new port. A port another program holds is refused before anything moves, with a free one nearby
+ * offered. With a number argument (0..65535) no prompt is shown. Resolves to the port stored; throws on an argument
+ * that is not a port or is held by another program.
  */
 export const setLocalPort: CommandDef = {
   id: 'tpp.setLocalPort',
   async run(services, arg) {
+    // The sandbox's own port is free to keep; any other must be free now, or the working sandbox would stop.
+    const own = services.localSandbox.status.portInUse ? -1 : services.localSandbox.port;
     let port: number;
     if (typeof arg === 'number') {
       if (!Number.isInteger(arg) || arg < 0 || arg > 65535) throw new Error(`${arg} is not a port: use 1..65535, or 0 for any free port.`);
       port = arg;
+      const taken = port === 0 ? undefined : await portProblemNow(String(port), own);
+      if (taken) throw new Error(taken);
     } else {
-      port = await ask(services.localSandbox.port, services.localSandbox.status.portInUse);
+      port = await ask(services.localSandbox.port, services.localSandbox.status.portInUse, own);
     }
     await services.localSandbox.setPort(port);
     const where = port === 0 ? 'any free port (the address changes when the sandbox starts again)' : `port ${port}`;
@@ -33,7 +66,7 @@ export const setLocalPort: CommandDef = {
   },
 };
 
-async function ask(current: number, taken: number | undefined): Promise<number> {
+async function ask(current: number, taken: number | undefined, own: number): Promise<number> {
   type Pick = vscode.QuickPickItem & { port?: number };
   const picks: Pick[] = [
     { label: '$(plug) Another port…', detail: 'A fixed port: the Local addresses stay the same in every session.' },
@@ -50,7 +83,7 @@ async function ask(current: number, taken: number | undefined): Promise<number> 
     title: 'Local sandbox port',
     prompt: 'A port from 1 to 65535 that no other program uses; your application then calls http://127.0.0.1:<port>/api/v3.',
     value: String(taken ? '' : current || DEFAULT_LOCAL_PORT),
-    validateInput: portProblem,
+    validateInput: (t) => portProblemNow(t, own),
   });
   if (text === undefined) throw new UserCancelled();
   return Number(text.trim());

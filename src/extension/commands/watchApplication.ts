@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { ENVIRONMENTS } from '../../core/environments';
-import type { WatchedEnvironment } from '../services/applicationWatch';
+import type { WatchedEnvironment, WatchInfo } from '../services/applicationWatch';
+import type { Services } from '../container';
 import { envOf } from '../commandSupport/treeArgs';
 import { CommandDef, UserCancelled } from './registry';
 
@@ -24,18 +25,18 @@ export async function watchedEnvironmentOf(arg: unknown, placeHolder: string): P
  */
 export const watchApplication: CommandDef = {
   id: 'tpp.watchApplication',
-  async run({ applicationWatch }, arg?: unknown, options?: { port?: number; quiet?: boolean }) {
+  async run(services, arg?: unknown, options?: { port?: number; quiet?: boolean }) {
+    const { applicationWatch } = services;
     const env = await watchedEnvironmentOf(arg, 'Watch your application on which environment?');
     const info = await applicationWatch.start(env, options?.port ?? 0);
     const label = env === 'production' ? 'PRODUCTION' : ENVIRONMENTS[env].label;
-    const lines = `TPP_BASE_URL=${info.v3BaseUrl}\nTPP_V2_BASE_URL=${info.origin}\nTPP_AUDIENCE=${info.target}\n`;
     if (!options?.quiet) {
       const copy = 'Copy Settings';
       const choice = await vscode.window.showInformationMessage(
-        `Watching your application on ${label}: point it at ${info.v3BaseUrl} and keep the token's aud at ${info.target} (TPP_AUDIENCE). Its requests appear in the Integration Log, explained.`,
+        `Watching your application on ${label}: point it at ${info.v3BaseUrl} and keep the token's aud at ${info.target} (TPP_AUDIENCE). Its requests appear in the Integration Log, explained. Copy Settings stays on the Integration Log's title bar while the watch runs.`,
         copy,
       );
-      if (choice === copy) await vscode.env.clipboard.writeText(lines);
+      if (choice === copy) await vscode.env.clipboard.writeText(watchSettings(services, info));
     }
     return info;
   },
@@ -73,3 +74,44 @@ async function pickWatched(watching: readonly WatchedEnvironment[]): Promise<Wat
   if (!picked) throw new UserCancelled();
   return picked.env;
 }
+
+/**
+ * The settings of a watched application, as dotenv lines: the proxy's TPP_BASE_URL and TPP_V2_BASE_URL, TPP_AUDIENCE
+ * (the real address the token's aud names), the environment's TPP_PARTNER_ID, and a comment on TPP_PRIVATE_KEY_FILE:
+ * the editor never writes its key to a file, so the line Connect Your Application wrote is kept (docs/proxy.md).
+ */
+export function watchSettings(services: Pick<Services, 'settings'>, info: WatchInfo): string {
+  const partnerId = services.settings.remote(info.env)?.partnerId;
+  return [
+    `# Watch My Application on ${labelOf(info.env)}: load this after the dotenv file of Connect Your Application (tpp-${info.env}.env by default).`,
+    `TPP_BASE_URL=${info.v3BaseUrl}`,
+    `TPP_V2_BASE_URL=${info.origin}`,
+    `TPP_AUDIENCE=${info.target}`,
+    partnerId ? `TPP_PARTNER_ID=${partnerId}` : '# TPP_PARTNER_ID: not configured yet (Configure Environment…)',
+    `# TPP_PRIVATE_KEY_FILE: keep the line of that file: the key your application signs with (never written by the editor).`,
+    '',
+  ].join('\n');
+}
+
+/**
+ * `tpp.copyWatchSettings` (Copy Watch Settings, on the Integration Log's title bar and a watched environment's row
+ * while a watch runs): puts {@link watchSettings} of the watched environment on the clipboard. Without an argument
+ * it asks only when several environments are watched, and says so when none is. Resolves with the text copied.
+ */
+export const copyWatchSettings: CommandDef = {
+  id: 'tpp.copyWatchSettings',
+  async run(services, arg?: unknown) {
+    const watching = services.applicationWatch.watching();
+    const given = arg === undefined ? undefined : await watchedEnvironmentOf(arg, '');
+    const env = given ?? (watching.length <= 1 ? watching[0] : await pickWatched(watching));
+    const info = env && services.applicationWatch.info(env);
+    if (!env || !info) {
+      void vscode.window.showInformationMessage(`Your application is not being watched${env ? ` on ${labelOf(env)}` : ''}: Watch My Application on Sandbox/Production… starts a watch and gives its settings.`);
+      return undefined;
+    }
+    const text = watchSettings(services, info);
+    await vscode.env.clipboard.writeText(text);
+    void vscode.window.showInformationMessage(`Copied the settings of your application watched on ${labelOf(env)}: TPP_BASE_URL, TPP_V2_BASE_URL, TPP_AUDIENCE and TPP_PARTNER_ID; keep TPP_PRIVATE_KEY_FILE from tpp-${env}.env.`);
+    return text;
+  },
+};

@@ -22,7 +22,7 @@ export interface LocalView {
  * ({@link EnvironmentStatus.state}): an environment that needs setup shows a warning icon and "needs setup" (never
  * a green check); a ready active one the green check; Production is in the warning colour; a crashed Local sandbox
  * shows the error icon (reason in the tooltip and in a "Local sandbox" child row). contextValue is
- * `environment[.remote][.active].(ready|needsSetup)`.
+ * `environment[.remote][.active].(ready|needsSetup).(noKey|withKey[.rotating])`.
  */
 export class EnvironmentNode implements TreeNode {
   /**
@@ -53,7 +53,9 @@ export class EnvironmentNode implements TreeNode {
       : needsSetup
         ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'))
         : new vscode.ThemeIcon(active ? 'pass-filled' : info.remote ? 'cloud' : 'vm', info.guarded ? new vscode.ThemeColor('list.warningForeground') : active ? new vscode.ThemeColor('charts.green') : undefined);
-    item.contextValue = ['environment', info.remote ? 'remote' : '', active ? 'active' : '', state].filter(Boolean).join('.');
+    // The key's state, so that the key actions of the menus (package.json) follow it as the registrations' follow theirs.
+    const keyState = !this.status.hasKey ? 'noKey' : this.status.key?.pending ? 'withKey.rotating' : 'withKey';
+    item.contextValue = ['environment', info.remote ? 'remote' : '', active ? 'active' : '', state, keyState].filter(Boolean).join('.');
     item.accessibilityInformation = { label: [info.label, item.description].filter(Boolean).join(', ') };
     return item;
   }

@@ -4,8 +4,9 @@ import { isEditorRead, type IntegrationLog } from '../services/integrationLog';
 import { uniqueById } from '../../core/listing/uniqueRows';
 
 /**
- * The Integration Log view (`tpp.integrationLog`): one row per request the Local sandbox answered, newest
- * first: method and path, then status, latency, time and partner, with an icon by status class. A failure's row
+ * The Integration Log view (`tpp.integrationLog`): one row per request the Local sandbox (or Watch My Application)
+ * answered, newest first: status, environment, method and the resource's short name, then the path, latency, time
+ * and partner, with an icon by status class. A failure's row
  * opens onto its diagnosis (one child per broken rule: the claim, header field or payload path, and the fix).
  * Selecting a row runs `tpp.showExchange` with the exchange (the response view); its context menu offers Open as
  * Payload File (`tpp.openExchangeAsPayload`, rows with a body) and Copy as Code… (`tpp.copyAsCode`).
@@ -53,39 +54,67 @@ function iconOf(status: number | undefined): vscode.ThemeIcon {
 }
 
 /**
- * The environment column: empty for the Local sandbox's own entries, the environment's label for those of Watch My
- * Application (docs/proxy.md), in capitals for Production so that live traffic is never mistaken for a test.
+ * The environment of a row: "Local" for the Local sandbox's own entries, the environment's label for those of Watch
+ * My Application (docs/proxy.md), in capitals for Production so that live traffic is never mistaken for a test.
  */
-function envOf(x: Exchange): string | undefined {
-  if (x.source !== 'proxy-log') return undefined;
+function envOf(x: Exchange): string {
+  if (x.source !== 'proxy-log') return 'Local';
   return x.env === 'production' ? 'PRODUCTION' : x.env === 'sandbox' ? 'Sandbox' : x.env;
 }
 
-/** The row of an exchange: `POST /api/v3/…` with `401 · 12 ms · 10:42:13 · partner`. */
+/** Path segments that say nothing about the resource: the API prefixes and the products' (spec: Endpoints). */
+const PREFIX_SEGMENTS = new Set(['api', 'v3', 'v2', 'tire-protection', 'motor-club']);
+/**
+ * A path segment that names one record rather than a collection: an `_id` or a number (digits), or the partner id
+ * after the version 2 API's `partners` (spec: Version 2).
+ */
+const isIdSegment = (seg: string, prev: string | undefined) => /\d/.test(seg) || seg.length > 24 || prev === 'partners';
+
+/**
+ * The resource's short name, as a person scans for it at the side bar's default width: the last collection the path
+ * names, with `/…` when a record's id follows it (the full path is in the row's description), e.g. `registrations`,
+ * `registrations/…`, `claims` (of `/registrations/:id/claims`), `partners/…`, `verify-token`.
+ */
+export function shortResource(url: string): string {
+  const segments = pathOf(url).split('?')[0]!.split('/').filter((seg) => seg && !PREFIX_SEGMENTS.has(seg));
+  const named = segments.filter((seg, i) => !isIdSegment(seg, segments[i - 1]));
+  const last = named[named.length - 1];
+  if (!last) return segments.length ? '…' : '/';
+  return segments[segments.length - 1] === last ? last : `${last}/…`;
+}
+
+/**
+ * The row of an exchange: what a person scans first at the side bar's default width, `401 · Sandbox · POST
+ * registrations` (status, environment, method, {@link shortResource}), then the full path, latency, time and partner;
+ * the tooltip keeps everything.
+ */
 export function exchangeItem(x: Exchange): vscode.TreeItem {
   const status = x.response?.status;
   const diagnosis = x.diagnosis ?? [];
-  const item = new vscode.TreeItem(`${x.request.method} ${pathOf(x.request.url)}`, diagnosis.length ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
+  const label = `${status ?? 'no answer'} · ${envOf(x)} · ${x.request.method} ${shortResource(x.request.url)}`;
+  const item = new vscode.TreeItem(label, diagnosis.length ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
   item.id = x.id;
   const editor = isEditorRead(x);
-  item.description = [envOf(x), status ?? 'no answer', `${Math.round(x.durationMs)} ms`, clock(x.time), x.partner, editor ? 'editor read' : undefined].filter((p) => p !== undefined && p !== '').join(' · ');
+  item.description = [pathOf(x.request.url), `${Math.round(x.durationMs)} ms`, clock(x.time), x.partner, editor ? 'editor read' : undefined].filter((p) => p !== undefined && p !== '').join(' · ');
   item.iconPath = editor ? new vscode.ThemeIcon('eye') : iconOf(status);
   item.contextValue = x.request.body ? ENTRY_WITH_BODY_CONTEXT : ENTRY_CONTEXT;
   const tip = new vscode.MarkdownString();
-  tip.appendText(`${x.request.method} ${x.request.url}\n${status ?? 'no answer'} · ${x.durationMs} ms · ${x.time}${x.partner ? ` · partner ${x.partner}` : ''}`);
+  tip.appendText(`${x.request.method} ${x.request.url}\n${status ?? 'no answer'} · ${envOf(x)} · ${x.durationMs} ms · ${x.time}${x.partner ? ` · partner ${x.partner}` : ''}`);
   if (editor) tip.appendText("\nThe editor's own read (its tree, a record's details), not your application's.");
   for (const d of diagnosis) tip.appendMarkdown('\n\n').appendText(`${d.rule}: ${d.message}`);
   item.tooltip = tip;
-  item.accessibilityInformation = { label: `${x.request.method} ${pathOf(x.request.url)}, status ${status ?? 'none'}, ${Math.round(x.durationMs)} milliseconds${diagnosis.length ? `, ${diagnosis.length} problem${diagnosis.length > 1 ? 's' : ''}` : ''}` };
+  item.accessibilityInformation = { label: `status ${status ?? 'none'}, ${envOf(x)}, ${x.request.method} ${pathOf(x.request.url)}, ${Math.round(x.durationMs)} milliseconds${diagnosis.length ? `, ${diagnosis.length} problem${diagnosis.length > 1 ? 's' : ''}` : ''}` };
   item.command = { command: 'tpp.showExchange', title: 'Show Request and Answer', arguments: [x] };
   return item;
 }
 
-/** The row of one diagnosis item: the rule, then the message. */
+/**
+ * The row of one diagnosis item: its message first, so the rule broken and the fix start where the row starts (the
+ * rule is prefixed when the message does not name it); the tooltip adds the code.
+ */
 export function diagnosisItem(x: Exchange, d: DiagnosisItem, index: number): vscode.TreeItem {
-  const item = new vscode.TreeItem(d.rule, vscode.TreeItemCollapsibleState.None);
+  const item = new vscode.TreeItem(d.message.startsWith(d.rule) ? d.message : `${d.rule}: ${d.message}`, vscode.TreeItemCollapsibleState.None);
   item.id = `${x.id}/${index}`;
-  item.description = d.message;
   item.tooltip = new vscode.MarkdownString().appendText(`${d.rule}: ${d.message}${d.code ? ` (${d.code})` : ''}`);
   item.iconPath = new vscode.ThemeIcon('debug-breakpoint-log-unverified');
   item.contextValue = 'integrationLogDiagnosis';
