@@ -46,11 +46,6 @@ export class ApplicationWatch implements vscode.Disposable {
     private readonly childModule = join(__dirname, 'proxy-child.js'),
   ) {}
 
-  /** The running watch of `env`, if any. */
-  info(env: WatchedEnvironment): WatchInfo | undefined {
-    return this.running.get(env)?.info;
-  }
-
   /** The environments watched now, in the order they started. */
   watching(): WatchedEnvironment[] {
     return [...this.running.keys()];
