@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { isLoopbackHost } from '../../core/client/urlPolicy';
 import { controlEnabled } from '../../core/sandbox/control/security';
 import { redactUrl } from '../../core/sandbox/db/database';
@@ -47,6 +47,27 @@ Options:
 The control API's reference: tpp openapi --interface control. Limits and fault behaviour: docs/sandbox.md and
 docs/testing-your-application.md in the toolkit's repository.`;
 
+/** The options of `tpp sandbox` (docs/sandbox.md). */
+const SANDBOX_OPTIONS = {
+  port: { type: 'string' },
+  host: { type: 'string', default: '127.0.0.1' },
+  'data-dir': { type: 'string' },
+  database: { type: 'string' },
+  'seed-count': { type: 'string' },
+  partner: { type: 'string', multiple: true, default: [] },
+  'eligibility-token': { type: 'string' },
+  'rate-limit': { type: 'string' },
+  'fault-rate': { type: 'string' },
+  'fault-mode': { type: 'string', default: 'before' },
+  'slow-rate': { type: 'string' },
+  'slow-ms': { type: 'string' },
+  'term-months': { type: 'string' },
+  seed: { type: 'boolean', default: false },
+  log: { type: 'string', default: 'text' },
+  'admin-token': { type: 'string' },
+  'no-admin': { type: 'boolean', default: false },
+} satisfies ParseArgsConfig['options'];
+
 /**
  * Runs the Local sandbox in the foreground. The first line on stdout is the v3 base address; one line per
  * request goes to stderr; SIGINT/SIGTERM stop it cleanly (exit 0). Exit 2 on a usage error or when it cannot
@@ -56,25 +77,7 @@ export async function runSandboxCommand(args: string[], io: CliIo, stop?: AbortS
   const { values } = parseArgs({
     args,
     strict: true,
-    options: {
-      port: { type: 'string' },
-      host: { type: 'string', default: '127.0.0.1' },
-      'data-dir': { type: 'string' },
-      database: { type: 'string' },
-      'seed-count': { type: 'string' },
-      partner: { type: 'string', multiple: true, default: [] },
-      'eligibility-token': { type: 'string' },
-      'rate-limit': { type: 'string' },
-      'fault-rate': { type: 'string' },
-      'fault-mode': { type: 'string', default: 'before' },
-      'slow-rate': { type: 'string' },
-      'slow-ms': { type: 'string' },
-      'term-months': { type: 'string' },
-      seed: { type: 'boolean', default: false },
-      log: { type: 'string', default: 'text' },
-      'admin-token': { type: 'string' },
-      'no-admin': { type: 'boolean', default: false },
-    },
+    options: SANDBOX_OPTIONS,
   });
   const port = number('port', values.port, 0, 65535, true) ?? 0;
   const rate = number('rate-limit', values['rate-limit'], 0, 1_000_000, false);
@@ -143,14 +146,7 @@ export async function runSandboxCommand(args: string[], io: CliIo, stop?: AbortS
     for (const e of requestLog.list()) print(e);
     requestLog.subscribe(print);
   }
-  const where = values.database ? `data in the PostgreSQL server ${redactUrl(values.database)}` : values['data-dir'] ? `data in ${values['data-dir']}` : 'in memory';
-  io.stderr.write(`Local sandbox: v3 ${sb.v3BaseUrl}, v2 ${sb.v2BaseUrl}/v2/partners/<name>, eligibility ${sb.eligibilityBaseUrl}; ${where}\n`);
-  const admin = { enabled: !values['no-admin'], token: adminToken };
-  const on = controlEnabled(values.host ?? '127.0.0.1', admin);
-  io.stderr.write(`Control API: ${on ? `${sb.origin}/__tpp/ (${admin.token ? 'admin token required' : 'loopback only'})` : admin.enabled ? `off but for ${sb.origin}/__tpp/health (give --admin-token for the rest)` : 'off'}\n`);
-  for (const p of partners) io.stderr.write(`Partner ${p.id}: v2 path /v2/partners/${p.name ?? p.id}, v3 aud ${sb.v3BaseUrl}, v2 aud ${sb.v2BaseUrl}\n`);
-  // A wildcard or other non-loopback bind: the addresses above are loopback; a client elsewhere calls another one.
-  if (!isLoopbackHost(values.host ?? '127.0.0.1')) io.stderr.write(`Listening on ${values.host}: a JWT's aud must be the base address the client calls (http://<the address it calls>:${new URL(sb.origin).port}/api/v3 for version 3, the origin for version 2), not ${sb.v3BaseUrl} unless it calls that\n`);
+  describeStart(io, sb, values, partners, adminToken);
   for (const line of seeded) io.stderr.write(`${line}\n`);
   const why = await stopped;
   io.stderr.write(`Stopping (${why})\n`);
@@ -166,3 +162,15 @@ export const sandboxCommand: CliCommand = {
   // Served by a process with the options of the editor's sandbox process (./sandboxProcess.ts), unless this is one.
   run: (args, io) => (servesHere() ? runSandboxCommand(args, io, parentGone()) : respawnSandbox(args)),
 };
+
+/** Where the started sandbox serves, its control API, its partners' addresses (stderr: stdout holds the base address). */
+function describeStart(io: CliIo, sb: Awaited<ReturnType<typeof import('../../core/sandbox/server').startSandbox>>, values: { host?: string; database?: string; 'data-dir'?: string; 'no-admin'?: boolean }, partners: ReturnType<typeof partnersOf>, adminToken: string | undefined): void {
+  const where = values.database ? `data in the PostgreSQL server ${redactUrl(values.database)}` : values['data-dir'] ? `data in ${values['data-dir']}` : 'in memory';
+  io.stderr.write(`Local sandbox: v3 ${sb.v3BaseUrl}, v2 ${sb.v2BaseUrl}/v2/partners/<name>, eligibility ${sb.eligibilityBaseUrl}; ${where}\n`);
+  const admin = { enabled: !values['no-admin'], token: adminToken };
+  const on = controlEnabled(values.host ?? '127.0.0.1', admin);
+  io.stderr.write(`Control API: ${on ? `${sb.origin}/__tpp/ (${admin.token ? 'admin token required' : 'loopback only'})` : admin.enabled ? `off but for ${sb.origin}/__tpp/health (give --admin-token for the rest)` : 'off'}\n`);
+  for (const p of partners) io.stderr.write(`Partner ${p.id}: v2 path /v2/partners/${p.name ?? p.id}, v3 aud ${sb.v3BaseUrl}, v2 aud ${sb.v2BaseUrl}\n`);
+  // A wildcard or other non-loopback bind: the addresses above are loopback; a client elsewhere calls another one.
+  if (!isLoopbackHost(values.host ?? '127.0.0.1')) io.stderr.write(`Listening on ${values.host}: a JWT's aud must be the base address the client calls (http://<the address it calls>:${new URL(sb.origin).port}/api/v3 for version 3, the origin for version 2), not ${sb.v3BaseUrl} unless it calls that\n`);
+}

@@ -82,21 +82,8 @@ export async function runSendCommand(args: string[], io: CliIo, env: NodeJS.Proc
     return 2;
   }
   const vars = varsOf(values.var ?? []);
-  // Producers of captures first, cancellations last (see HELP); an unreadable file keeps its place and fails in
-  // sendFiles, which reads the texts read here rather than the disk again.
   const texts = new Map<string, string>();
-  const files = sendOrder(
-    positionals.map((p) => {
-      try {
-        const text = readFileSync(p, 'utf8');
-        texts.set(p, text);
-        const value = JSON.parse(text) as unknown;
-        return { value, kind: kindOf(value, p) };
-      } catch {
-        return {};
-      }
-    }),
-  ).map((i) => positionals[i] as string);
+  const files = inSendOrder(positionals, texts);
   const capturesPath = values.captures ?? CaptureFile.defaultPath(env);
   const store = capturesPath === 'none' ? undefined : new CaptureFile(capturesPath);
   const target = `${bases.v3} ${iss}`;
@@ -139,6 +126,26 @@ export async function runSendCommand(args: string[], io: CliIo, env: NodeJS.Proc
     io.stdout.write(`${ok} of ${result.results.length} answered 2xx\n`);
   }
   return result.exitCode;
+}
+
+/**
+ * The files in the order they are sent: producers of captures first, cancellations last (see HELP). Each text read
+ * is kept in `texts`, so sendFiles reads them rather than the disk again; an unreadable file keeps its place and
+ * fails in sendFiles.
+ */
+function inSendOrder(positionals: readonly string[], texts: Map<string, string>): string[] {
+  return sendOrder(
+    positionals.map((p) => {
+      try {
+        const text = readFileSync(p, 'utf8');
+        texts.set(p, text);
+        const value = JSON.parse(text) as unknown;
+        return { value, kind: kindOf(value, p) };
+      } catch {
+        return {};
+      }
+    }),
+  ).map((i) => positionals[i] as string);
 }
 
 /** `tpp send`: sends payload files for CI. */

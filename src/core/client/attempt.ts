@@ -88,7 +88,6 @@ export async function attemptOnce(
   emit: (event: TransportEvent) => void,
   timeoutMs: number,
 ): Promise<AttemptResult> {
-  const maxRedirects = options.maxRedirects ?? 5;
   const controller = new AbortController();
   let timedOut = false;
   let userAborted = false;
@@ -130,77 +129,81 @@ export async function attemptOnce(
 
       if (REDIRECT_STATUSES.includes(res.statusCode)) {
         await res.body.dump().catch(() => undefined);
-        const location = res.headers.location;
-        const where = Array.isArray(location) ? location[0] : location;
-        if (!where) {
-          throw new PolicyError({
-            reason: 'redirect-without-location',
-            method: req.method,
-            url: current.href,
-            status: res.statusCode,
-            message: `${req.method} ${current.href} answered ${res.statusCode} without a Location header`,
-          });
-        }
-        let target: URL;
-        try {
-          target = new URL(where, current);
-        } catch {
-          target = new URL('invalid:');
-        }
-        if (!sameOrigin(target, origin) || insecureUrlProblem(target)) {
-          throw new PolicyError({
-            reason: 'cross-origin-redirect',
-            method: req.method,
-            url: current.href,
-            location: where,
-            status: res.statusCode,
-            message:
-              `${req.method} ${current.href} answered ${res.statusCode} redirecting to ${where}, another origin than ${origin.origin}: ` +
-              'not followed (requests and their Authorization header are only sent to the configured origin)',
-          });
-        }
-        if (hops >= maxRedirects) {
-          throw new PolicyError({
-            reason: 'too-many-redirects',
-            method: req.method,
-            url: current.href,
-            location: where,
-            status: res.statusCode,
-            message: `${req.method} ${origin.href} was redirected more than ${maxRedirects} times`,
-          });
-        }
+        const target = redirectTarget(req.method, res, current, origin, hops, options.maxRedirects ?? 5);
         emit({ type: 'redirect', method: req.method, url: maskSecrets(current.href), location: maskSecrets(target.href), status: res.statusCode });
         current = target;
         setUrl(current);
         continue;
       }
-
-      const limit = options.maxResponseBytes !== undefined && options.maxResponseBytes > 0 ? options.maxResponseBytes : DEFAULT_MAX_RESPONSE_BYTES;
-      const declared = Number(res.headers['content-length']);
-      if (Number.isFinite(declared) && declared > limit) {
-        res.body.destroy();
-        return { kind: 'too-large', status: res.statusCode, headers: res.headers, size: declared, declared: true, limit, url: current };
-      }
-      const chunks: Buffer[] = [];
-      let size = 0;
       try {
-        for await (const chunk of res.body as AsyncIterable<Buffer>) {
-          size += chunk.length;
-          if (size > limit) {
-            res.body.destroy();
-            return { kind: 'too-large', status: res.statusCode, headers: res.headers, size, declared: false, limit, url: current };
-          }
-          chunks.push(chunk);
-        }
+        return await readAnswer(res, options, current);
       } catch (err) {
         return classifyNetworkError(err, current, timedOut, userAborted, timeoutMs, aborted);
       }
-      return { kind: 'response', status: res.statusCode, headers: res.headers, rawBody: Buffer.concat(chunks, size).toString('utf8'), url: current };
     }
   } finally {
     clearTimeout(timer);
     req.signal?.removeEventListener('abort', onUserAbort);
   }
+}
+
+/**
+ * Where a redirect answer leads: a URL of the same origin, within `maxRedirects` hops.
+ * @throws PolicyError for an answer without a Location, to another origin or an insecure URL, or one hop too many
+ */
+function redirectTarget(method: string, res: Dispatcher.ResponseData, current: URL, origin: URL, hops: number, maxRedirects: number): URL {
+  const location = res.headers.location;
+  const where = Array.isArray(location) ? location[0] : location;
+  const status = res.statusCode;
+  if (!where) {
+    throw new PolicyError({ reason: 'redirect-without-location', method, url: current.href, status, message: `${method} ${current.href} answered ${status} without a Location header` });
+  }
+  let target: URL;
+  try {
+    target = new URL(where, current);
+  } catch {
+    target = new URL('invalid:');
+  }
+  if (!sameOrigin(target, origin) || insecureUrlProblem(target)) {
+    throw new PolicyError({
+      reason: 'cross-origin-redirect',
+      method,
+      url: current.href,
+      location: where,
+      status,
+      message:
+        `${method} ${current.href} answered ${status} redirecting to ${where}, another origin than ${origin.origin}: ` +
+        'not followed (requests and their Authorization header are only sent to the configured origin)',
+    });
+  }
+  if (hops >= maxRedirects) {
+    throw new PolicyError({ reason: 'too-many-redirects', method, url: current.href, location: where, status, message: `${method} ${origin.href} was redirected more than ${maxRedirects} times` });
+  }
+  return target;
+}
+
+/**
+ * Reads an answer's body up to `options.maxResponseBytes` (a declared or counted size over it: `too-large`, the
+ * body dropped). Throws what the body stream throws.
+ */
+async function readAnswer(res: Dispatcher.ResponseData, options: TransportOptions, url: URL): Promise<AttemptResult> {
+  const limit = options.maxResponseBytes !== undefined && options.maxResponseBytes > 0 ? options.maxResponseBytes : DEFAULT_MAX_RESPONSE_BYTES;
+  const declared = Number(res.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) {
+    res.body.destroy();
+    return { kind: 'too-large', status: res.statusCode, headers: res.headers, size: declared, declared: true, limit, url };
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of res.body as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) {
+      res.body.destroy();
+      return { kind: 'too-large', status: res.statusCode, headers: res.headers, size, declared: false, limit, url };
+    }
+    chunks.push(chunk);
+  }
+  return { kind: 'response', status: res.statusCode, headers: res.headers, rawBody: Buffer.concat(chunks, size).toString('utf8'), url };
 }
 
 function classifyNetworkError(

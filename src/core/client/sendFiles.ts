@@ -120,95 +120,110 @@ const worst = (a: 0 | 1 | 2, b: 0 | 1 | 2): 0 | 1 | 2 => (a > b ? a : b);
  *   done before anything is sent.
  */
 export async function sendFiles(files: readonly string[], options: SendFilesOptions): Promise<SendFilesResult> {
-  const key = importPrivateKeyPem(options.privateKeyPem);
-  const minter = new TokenMinter();
-  const baseUrls: Partial<Record<BaseKind, string>> = { v3: options.baseUrls.v3, ...(options.baseUrls.v2 ? { v2: options.baseUrls.v2 } : {}), ...(options.baseUrls.eligibility ? { eligibility: options.baseUrls.eligibility } : {}) };
-  const scope: SendScope = { vars: options.vars ?? {}, baseUrl: options.baseUrls.v3 };
-  const readText = options.readText ?? ((p: string) => readFileSync(p, 'utf8'));
+  const ctx: SendContext = {
+    options,
+    key: importPrivateKeyPem(options.privateKeyPem),
+    minter: new TokenMinter(),
+    baseUrls: { v3: options.baseUrls.v3, ...(options.baseUrls.v2 ? { v2: options.baseUrls.v2 } : {}), ...(options.baseUrls.eligibility ? { eligibility: options.baseUrls.eligibility } : {}) },
+    scope: { vars: options.vars ?? {}, baseUrl: options.baseUrls.v3 },
+    readText: options.readText ?? ((p: string) => readFileSync(p, 'utf8')),
+  };
   const results: FileResult[] = [];
   let exitCode: 0 | 1 | 2 = 0;
-  let unreachable: string | undefined;
-  const done = (r: FileResult) => {
+  for (const file of files) {
+    const r = ctx.unreachable ? { file, exitCode: 2 as const, message: `Not sent: ${basename(file)}: ${ctx.unreachable}` } : await sendFile(file, ctx);
     results.push(r);
     exitCode = worst(exitCode, r.exitCode);
     options.onResult?.(r);
-  };
-
-  for (const file of files) {
-    const name = basename(file);
-    if (unreachable) {
-      done({ file, exitCode: 2, message: `Not sent: ${name}: ${unreachable}` });
-      continue;
-    }
-    let value: unknown;
-    try {
-      value = JSON.parse(readText(file)) as unknown;
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      done({ file, exitCode: 2, message: err instanceof SyntaxError ? `Not sent: ${name} is not valid JSON (${err.message}).` : `Not sent: cannot read ${file}${code ? ` (${code})` : ''}.` });
-      continue;
-    }
-    const kind = kindOf(value, file);
-    if (!kind) {
-      done({ file, exitCode: 2, message: `Not sent: ${name} has no "$schema": "tpp://schemas/<kind>.json" line naming a payload kind (or a name ending .<kind>.tpp.json).` });
-      continue;
-    }
-    try {
-      if (options.resolve) value = options.resolve(value, kind, scope);
-    } catch (err) {
-      done({ file, kind, exitCode: 2, message: `Not sent: ${name}: ${err instanceof Error ? err.message : String(err)}` });
-      continue;
-    }
-    if (value && typeof value === 'object' && !Array.isArray(value) && metaOf(value).$schema === undefined) value = { $schema: schemaUri(kind), ...(value as object) };
-    let routed: ReturnType<typeof routePayload>;
-    try {
-      routed = routePayload(value, name);
-    } catch (err) {
-      const invalid = err instanceof PayloadRefused && / does not match /.test(err.message);
-      done({ file, kind, exitCode: invalid ? 1 : 2, message: err instanceof Error ? err.message : String(err) });
-      continue;
-    }
-    if ('missing' in routed) {
-      done({ file, kind, exitCode: 2, message: missingText(name, routed.missing) });
-      continue;
-    }
-    const route = routed.route;
-    const def = ENDPOINTS[route.endpointId];
-    const params: Record<string, string> = { ...route.params };
-    if (def.pathParams.includes('company_name') && !params.company_name) params.company_name = options.companyName ?? options.partnerId;
-    const base = baseUrls[def.base];
-    const time = new Date().toISOString();
-    const sent = { env: options.env ?? 'cli', title: `Send ${name}`, endpointId: route.endpointId, params, partner: options.partnerId, method: def.method, url: `${base ?? ''}${def.path}`, body: route.body, time };
-    if (!base) {
-      done({ file, kind, endpointId: route.endpointId, exitCode: 2, message: `Not sent: ${name} goes to a ${def.base} address and none is set.` });
-      continue;
-    }
-    const aud = def.base === 'v3' ? options.baseUrls.v3 : base;
-    const client = createPartnerClient({
-      baseUrls,
-      token: () => minter.mint(key, { iss: options.partnerId, aud }),
-      eligibilityToken: options.eligibilityToken ? () => options.eligibilityToken as string : undefined,
-      retry: options.retry,
-      timeoutMs: options.timeoutMs,
-      maxResponseBytes: options.maxResponseBytes,
-      dispatcher: options.dispatcher,
-      onEvent: options.onEvent,
-      userAgent: 'tpp-send',
-    });
-    try {
-      const response = await client.call(route.endpointId, params as never, route.body as never, { query: route.query as never });
-      const exchange = exchangeOf(sent, { response });
-      try {
-        options.capture?.(kind, value, response.body, scope);
-      } catch {
-        // a capture that fails must not turn a stored record into a failure
-      }
-      done({ file, kind, endpointId: route.endpointId, exitCode: 0, exchange, message: `${name}: ${response.status} ${response.statusName}${response.recovered ? ' (recovered: the first attempt was stored)' : ''}` });
-    } catch (err) {
-      const exchange = exchangeOf(sent, { error: err });
-      if (err instanceof NetworkError && !err.outcomeUnknown && !err.timedOut) unreachable = `the server did not answer an earlier request (${err.code})`;
-      done({ file, kind, endpointId: route.endpointId, exitCode: err instanceof ApiError || err instanceof MalformedResponseError || err instanceof ResponseTooLargeError ? 1 : 2, exchange, message: `${name}: ${err instanceof Error ? err.message : String(err)}` });
-    }
   }
   return { results, exitCode };
+}
+
+/** What every file of one {@link sendFiles} call shares; `unreachable` is set once the server did not answer. */
+interface SendContext {
+  readonly options: SendFilesOptions;
+  readonly key: ReturnType<typeof importPrivateKeyPem>;
+  readonly minter: TokenMinter;
+  readonly baseUrls: Partial<Record<BaseKind, string>>;
+  readonly scope: SendScope;
+  readonly readText: (path: string) => string;
+  unreachable?: string;
+}
+
+/** A file read, resolved and routed: what is sent. */
+interface Prepared {
+  readonly kind: PayloadKind;
+  readonly value: unknown;
+  readonly route: Extract<ReturnType<typeof routePayload>, { route: unknown }>['route'];
+}
+
+/** Reads, resolves and routes one file: what to send, or the result saying why it is not sent. */
+function prepareFile(file: string, ctx: SendContext): Prepared | FileResult {
+  const name = basename(file);
+  let value: unknown;
+  try {
+    value = JSON.parse(ctx.readText(file)) as unknown;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return { file, exitCode: 2, message: err instanceof SyntaxError ? `Not sent: ${name} is not valid JSON (${err.message}).` : `Not sent: cannot read ${file}${code ? ` (${code})` : ''}.` };
+  }
+  const kind = kindOf(value, file);
+  if (!kind) return { file, exitCode: 2, message: `Not sent: ${name} has no "$schema": "tpp://schemas/<kind>.json" line naming a payload kind (or a name ending .<kind>.tpp.json).` };
+  try {
+    if (ctx.options.resolve) value = ctx.options.resolve(value, kind, ctx.scope);
+  } catch (err) {
+    return { file, kind, exitCode: 2, message: `Not sent: ${name}: ${err instanceof Error ? err.message : String(err)}` };
+  }
+  if (value && typeof value === 'object' && !Array.isArray(value) && metaOf(value).$schema === undefined) value = { $schema: schemaUri(kind), ...(value as object) };
+  let routed: ReturnType<typeof routePayload>;
+  try {
+    routed = routePayload(value, name);
+  } catch (err) {
+    const invalid = err instanceof PayloadRefused && / does not match /.test(err.message);
+    return { file, kind, exitCode: invalid ? 1 : 2, message: err instanceof Error ? err.message : String(err) };
+  }
+  if ('missing' in routed) return { file, kind, exitCode: 2, message: missingText(name, routed.missing) };
+  return { kind, value, route: routed.route };
+}
+
+/** Sends one file and says how it went; a server that did not answer marks `ctx.unreachable`. */
+async function sendFile(file: string, ctx: SendContext): Promise<FileResult> {
+  const prepared = prepareFile(file, ctx);
+  if (!('route' in prepared)) return prepared;
+  const { kind, value, route } = prepared;
+  const { options, baseUrls } = ctx;
+  const name = basename(file);
+  const def = ENDPOINTS[route.endpointId];
+  const params: Record<string, string> = { ...route.params };
+  if (def.pathParams.includes('company_name') && !params.company_name) params.company_name = options.companyName ?? options.partnerId;
+  const base = baseUrls[def.base];
+  const time = new Date().toISOString();
+  const sent = { env: options.env ?? 'cli', title: `Send ${name}`, endpointId: route.endpointId, params, partner: options.partnerId, method: def.method, url: `${base ?? ''}${def.path}`, body: route.body, time };
+  if (!base) return { file, kind, endpointId: route.endpointId, exitCode: 2, message: `Not sent: ${name} goes to a ${def.base} address and none is set.` };
+  const aud = def.base === 'v3' ? options.baseUrls.v3 : base;
+  const client = createPartnerClient({
+    baseUrls,
+    token: () => ctx.minter.mint(ctx.key, { iss: options.partnerId, aud }),
+    eligibilityToken: options.eligibilityToken ? () => options.eligibilityToken as string : undefined,
+    retry: options.retry,
+    timeoutMs: options.timeoutMs,
+    maxResponseBytes: options.maxResponseBytes,
+    dispatcher: options.dispatcher,
+    onEvent: options.onEvent,
+    userAgent: 'tpp-send',
+  });
+  try {
+    const response = await client.call(route.endpointId, params as never, route.body as never, { query: route.query as never });
+    const exchange = exchangeOf(sent, { response });
+    try {
+      options.capture?.(kind, value, response.body, ctx.scope);
+    } catch {
+      // a capture that fails must not turn a stored record into a failure
+    }
+    return { file, kind, endpointId: route.endpointId, exitCode: 0, exchange, message: `${name}: ${response.status} ${response.statusName}${response.recovered ? ' (recovered: the first attempt was stored)' : ''}` };
+  } catch (err) {
+    const exchange = exchangeOf(sent, { error: err });
+    if (err instanceof NetworkError && !err.outcomeUnknown && !err.timedOut) ctx.unreachable = `the server did not answer an earlier request (${err.code})`;
+    return { file, kind, endpointId: route.endpointId, exitCode: err instanceof ApiError || err instanceof MalformedResponseError || err instanceof ResponseTooLargeError ? 1 : 2, exchange, message: `${name}: ${err instanceof Error ? err.message : String(err)}` };
+  }
 }

@@ -2,9 +2,9 @@ import { motorClubRows } from './endpointRows/motorClub';
 import { recordRows } from './endpointRows/records';
 import { registrationRows } from './endpointRows/registrations';
 import { shopRows } from './endpointRows/shops';
-import { TableRow, page, pageSize } from './endpointRows/common';
+import { TableRow } from './endpointRows/common';
 import { schemas } from './lazy';
-import { EndpointDef, EndpointId, QueryParamDef } from './types';
+import { EndpointDef, EndpointId } from './types';
 
 /**
  * The endpoint table (spec: Endpoints). The only place in the codebase where a method, path or query
@@ -12,9 +12,6 @@ import { EndpointDef, EndpointId, QueryParamDef } from './types';
  * address of `base` (see {@link BaseKind}). A row's request body, answers and query schemas are built on first
  * read: looking up a path or a method builds no schema.
  */
-
-/** Query of the three registration list calls (exported for the sandbox/client; spec: Limits). */
-export const LIST_QUERY: Readonly<Record<string, QueryParamDef>> = { pageSize, page };
 
 /** Every row, in the order of the spec's Endpoints section. */
 const table = {

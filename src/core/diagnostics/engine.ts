@@ -113,17 +113,49 @@ export function validateText(text: string, target: ValidationTarget, options: Va
     push({ severity: 'error', code: RULES.emptyFile, message: 'The file is empty: a payload is a JSON object, e.g. {}', start: 0, end: text.length, path: [], section: JSON_SECTION });
     return problems();
   }
+  const parsed = parse(text, max, push);
+  if (!parsed) return problems();
+  const { value, locate } = parsed;
+  if (!isRecord(value)) {
+    const loc = locate([[]]).get('[]');
+    const what = Array.isArray(value) ? 'an array' : value === null ? 'null' : `a ${typeof value}`;
+    push({ severity: 'error', code: RULES.notObject, message: `The top level must be a JSON object, not ${what}`, start: loc?.start ?? 0, end: loc?.end ?? text.length, path: [], section: JSON_SECTION });
+    return problems();
+  }
+  const root = value;
 
-  let value: unknown;
-  let locate: Locate;
+  const drafts: Draft[] = [];
+  // `{{variables}}`: values known at send time only skip the checks of their path; a file without `{{` pays one scan.
+  const vars = text.includes('{{') ? checkVariables(root, target.schema, options.variables) : undefined;
+  const skip = vars?.skip ?? new Set<string>();
+  for (const f of vars?.findings ?? []) drafts.push({ ...f, anchor: 'value', section: target.sectionOf?.(f.path) });
+  schemaDrafts(root, target, skip, max, drafts);
+  unknownPropertyDrafts(root, target, max, drafts);
+  checkDrafts(root, target, skip, options.now ?? new Date(), max, drafts);
+
+  if (drafts.length > 0) {
+    const placeholder = (p: JsonPath): unknown => {
+      const fromTarget = target.placeholderOf?.(p);
+      if (fromTarget !== undefined) return fromTarget;
+      const s = schemaAt(target.schema, p);
+      return s ? placeholderFor(s) : '';
+    };
+    for (const p of placeDrafts(text, drafts, locate, placeholder)) push(p);
+  }
+  return problems();
+}
+
+/**
+ * The parsed value and its locator; for text `JSON.parse` refuses, its syntax errors pushed (one per place, at most
+ * `max`) and what jsonc-parser could still read of it. Undefined when nothing could be read.
+ */
+function parse(text: string, max: number, push: (p: Omit<Problem, 'range'>) => void): { value: unknown; locate: Locate } | undefined {
   try {
-    value = JSON.parse(text);
-    locate = strictLocator(text);
+    const value: unknown = JSON.parse(text);
+    return { value, locate: strictLocator(text) };
   } catch (err) {
     const errors: ParseError[] = [];
     const root = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
-    value = root ? getNodeValue(root) : undefined;
-    locate = treeLocator(root);
     let lastOffset = -1;
     for (const e of errors.slice(0, max)) {
       if (e.offset === lastOffset) continue; // one error per place (a trailing comma gives two)
@@ -137,23 +169,16 @@ export function validateText(text: string, target: ValidationTarget, options: Va
       const o = at ? Number(at) : 0;
       push({ severity: 'error', code: RULES.syntax, message: `JSON syntax: ${err instanceof Error ? err.message : String(err)}`, start: o, end: Math.min(o + 1, text.length), path: [], section: JSON_SECTION });
     }
-    if (!root) return problems();
+    return root ? { value: getNodeValue(root) as unknown, locate: treeLocator(root) } : undefined;
   }
+}
 
-  if (!isRecord(value)) {
-    const loc = locate([[]]).get('[]');
-    const what = Array.isArray(value) ? 'an array' : value === null ? 'null' : `a ${typeof value}`;
-    push({ severity: 'error', code: RULES.notObject, message: `The top level must be a JSON object, not ${what}`, start: loc?.start ?? 0, end: loc?.end ?? text.length, path: [], section: JSON_SECTION });
-    return problems();
-  }
-  const root = value;
-
-  const drafts: Draft[] = [];
-  // `{{variables}}`: values known at send time only skip the checks of their path; a file without `{{` pays one scan.
-  const vars = text.includes('{{') ? checkVariables(root, target.schema, options.variables) : undefined;
-  for (const f of vars?.findings ?? []) drafts.push({ ...f, anchor: 'value', section: target.sectionOf?.(f.path) });
-  // Valid documents skip zod; otherwise zod runs only on the failing parts, and only until the cap (localizedIssues.ts).
-  // Issues that make no draft (unknown keys, `{{variables}}`, repeats) may leave the cap unmet: then read further.
+/**
+ * The contract's schema problems, up to `max` drafts. Valid documents skip zod; otherwise zod runs only on the
+ * failing parts, and only until the cap (localizedIssues.ts). Issues that make no draft (unknown keys,
+ * `{{variables}}`, repeats) may leave the cap unmet: then read further.
+ */
+function schemaDrafts(root: Record<string, unknown>, target: ValidationTarget, skip: ReadonlySet<string>, max: number, drafts: Draft[]): void {
   const seen = new Set<string>();
   let read = 0;
   for (let limit = max; ; limit *= 4) {
@@ -162,42 +187,49 @@ export function validateText(text: string, target: ValidationTarget, options: Va
       const issue = issues[read]!;
       if (issue.code === 'unrecognized_keys') continue; // reported by the unknown-property walk, with suggestions
       const path = issue.path.filter((s): s is string | number => typeof s === 'string' || typeof s === 'number');
-      if (vars?.skip.has(pathKey(path))) continue;
-      const found = lookup(root, path);
-      const field = fieldName(path);
-      const section = target.sectionOf?.(path);
-      if (!found.exists && path.length > 0) {
-        const parentKey = pathKey(path.slice(0, -1));
-        const key = pathKey(path);
-        if (seen.has(key)) continue;
-        seen.add(key);
-        drafts.push({ path, severity: 'error', code: RULES.required, message: `${field}: required field is missing`, anchor: 'missing', section, missingIn: parentKey });
-        continue;
-      }
-      const described = target.describe?.(issue, path);
-      const code = described?.code ?? (issue.code === 'invalid_value' ? RULES.enum : issue.code === 'invalid_type' || issue.code === 'invalid_union' ? RULES.type : issue.code);
-      const text = described?.message ?? issue.message;
-      const dedupe = `${pathKey(path)}|${code}`;
-      if (seen.has(dedupe)) continue;
-      seen.add(dedupe);
-      let message = text.startsWith(`${field}:`) ? text : `${field}: ${text}`;
-      if (issue.code === 'too_big' && issue.origin === 'string' && typeof found.value === 'string') message += `, got ${charLength(found.value)}`;
-      let fix: Draft['fix'];
-      if (code === RULES.money) {
-        const formatted = formatMoney(found.value);
-        if (formatted !== undefined && formatted !== JSON.stringify(found.value))
-          fix = (loc) => ({ title: `Format as money: ${formatted}`, edits: [{ offset: loc.start, length: loc.end - loc.start, newText: formatted }], preferred: true });
-      } else if (typeof found.value === 'string') {
-        const allowed = issue.values ?? (code === RULES.enum ? enumValues(schemaAt(target.schema, path) ?? target.schema) : undefined);
-        const v = found.value.trim().toLowerCase();
-        const match = allowed?.find((a) => typeof a === 'string' && a.toLowerCase() === v);
-        if (typeof match === 'string' && match !== found.value) fix = (loc) => ({ title: `Change to ${match}`, edits: [{ offset: loc.start, length: loc.end - loc.start, newText: JSON.stringify(match) }], preferred: true });
-      }
-      drafts.push({ path, severity: 'error', code, message, anchor: 'value', section, fix });
+      if (skip.has(pathKey(path))) continue;
+      const draft = issueDraft(issue, path, root, target, seen);
+      if (draft) drafts.push(draft);
     }
     if (drafts.length >= max || issues.length < limit) break;
   }
+}
 
+/** The draft of one schema issue at `path`, with its quick fix where there is one; undefined for one already seen. */
+function issueDraft(issue: IssueLike, path: JsonPath, root: Record<string, unknown>, target: ValidationTarget, seen: Set<string>): Draft | undefined {
+  const found = lookup(root, path);
+  const field = fieldName(path);
+  const section = target.sectionOf?.(path);
+  if (!found.exists && path.length > 0) {
+    const key = pathKey(path);
+    if (seen.has(key)) return undefined;
+    seen.add(key);
+    return { path, severity: 'error', code: RULES.required, message: `${field}: required field is missing`, anchor: 'missing', section, missingIn: pathKey(path.slice(0, -1)) };
+  }
+  const described = target.describe?.(issue, path);
+  const code = described?.code ?? (issue.code === 'invalid_value' ? RULES.enum : issue.code === 'invalid_type' || issue.code === 'invalid_union' ? RULES.type : issue.code);
+  const text = described?.message ?? issue.message;
+  const dedupe = `${pathKey(path)}|${code}`;
+  if (seen.has(dedupe)) return undefined;
+  seen.add(dedupe);
+  let message = text.startsWith(`${field}:`) ? text : `${field}: ${text}`;
+  if (issue.code === 'too_big' && issue.origin === 'string' && typeof found.value === 'string') message += `, got ${charLength(found.value)}`;
+  let fix: Draft['fix'];
+  if (code === RULES.money) {
+    const formatted = formatMoney(found.value);
+    if (formatted !== undefined && formatted !== JSON.stringify(found.value))
+      fix = (loc) => ({ title: `Format as money: ${formatted}`, edits: [{ offset: loc.start, length: loc.end - loc.start, newText: formatted }], preferred: true });
+  } else if (typeof found.value === 'string') {
+    const allowed = issue.values ?? (code === RULES.enum ? enumValues(schemaAt(target.schema, path) ?? target.schema) : undefined);
+    const v = found.value.trim().toLowerCase();
+    const match = allowed?.find((a) => typeof a === 'string' && a.toLowerCase() === v);
+    if (typeof match === 'string' && match !== found.value) fix = (loc) => ({ title: `Change to ${match}`, edits: [{ offset: loc.start, length: loc.end - loc.start, newText: JSON.stringify(match) }], preferred: true });
+  }
+  return { path, severity: 'error', code, message, anchor: 'value', section, fix };
+}
+
+/** Properties the contract does not know, each with a rename to the name it likely meant. */
+function unknownPropertyDrafts(root: Record<string, unknown>, target: ValidationTarget, max: number, drafts: Draft[]): void {
   for (const u of findUnknownProperties(root, target.schema, max)) {
     const field = fieldName(u.path);
     const hint = u.suggestion ? `; did you mean ${u.suggestion}?` : '';
@@ -212,26 +244,17 @@ export function validateText(text: string, target: ValidationTarget, options: Va
       fix: suggestion ? (loc) => (loc.keyStart === undefined ? undefined : { title: `Rename to ${suggestion}`, edits: [{ offset: loc.keyStart, length: (loc.keyEnd ?? loc.keyStart) - loc.keyStart, newText: JSON.stringify(suggestion) }], preferred: true }) : undefined,
     });
   }
+}
 
-  const now = options.now ?? new Date();
+/** The target's own checks (rules across fields, dates against `now`), up to `max` drafts in all. */
+function checkDrafts(root: Record<string, unknown>, target: ValidationTarget, skip: ReadonlySet<string>, now: Date, max: number, drafts: Draft[]): void {
   for (const check of target.checks ?? []) {
     for (const f of check(root, { now })) {
-      if (vars?.skip.has(pathKey(f.path))) continue;
+      if (skip.has(pathKey(f.path))) continue;
       const replacement = f.replaceWith === undefined ? undefined : JSON.stringify(f.replaceWith);
       const fix: Draft['fix'] = replacement === undefined ? undefined : (loc) => ({ title: `Change to ${replacement}`, edits: [{ offset: loc.start, length: loc.end - loc.start, newText: replacement }], preferred: true });
       drafts.push({ path: f.path, severity: f.severity, code: f.code, message: f.message, anchor: f.onKey ? 'key' : 'value', section: f.section ?? target.sectionOf?.(f.path), fix });
       if (drafts.length >= max) break;
     }
   }
-
-  if (drafts.length > 0) {
-    const placeholder = (p: JsonPath): unknown => {
-      const fromTarget = target.placeholderOf?.(p);
-      if (fromTarget !== undefined) return fromTarget;
-      const s = schemaAt(target.schema, p);
-      return s ? placeholderFor(s) : '';
-    };
-    for (const p of placeDrafts(text, drafts, locate, placeholder)) push(p);
-  }
-  return problems();
 }

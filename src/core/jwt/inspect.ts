@@ -5,6 +5,7 @@ import {
   Curve,
   CURVE_FOR_ALG,
   isJwtAlgorithm,
+  type JwtAlgorithm,
   MAX_TOKEN_AGE_SECONDS,
   MAX_TOKEN_LIFETIME_SECONDS,
   SIGNATURE_BYTES,
@@ -92,9 +93,33 @@ export async function inspectJwt(token: string, options: InspectOptions = {}): P
   const header = decodeJsonPart(parts[0] ?? '');
   const claims = parts.length >= 2 ? decodeJsonPart(parts[1] ?? '') : undefined;
   const checks: CheckResult[] = [];
-  const add = (id: CheckId, status: CheckStatus, detail: string) => checks.push({ id, rule: CHECK_RULES[id], status, detail });
+  const add: Add = (id, status, detail) => checks.push({ id, rule: CHECK_RULES[id], status, detail });
+  const { key, noKey } = readKey(options);
 
-  let key: { key: KeyObject; curve: Curve; fingerprint: string } | undefined;
+  const formatProblem = checkFormat(parts);
+  if (formatProblem || !header || !claims) {
+    add('format', 'fail', formatProblem ?? 'The token could not be decoded.');
+    for (const id of CHECK_IDS.slice(1)) add(id, 'skip', 'Not checked: the token is malformed.');
+    return { header, claims, checks, ok: false, now, key: key && { curve: key.curve, fingerprint: key.fingerprint } };
+  }
+  add('format', 'pass', 'header.payload.signature, each base64url; header and payload are JSON objects.');
+  const signing = checkHeader(header, key, noKey, add);
+  const missing = (['iat', 'iss', 'aud', 'exp'] as const).filter((c) => claims[c] === undefined);
+  if (missing.length) add('claimsPresent', 'fail', `Missing ${missing.join(', ')}; all four of iat, iss, aud and exp are required.`);
+  else add('claimsPresent', 'pass', 'iat, iss, aud and exp are all present.');
+  checkTimes(claims, now, add);
+  checkIdentity(claims, options, add);
+  await checkSignature(normalized, parts[2] ?? '', signing, key, noKey, add);
+  return { header, claims, checks, ok: !checks.some((c) => c.status === 'fail'), now, key: key && { curve: key.curve, fingerprint: key.fingerprint } };
+}
+
+type Add = (id: CheckId, status: CheckStatus, detail: string) => void;
+type Claims = NonNullable<ReturnType<typeof decodeJsonPart>>;
+type ReadKey = { key: KeyObject; curve: Curve; fingerprint: string };
+
+/** The public key of `options` to check against, or why there is none (`noKey`, a sentence). */
+function readKey(options: InspectOptions): { key?: ReadKey; noKey: string } {
+  let key: ReadKey | undefined;
   let keyProblem: string | undefined;
   if (options.publicKey !== undefined) {
     try {
@@ -106,15 +131,11 @@ export async function inspectJwt(token: string, options: InspectOptions = {}): P
   }
   const noKey = keyProblem ?? `No public key to check against${options.whyNoKey ? ` (${options.whyNoKey})` : ''}.`;
 
-  const formatProblem = checkFormat(parts);
-  if (formatProblem || !header || !claims) {
-    add('format', 'fail', formatProblem ?? 'The token could not be decoded.');
-    for (const id of CHECK_IDS.slice(1)) add(id, 'skip', 'Not checked: the token is malformed.');
-    return { header, claims, checks, ok: false, now, key: key && { curve: key.curve, fingerprint: key.fingerprint } };
-  }
-  add('format', 'pass', 'header.payload.signature, each base64url; header and payload are JSON objects.');
+  return { key, noKey };
+}
 
-  // Header
+/** typ, alg, and whether alg goes with the key's curve (spec: Authentication). */
+function checkHeader(header: Claims, key: ReadKey | undefined, noKey: string, add: Add): { alg: JwtAlgorithm | undefined; algMatches: boolean } {
   const typ = header.typ;
   if (typ === 'JWT') add('typ', 'pass', 'typ is "JWT".');
   else if (typ === undefined) add('typ', 'fail', 'The header has no typ; it must carry typ: "JWT".');
@@ -138,11 +159,11 @@ export async function inspectJwt(token: string, options: InspectOptions = {}): P
     add('algMatchesKey', 'fail', `${alg} needs a ${CURVE_FOR_ALG[alg]} key, but the environment's key is ${key.curve} (use ${right}).`);
   }
 
-  // Claims
-  const missing = (['iat', 'iss', 'aud', 'exp'] as const).filter((c) => claims[c] === undefined);
-  if (missing.length) add('claimsPresent', 'fail', `Missing ${missing.join(', ')}; all four of iat, iss, aud and exp are required.`);
-  else add('claimsPresent', 'pass', 'iat, iss, aud and exp are all present.');
+  return { alg: algOk ? alg : undefined, algMatches };
+}
 
+/** iat and exp: seconds, not in the future, within 2 hours (spec: Authentication; Limits). */
+function checkTimes(claims: Claims, now: number, add: Add): void {
   const timeProblems: string[] = [];
   const usable: Partial<Record<'iat' | 'exp', number>> = {};
   for (const c of ['iat', 'exp'] as const) {
@@ -183,6 +204,10 @@ export async function inspectJwt(token: string, options: InspectOptions = {}): P
     else add('expWithinLimit', 'pass', exp > now ? `Expires in ${formatDuration(exp - now)}; the limit is 2 hours.` : 'exp is not beyond the 2-hour limit.');
   }
 
+}
+
+/** iss is the Partner ID and aud the base address (when known to compare). */
+function checkIdentity(claims: Claims, options: InspectOptions, add: Add): void {
   const iss = claims.iss;
   if (iss === undefined) add('iss', 'skip', 'Not checked: iss is missing.');
   else if (options.iss === undefined || options.iss === '') add('iss', 'skip', `Not checked: no Partner ID to compare${options.whyNoIss ? ` (${options.whyNoIss})` : ''}.`);
@@ -197,12 +222,16 @@ export async function inspectJwt(token: string, options: InspectOptions = {}): P
   else if (typeof aud !== 'string') add('aud', 'fail', `aud is not a string (${show(aud)}); send the base address ${show(options.aud)}.`);
   else add('aud', 'fail', hintAud(aud, options.aud));
 
-  // Signature
-  if (!algOk) add('signature', 'skip', 'Not checked: alg is not ES256, ES384 or ES512.');
+}
+
+/** The signature: raw r || s of the alg's size, verified with the key (jose). */
+async function checkSignature(normalized: string, signature: string, signing: { alg: JwtAlgorithm | undefined; algMatches: boolean }, key: ReadKey | undefined, noKey: string, add: Add): Promise<void> {
+  const { alg, algMatches } = signing;
+  if (!alg) add('signature', 'skip', 'Not checked: alg is not ES256, ES384 or ES512.');
   else if (!key) add('signature', 'skip', `Not checked: ${noKey}`);
   else if (!algMatches) add('signature', 'skip', "Not checked: alg does not match the key's curve.");
   else {
-    const sig = Buffer.from(parts[2]!, 'base64url');
+    const sig = Buffer.from(signature, 'base64url');
     const fp = shortFingerprint(key.fingerprint);
     if (sig.length !== SIGNATURE_BYTES[alg]) {
       const der = sig[0] === 0x30 ? ': it looks DER-encoded; JWS needs the raw r || s form (IEEE P1363), e.g. dsaEncoding: "ieee-p1363" in Node' : '';
@@ -217,5 +246,4 @@ export async function inspectJwt(token: string, options: InspectOptions = {}): P
     }
   }
 
-  return { header, claims, checks, ok: !checks.some((c) => c.status === 'fail'), now, key: key && { curve: key.curve, fingerprint: key.fingerprint } };
 }

@@ -1,14 +1,12 @@
 import type { KeyObject } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { matchEndpoints } from '../contract';
-import { decodeJsonPart } from '../jwt/inspectDecode';
 import { importPartnerKey } from '../sandbox/auth';
-import { REQUEST_BODY_CAP, RESPONSE_BODY_CAP, RequestLog, type RawRequest, type RequestLogOptions } from '../sandbox/requestLog';
-import { cut } from '../sandbox/requestLogMask';
-import { bodyText, forward, KEEP_BYTES, newUpstreams, type Forwarded } from './forward';
-import { diagnoseAnswer, diagnosedFromRequest, diagnoseProxied, undiagnosed, type ProxyEntryKind } from './proxyDiagnosis';
+import { RequestLog, type RawRequest, type RequestLogOptions } from '../sandbox/requestLog';
+import { forward, newUpstreams, type Forwarded } from './forward';
+import { undiagnosed } from './proxyDiagnosis';
 import { OrderedLog, ProxyLogEntry } from './proxyLog';
+import { buildEntry, failureText, type EntryContext } from './proxyEntry';
 import { checkBindHost, parseTarget, ProxyConfigError, routeOf, V3_PREFIX, type Route, type Targets } from './targets';
 
 /**
@@ -68,27 +66,6 @@ function answerOwn(res: ServerResponse, status: number, message: string): Record
   return headers;
 }
 
-/** What the application is told when the upstream failed before answering (a 502 body), or the entry's problem. */
-function failureText(route: Route, f: NonNullable<Forwarded['failure']>, timeoutMs: number, bytes: number): string {
-  const where = new URL(route.url).origin;
-  if (f.midBody) return `tpp proxy: ${where} closed the connection after ${bytes} bytes of its answer (${f.code}); the application got a cut answer and its connection was closed.`;
-  if (/TIMEOUT/i.test(f.code)) return `tpp proxy: ${where} did not answer within ${timeoutMs / 1000} s (${f.code}); nothing was resent.`;
-  return `tpp proxy: ${where} did not answer (${f.code}); nothing was resent. Check the --target address and your network.`;
-}
-
-/**
- * The `iss` a token claims, when readable (never the token); decodes the claims part only. Every exchange's line
- * names it, so it is found with indexOf rather than a regular expression over the whole header.
- */
-function claimedIss(authorization: string | undefined): string | undefined {
-  if (authorization === undefined || !/^Bearer\s/i.test(authorization)) return undefined;
-  const dot = authorization.indexOf('.');
-  if (dot < 0) return undefined;
-  const end = authorization.indexOf('.', dot + 1);
-  const iss = decodeJsonPart(authorization.slice(dot + 1, end < 0 ? undefined : end).trim())?.iss;
-  return typeof iss === 'string' ? iss.slice(0, 200) : undefined;
-}
-
 /**
  * Starts the proxy. Resolves once it listens.
  * @throws ProxyConfigError for a non-loopback host, a target that is not https:// (except loopback), a bad partner
@@ -97,14 +74,7 @@ function claimedIss(authorization: string | undefined): string | undefined {
 export async function startProxy(opts: ProxyOptions): Promise<ProxyHandle> {
   const host = checkBindHost(opts.host ?? '127.0.0.1');
   const targets: Targets = { v3: parseTarget('--target', opts.target), ...(opts.v2Target ? { v2: parseTarget('--v2-target', opts.v2Target) } : {}) };
-  const keys = new Map<string, KeyObject>();
-  for (const p of opts.partners ?? []) {
-    try {
-      keys.set(p.id, (await importPartnerKey(p.spkiPem)).key);
-    } catch (err) {
-      throw new ProxyConfigError(`The public key of partner ${p.id}: ${(err as Error).message}`);
-    }
-  }
+  const keys = await importKeys(opts.partners ?? []);
   const environment = opts.environment ?? 'sandbox';
   const now = opts.now ?? Date.now;
   const maxBody = opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
@@ -112,48 +82,7 @@ export async function startProxy(opts: ProxyOptions): Promise<ProxyHandle> {
   const log = new RequestLog(opts.requestLog);
   const upstreams = newUpstreams(timeoutMs);
   const ordered = new OrderedLog(log);
-  let port = 0;
-
-  /**
-   * Builds the exchange's entry and puts it into the log, in its place in the order of the answers. A success (and
-   * 429, 5xx) is checked for drift at once; only a 4xx awaits its diagnosis (the JWT checklist, the payload
-   * diagnostics), and the entries after it wait for it in OrderedLog, not the answers.
-   */
-  const build = (ticket: number, end: number, ms: number, req: IncomingMessage, route: Route | undefined, f: Forwarded, ownProblem?: string): void => {
-    const reqText = f.requestBody?.toString('utf8');
-    const resText = bodyText(f.responseBody, f.responseHeaders['content-encoding'], f.responseBytes);
-    const authorization = req.headers.authorization;
-    const raw: RawRequest = {
-      method: req.method ?? 'GET',
-      url: route?.url ?? `http://${host}:${port}${req.url ?? ''}`,
-      path: req.url ?? '',
-      headers: req.headers,
-      // Only what an entry shows is held until its exchange is built (requestLog.ts caps), as a copy: a slice would keep
-      // the whole body alive; the diagnosis reads all.
-      ...(reqText !== undefined ? { body: cut(reqText, REQUEST_BODY_CAP) } : {}),
-      status: f.status,
-      responseHeaders: f.responseHeaders,
-      ...(resText !== undefined ? { responseBody: cut(resText, RESPONSE_BODY_CAP + 1) } : {}),
-      ms,
-      partner: claimedIss(authorization),
-    };
-    let problem = ownProblem;
-    if (f.failure && f.failure.code !== 'BODY_TOO_LARGE' && route) problem = failureText(route, f.failure, timeoutMs, f.responseBytes);
-    if (f.clientGone && route) problem = `tpp proxy: the application closed its connection before the answer from ${new URL(route.url).origin} ended; the request there was cancelled (not resent).`;
-    const put = ({ kind, diagnosis }: { kind: ProxyEntryKind; diagnosis: ProxyLogEntry['diagnosis'] }): void => {
-      if (route && f.responseBytes > KEEP_BYTES) diagnosis = [...diagnosis, { rule: 'size', message: `The answer was ${(f.responseBytes / 1048576).toFixed(1)} MB: the proxy forwarded all of it, but checks only answers up to ${KEEP_BYTES / 1048576} MB against the contract (the toolkit's own client reads at most 16 MB).` }];
-      if (f.failure?.midBody) kind = 'proxy-error';
-      if (problem) diagnosis = [{ rule: 'upstream', message: problem }, ...diagnosis];
-      ordered.put(ticket, new ProxyLogEntry(raw, diagnosis, end, { environment, kind, problem, responseBytes: f.responseBytes }));
-    };
-    if (!route || (f.failure && !f.failure.midBody)) return put({ kind: 'proxy-error', diagnosis: [] });
-    const matches = matchEndpoints(raw.method, route.relPath).filter((m) => m.def.base === route.base);
-    const group = matches.map((m) => m.def);
-    if (!diagnosedFromRequest(f.status)) return put(diagnoseAnswer({ status: f.status, group, responseBody: resText }));
-    void diagnoseProxied({ status: f.status, method: raw.method, route, group, params: matches[0]?.params ?? {}, authorization, userAgent: req.headers['user-agent'], body: reqText, responseBody: resText, nowSeconds: Math.floor(end / 1000), keys, proxyPort: port, missingKeyHint: opts.missingKeyHint })
-      .then(put)
-      .catch((err: unknown) => put({ kind: 'request', diagnosis: [undiagnosed(f.status, err)] }));
-  };
+  const entries: EntryContext = { host, port: 0, environment, timeoutMs, keys, ordered, missingKeyHint: opts.missingKeyHint };
 
   // Entries are built together after the answers of the current turn of the event loop have gone out (setImmediate
   // runs after the poll phase): building one never delays forwarding an answer that is already waiting.
@@ -173,7 +102,7 @@ export async function startProxy(opts: ProxyOptions): Promise<ProxyHandle> {
     const ms = performance.now() - started;
     queue.push(() => {
       try {
-        build(ticket, end, ms, req, route, f, ownProblem);
+        buildEntry(entries, { ticket, end, ms, req, route, f, ownProblem });
       } catch (err) {
         // The place must be filled, or every later entry would wait for it.
         const raw: RawRequest = { method: req.method ?? 'GET', url: route?.url ?? '', path: req.url ?? '', headers: {}, status: f.status, responseHeaders: {}, ms };
@@ -210,14 +139,8 @@ export async function startProxy(opts: ProxyOptions): Promise<ProxyHandle> {
   const server = createServer({ keepAliveTimeout: 5_000 }, (req, res) => {
     handle(req, res).catch((err: unknown) => answerOwn(res, 502, `tpp proxy: internal error: ${(err as Error).message}`));
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', (err: NodeJS.ErrnoException) => {
-      if (err.code === 'EADDRINUSE') reject(new ProxyConfigError(`Port ${opts.port} on ${host} is taken by another program (another proxy?): choose another --port, or --port 0 for any free port.`));
-      else reject(new ProxyConfigError(`Cannot listen on ${host}:${opts.port ?? 0}: ${err.message}`));
-    });
-    server.listen(opts.port ?? 0, host, () => resolve());
-  });
-  port = (server.address() as AddressInfo).port;
+  await listen(server, host, opts.port);
+  const port = (entries.port = (server.address() as AddressInfo).port);
   const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   let closed: Promise<void> | undefined;
   return {
@@ -236,4 +159,28 @@ export async function startProxy(opts: ProxyOptions): Promise<ProxyHandle> {
         void upstreams.destroy().catch(() => undefined);
       })),
   };
+}
+
+/** Reads each partner's public key (SPKI PEM). @throws ProxyConfigError naming the partner whose key is unusable */
+async function importKeys(partners: NonNullable<ProxyOptions['partners']>): Promise<Map<string, KeyObject>> {
+  const keys = new Map<string, KeyObject>();
+  for (const p of partners) {
+    try {
+      keys.set(p.id, (await importPartnerKey(p.spkiPem)).key);
+    } catch (err) {
+      throw new ProxyConfigError(`The public key of partner ${p.id}: ${(err as Error).message}`);
+    }
+  }
+  return keys;
+}
+
+/** Listens on host:port. @throws ProxyConfigError when the port is taken or cannot be bound */
+function listen(server: Server, host: string, port: number | undefined): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EADDRINUSE') reject(new ProxyConfigError(`Port ${port} on ${host} is taken by another program (another proxy?): choose another --port, or --port 0 for any free port.`));
+      else reject(new ProxyConfigError(`Cannot listen on ${host}:${port ?? 0}: ${err.message}`));
+    });
+    server.listen(port ?? 0, host, () => resolve());
+  });
 }

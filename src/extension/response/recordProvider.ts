@@ -81,9 +81,3 @@ export class RecordProvider extends MemoryDocuments {
 function segment(text: string): string {
   return text.replace(/\//g, '\u2215');
 }
-
-/** Environment id of a record URI (for commands invoked from the editor title). */
-export function envOfRecordUri(uri: vscode.Uri): EnvironmentId | undefined {
-  const env = uri.path.split('/')[1];
-  return isEnvironmentId(env) ? env : undefined;
-}

@@ -54,11 +54,6 @@ export class ResponsePanel implements vscode.Disposable {
     return this.panel ? this.current?.exchange : undefined;
   }
 
-  /** True while the panel exists (tests: one panel, reused). */
-  get isOpen(): boolean {
-    return this.panel !== undefined;
-  }
-
   /**
    * Shows `exchange` in the panel (created beside the active editor on first use, then revealed where it is),
    * with its diagnosis (400 field problems, 401 JWT checklist, 409 conflicts, no-answer advice).

@@ -43,46 +43,26 @@ function freshHelpers(kinds: ReadonlySet<FreshKind['kind']>): string[] {
   ];
 }
 
-/**
- * A Go program: the token signed with github.com/golang-jwt/jwt/v5 (ES256/384/512 from the key's curve, `iat`/`exp`
- * in seconds, `aud` = the base address as one string, `iss` = the Partner ID, `typ` JWT, raw r||s signature; spec:
- * Authentication), then `net/http`.
- */
-export function goSample(req: SampleRequest): string {
-  const body = bodyJson(req);
-  const url = urlExpression(req, 'baseURL', dq, (p) => `url.PathEscape(env(${dq(p.env)}))`, '+');
-  const usesUrl = req.path.some((p) => typeof p !== 'string');
-  const fresh = body !== undefined ? (req.fresh ?? []) : [];
-  const kinds = new Set(fresh.map((f) => f.value.kind));
-  const fill = fillStatements(fresh, freshExpr, (find, expr) => `\tbody = strings.Replace(body, ${dq(find)}, fmt.Sprint(${expr}), 1)`);
-  const imports = [...(kinds.size && !(kinds.size === 1 && kinds.has('timestamp')) ? ['crypto/rand'] : []), 'fmt', 'io', ...(kinds.has('randomInt') ? ['math/big'] : []), 'net/http', ...(usesUrl ? ['net/url'] : []), 'os', ...(body !== undefined ? ['strings'] : []), 'time'];
+/** `env(name)` (a required environment variable) and `fail(err)` (exit 2) of every Go sample. */
+const GO_ENV_HELPERS: readonly string[] = [
+  'func env(name string) string {',
+  '\tvalue := os.Getenv(name)',
+  '\tif value == "" {',
+  '\t\tfail(fmt.Errorf("set the environment variable %s", name))',
+  '\t}',
+  '\treturn value',
+  '}',
+  '',
+  'func fail(err error) {',
+  '\tfmt.Fprintln(os.Stderr, err)',
+  '\tos.Exit(2)',
+  '}',
+  '',
+];
+
+/** Reads the key and signs a fresh token (spec: Authentication): `token` for `main` after `baseURL`. */
+function goTokenLines(req: SampleRequest): string[] {
   return [
-    ...headerLines(req, 'go mod init tppsample && go get github.com/golang-jwt/jwt/v5 && go run .', 'Go 1.21 or later and github.com/golang-jwt/jwt/v5').map((l) => `// ${l}`),
-    '',
-    'package main',
-    '',
-    'import (',
-    ...imports.map((m) => `\t"${m}"`),
-    '',
-    '\t"github.com/golang-jwt/jwt/v5"',
-    ')',
-    '',
-    'func env(name string) string {',
-    '\tvalue := os.Getenv(name)',
-    '\tif value == "" {',
-    '\t\tfail(fmt.Errorf("set the environment variable %s", name))',
-    '\t}',
-    '\treturn value',
-    '}',
-    '',
-    'func fail(err error) {',
-    '\tfmt.Fprintln(os.Stderr, err)',
-    '\tos.Exit(2)',
-    '}',
-    '',
-    ...freshHelpers(kinds),
-    'func main() {',
-    `\tbaseURL := env("${req.baseEnv}")`,
     `\tpartnerID := env("${SAMPLE_ENV.partnerId}")`,
     `\taudience := os.Getenv("${audienceEnvOf(req)}") // the real address when baseURL is a local proxy`,
     '\tif audience == "" {',
@@ -109,6 +89,38 @@ export function goSample(req: SampleRequest): string {
     '\t\tfail(err)',
     '\t}',
     '',
+  ];
+}
+
+/**
+ * A Go program: the token signed with github.com/golang-jwt/jwt/v5 (ES256/384/512 from the key's curve, `iat`/`exp`
+ * in seconds, `aud` = the base address as one string, `iss` = the Partner ID, `typ` JWT, raw r||s signature; spec:
+ * Authentication), then `net/http`.
+ */
+export function goSample(req: SampleRequest): string {
+  const body = bodyJson(req);
+  const url = urlExpression(req, 'baseURL', dq, (p) => `url.PathEscape(env(${dq(p.env)}))`, '+');
+  const usesUrl = req.path.some((p) => typeof p !== 'string');
+  const fresh = body !== undefined ? (req.fresh ?? []) : [];
+  const kinds = new Set(fresh.map((f) => f.value.kind));
+  const fill = fillStatements(fresh, freshExpr, (find, expr) => `\tbody = strings.Replace(body, ${dq(find)}, fmt.Sprint(${expr}), 1)`);
+  const imports = [...(kinds.size && !(kinds.size === 1 && kinds.has('timestamp')) ? ['crypto/rand'] : []), 'fmt', 'io', ...(kinds.has('randomInt') ? ['math/big'] : []), 'net/http', ...(usesUrl ? ['net/url'] : []), 'os', ...(body !== undefined ? ['strings'] : []), 'time'];
+  return [
+    ...headerLines(req, 'go mod init tppsample && go get github.com/golang-jwt/jwt/v5 && go run .', 'Go 1.21 or later and github.com/golang-jwt/jwt/v5').map((l) => `// ${l}`),
+    '',
+    'package main',
+    '',
+    'import (',
+    ...imports.map((m) => `\t"${m}"`),
+    '',
+    '\t"github.com/golang-jwt/jwt/v5"',
+    ')',
+    '',
+    ...GO_ENV_HELPERS,
+    ...freshHelpers(kinds),
+    'func main() {',
+    `\tbaseURL := env("${req.baseEnv}")`,
+    ...goTokenLines(req),
     ...(body !== undefined ? [`\tbody := ${body.includes('`') ? dq(body) : '`' + body + '`'}`] : []),
     ...(fill.length ? [`\t// ${FRESH_COMMENT}`, ...fill] : []),
     `\treq, err := http.NewRequest(${dq(req.method)}, ${url}, ${body !== undefined ? 'strings.NewReader(body)' : 'nil'})`,

@@ -15,6 +15,31 @@ function textBlock(text: string, indent: string): string {
   return `"""\n${escaped.split('\n').map((l) => indent + l).join('\n')}\n${indent}"""`;
 }
 
+/** The imports of every Java sample (nimbus-jose-jwt, java.net.http), and the blank line after them. */
+const JAVA_IMPORTS: readonly string[] = [
+  'import com.nimbusds.jose.JOSEObjectType;',
+  'import com.nimbusds.jose.JWSAlgorithm;',
+  'import com.nimbusds.jose.JWSHeader;',
+  'import com.nimbusds.jose.crypto.ECDSASigner;',
+  'import com.nimbusds.jwt.JWTClaimsSet;',
+  'import com.nimbusds.jwt.SignedJWT;',
+  'import java.net.URI;',
+  'import java.net.URLEncoder;',
+  'import java.net.http.HttpClient;',
+  'import java.net.http.HttpRequest;',
+  'import java.net.http.HttpResponse;',
+  'import java.nio.charset.StandardCharsets;',
+  'import java.nio.file.Files;',
+  'import java.nio.file.Path;',
+  'import java.security.KeyFactory;',
+  'import java.security.interfaces.ECPrivateKey;',
+  'import java.security.spec.PKCS8EncodedKeySpec;',
+  'import java.time.Instant;',
+  'import java.util.Base64;',
+  'import java.util.Date;',
+  '',
+];
+
 /**
  * A Java 17 program: the token signed with nimbus-jose-jwt (ES256/384/512 from the key's field size, `iat`/`exp`
  * in seconds, `aud` = the base address as one string, `iss` = the Partner ID, `typ` JWT; spec: Authentication),
@@ -27,27 +52,7 @@ export function javaSample(req: SampleRequest): string {
   const fill = body !== undefined ? fillStatements(req.fresh ?? [], freshExpr, (find, expr) => `${i}body = fill(body, ${dq(find)}, ${expr});`) : [];
   return [
     ...headerLines(req, 'java -cp nimbus-jose-jwt.jar TppSample.java (Java 17; the jar from Maven: com.nimbusds:nimbus-jose-jwt)', 'Java 17 or later and com.nimbusds:nimbus-jose-jwt').map((l) => `// ${l}`),
-    'import com.nimbusds.jose.JOSEObjectType;',
-    'import com.nimbusds.jose.JWSAlgorithm;',
-    'import com.nimbusds.jose.JWSHeader;',
-    'import com.nimbusds.jose.crypto.ECDSASigner;',
-    'import com.nimbusds.jwt.JWTClaimsSet;',
-    'import com.nimbusds.jwt.SignedJWT;',
-    'import java.net.URI;',
-    'import java.net.URLEncoder;',
-    'import java.net.http.HttpClient;',
-    'import java.net.http.HttpRequest;',
-    'import java.net.http.HttpResponse;',
-    'import java.nio.charset.StandardCharsets;',
-    'import java.nio.file.Files;',
-    'import java.nio.file.Path;',
-    'import java.security.KeyFactory;',
-    'import java.security.interfaces.ECPrivateKey;',
-    'import java.security.spec.PKCS8EncodedKeySpec;',
-    'import java.time.Instant;',
-    'import java.util.Base64;',
-    'import java.util.Date;',
-    '',
+    ...JAVA_IMPORTS,
     'public class TppSample {',
     '    static String env(String name) {',
     '        String value = System.getenv(name);',

@@ -9,6 +9,26 @@ function freshExpr(v: FreshKind): string {
   return `time()${v.offsetSeconds ? ` + ${v.offsetSeconds}` : ''}`;
 }
 
+/** `es512($claims, $pem)`: the ES512 JWS firebase/php-jwt cannot make (spec: Authentication). */
+const PHP_ES512: readonly string[] = [
+  '// firebase/php-jwt signs ES256 and ES384 only: for a P-521 key the same JWS is made here, with the DER signature',
+  '// of OpenSSL turned into the raw r||s form (66 bytes each) that ES512 requires.',
+  'function es512(array $claims, string $pem): string',
+  '{',
+  "    $input = JWT::urlsafeB64Encode(JWT::jsonEncode(['typ' => 'JWT', 'alg' => 'ES512'])) . '.' . JWT::urlsafeB64Encode(JWT::jsonEncode($claims));",
+  "    openssl_sign($input, $der, $pem, OPENSSL_ALGO_SHA512) || throw new RuntimeException('OpenSSL could not sign.');",
+  '    $offset = (ord($der[1]) & 0x80) ? 2 + (ord($der[1]) & 0x7f) : 2; // SEQUENCE { INTEGER r, INTEGER s }',
+  "    $raw = '';",
+  '    for ($i = 0; $i < 2; $i++) {',
+  '        $length = ord($der[$offset + 1]);',
+  '        $raw .= str_pad(ltrim(substr($der, $offset + 2, $length), "\\x00"), 66, "\\x00", STR_PAD_LEFT);',
+  '        $offset += 2 + $length;',
+  '    }',
+  "    return $input . '.' . JWT::urlsafeB64Encode($raw);",
+  '}',
+  '',
+];
+
 /**
  * A PHP 8 script: the token signed with firebase/php-jwt (ES256/384 from the key's curve; ES512, which php-jwt lacks, by hand; `iat`/`exp` in
  * seconds, `aud` = the base address, `iss` = the Partner ID, `typ` JWT, raw r||s signature; spec: Authentication),
@@ -60,22 +80,7 @@ export function phpSample(req: SampleRequest): string {
           '',
         ]
       : []),
-    '// firebase/php-jwt signs ES256 and ES384 only: for a P-521 key the same JWS is made here, with the DER signature',
-    '// of OpenSSL turned into the raw r||s form (66 bytes each) that ES512 requires.',
-    'function es512(array $claims, string $pem): string',
-    '{',
-    "    $input = JWT::urlsafeB64Encode(JWT::jsonEncode(['typ' => 'JWT', 'alg' => 'ES512'])) . '.' . JWT::urlsafeB64Encode(JWT::jsonEncode($claims));",
-    "    openssl_sign($input, $der, $pem, OPENSSL_ALGO_SHA512) || throw new RuntimeException('OpenSSL could not sign.');",
-    '    $offset = (ord($der[1]) & 0x80) ? 2 + (ord($der[1]) & 0x7f) : 2; // SEQUENCE { INTEGER r, INTEGER s }',
-    "    $raw = '';",
-    '    for ($i = 0; $i < 2; $i++) {',
-    '        $length = ord($der[$offset + 1]);',
-    '        $raw .= str_pad(ltrim(substr($der, $offset + 2, $length), "\\x00"), 66, "\\x00", STR_PAD_LEFT);',
-    '        $offset += 2 + $length;',
-    '    }',
-    "    return $input . '.' . JWT::urlsafeB64Encode($raw);",
-    '}',
-    '',
+    ...PHP_ES512,
     `$baseUrl = env('${req.baseEnv}');`,
     `$partnerId = env('${SAMPLE_ENV.partnerId}');`,
     `$audience = getenv('${audienceEnvOf(req)}') ?: $baseUrl; // the real address when $baseUrl is a local proxy`,
