@@ -18,6 +18,37 @@ const gitignored = readFileSync(new URL('.gitignore', import.meta.url), 'utf8')
     return `${negated ? '!' : ''}${anchored ? pattern.replace(/^\//, '') : `**/${pattern}`}`;
   });
 
+const HEAVY = ['undici', 'zod', 'jose', 'fastify'].map((name) => ({ name, message: 'The extension reaches heavy libraries only through src/core, which is loaded lazily from dist/core.js (scripts/lazy-core.mjs).' }));
+const NO_EDITOR = [{ name: 'vscode', message: 'src/core and src/cli run without the editor: move editor code to src/extension or pass the dependency in.' }];
+
+// The layers of ARCHITECTURE.md (Layers), lowest first: a folder imports folders of its own layer or lower, never
+// higher. Files at the top of src/core and src/extension (environments.ts; log.ts, container.ts, extension.ts, …)
+// are not in a layer.
+const CORE_LAYERS = [
+  ['contract', 'log', 'json', 'lock'],
+  ['variables', 'jwt', 'diagnostics', 'listing'],
+  ['client'],
+  ['exchange'],
+  ['history', 'samples', 'sandbox'],
+  ['connect', 'proxy', 'send'],
+  ['flows'],
+  ['backfill'],
+];
+const EXTENSION_LAYERS = [['services'], ['documents'], ['diagnostics', 'jwt', 'response', 'tree'], ['send'], ['flows'], ['commandSupport'], ['commands']];
+
+/** One ESLint block per folder of `root`: `no-restricted-imports` of every higher layer's folders, with `base`. */
+function layerRules(root, layers, base) {
+  return layers.flatMap((layer, i) => {
+    const higher = layers.slice(i + 1).flat();
+    if (!higher.length) return [];
+    const message = `${root} is layered (ARCHITECTURE.md, Layers): ${layer.join(', ')} must not import ${higher.join(', ')}.`;
+    return layer.map((folder) => ({
+      files: [`${root}/${folder}/**/*.ts`],
+      rules: { 'no-restricted-imports': ['error', { paths: base, patterns: [{ regex: `^(\\.\\./)+(${higher.join('|')})(/|$)`, message }] }] },
+    }));
+  });
+}
+
 export default tseslint.config(
   { name: 'gitignore', ignores: gitignored },
   { ignores: ['test/harness/run-vscode-it.cjs', 'dist/**', 'out/**', 'node_modules/**', '.vscode-it/**', 'test-results/**', 'examples/**'] },
@@ -32,16 +63,14 @@ export default tseslint.config(
   },
   {
     files: ['src/extension/**/*.ts'],
-    rules: {
-      'no-restricted-imports': ['error', { paths: ['undici', 'zod', 'jose', 'fastify'].map((name) => ({ name, message: 'The extension reaches heavy libraries only through src/core, which is loaded lazily from dist/core.js (scripts/lazy-core.mjs).' })) }],
-    },
+    rules: { 'no-restricted-imports': ['error', { paths: HEAVY }] },
   },
   {
     files: ['src/core/**/*.ts', 'src/cli/**/*.ts'],
-    rules: {
-      'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'src/core and src/cli run without the editor: move editor code to src/extension or pass the dependency in.' }] }],
-    },
+    rules: { 'no-restricted-imports': ['error', { paths: NO_EDITOR }] },
   },
+  ...layerRules('src/core', CORE_LAYERS, NO_EDITOR),
+  ...layerRules('src/extension', EXTENSION_LAYERS, HEAVY),
   {
     // As the 300-line test keeps files short (test/unit/core/layout.test.ts), this keeps functions readable at one glance.
     files: ['src/**/*.ts'],

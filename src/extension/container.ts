@@ -30,6 +30,8 @@ import { VariablesService } from './services/variables';
  */
 export class Container implements vscode.Disposable {
   readonly log: Logger;
+  /** Choices remembered across restarts that belong to no model (e.g. Copy as Code's last language). */
+  readonly choices: vscode.Memento;
   readonly active: ActiveEnvironment;
   readonly keys: KeyStore;
   readonly settings: EnvironmentSettings;
@@ -70,6 +72,7 @@ export class Container implements vscode.Disposable {
   constructor(context: vscode.ExtensionContext) {
     const own = <T extends vscode.Disposable>(d: T): T => (this.disposables.push(d), d);
     this.log = own(new Logger());
+    this.choices = context.globalState;
     this.active = own(new ActiveEnvironment(context.globalState));
     this.keys = own(new KeyStore(context.secrets));
     this.settings = own(new EnvironmentSettings());

@@ -2,7 +2,7 @@ import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { deriveBaseUrls } from '../../core/client/sendFiles';
+import { deriveBaseUrls } from '../../core/send/sendFiles';
 import { expandGlob, isGlob } from '../../core/diagnostics/glob';
 import { isEnvironmentId, ENVIRONMENT_IDS } from '../../core/environments';
 import { checkFlowForRun } from '../../core/flows/check';

@@ -68,7 +68,8 @@ async function pickLanguage(last: SampleLanguage | undefined): Promise<SampleLan
   return picked.language;
 }
 
-let lastLanguage: SampleLanguage | undefined;
+/** Where the last language chosen is remembered (the container's `choices`: no module state, ARCHITECTURE.md). */
+const LAST_LANGUAGE = 'tpp.copyAsCode.lastLanguage';
 
 /**
  * `tpp.copyAsCode(target?, language?)`: copies a complete program in curl, Node, Python, C#, Java, Go or PHP that
@@ -83,8 +84,9 @@ export const copyAsCode: CommandDef = {
   id: 'tpp.copyAsCode',
   async run(services, target, language) {
     const req = await requestOf(services, target);
-    const lang = typeof language === 'string' && isSampleLanguage(language) ? language : await pickLanguage(lastLanguage);
-    lastLanguage = lang;
+    const last = services.choices.get<unknown>(LAST_LANGUAGE);
+    const lang = typeof language === 'string' && isSampleLanguage(language) ? language : await pickLanguage(typeof last === 'string' && isSampleLanguage(last) ? last : undefined);
+    await services.choices.update(LAST_LANGUAGE, lang);
     const text = generateSample(req, lang);
     await vscode.env.clipboard.writeText(text);
     const info = SAMPLE_LANGUAGE_INFO[lang];

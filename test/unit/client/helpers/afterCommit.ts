@@ -5,7 +5,7 @@
  * sandbox's tables counted afterwards. Used by the unit test (N ≈ 200) and `npm run bench:duplicates` (N = 1,000).
  */
 import { createPublicKey } from 'node:crypto';
-import { sendFiles, type FileResult } from '../../../../src/core/client/sendFiles';
+import { sendFiles, type FileResult } from '../../../../src/core/send/sendFiles';
 import { generateKeyMaterial } from '../../../../src/core/jwt/keys';
 import { startSandbox } from '../../../../src/core/sandbox/server';
 

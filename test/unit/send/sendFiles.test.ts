@@ -1,11 +1,11 @@
 /**
- * sendFiles (src/core/client/sendFiles.ts): the variable hooks the editor's variables module plugs into
+ * sendFiles (src/core/send/sendFiles.ts): the variable hooks the editor's variables module plugs into
  * (`resolve` before routing, `capture` after each 2xx, `--var` pairs in their scope), the order of files, the
  * derived base addresses; and sameRecord's matching rules for the duplicate check.
  */
 import assert from 'node:assert/strict';
 import { createPublicKey } from 'node:crypto';
-import { deriveBaseUrls, sendFiles } from '../../../src/core/client/sendFiles';
+import { deriveBaseUrls, sendFiles } from '../../../src/core/send/sendFiles';
 import { sameClaim, sameRegistration } from '../../../src/core/client/sameRecord';
 import type { PayloadKind } from '../../../src/core/contract/types';
 import { generateKeyMaterial, type KeyMaterial } from '../../../src/core/jwt/keys';

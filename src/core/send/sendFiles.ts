@@ -14,12 +14,12 @@ import type { BaseKind, EndpointId, PayloadKind } from '../contract/types';
 import type { Exchange } from '../exchange/types';
 import { importPrivateKeyPem } from '../jwt/keys';
 import { TokenMinter } from '../jwt/mint';
-import type { RetrySettings } from './backoff';
-import { createPartnerClient } from './client';
-import { ApiError, MalformedResponseError, NetworkError, ResponseTooLargeError } from './errors';
-import { PayloadRefused, routePayload, type RouteNeed } from './route';
+import type { RetrySettings } from '../client/backoff';
+import { createPartnerClient } from '../client/client';
+import { ApiError, MalformedResponseError, NetworkError, ResponseTooLargeError } from '../client/errors';
+import { PayloadRefused, routePayload, type RouteNeed } from '../client/route';
 import { exchangeOf } from '../exchange/exchangeOf';
-import type { TransportEvent } from './types';
+import type { TransportEvent } from '../client/types';
 
 /** What the variable hooks see besides the payload: the `--var name=value` pairs and where requests go. */
 export interface SendScope {
