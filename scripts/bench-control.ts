@@ -3,10 +3,15 @@
 //   - health ready after process start on a new data directory (target 2 s), floor: a bare node:http server in a new
 //     process answering its first request; peer: the same sandbox in memory;
 //   - POST /__tpp/reset with N records stored (target 100 ms at 100,000), floor: the same reset of an empty store;
-//   - GET /__tpp/requests with a filter over 10,000 journal entries (target 50 ms), floor: GET /__tpp/health.
-// Every server runs in its own process (dist/cli.js, as `tpp sandbox`); this process only sends.
+//   - GET /__tpp/requests with a filter over 10,000 journal entries (target 50 ms), floor: GET /__tpp/health;
+//   - a named snapshot and its restore with 10,000 registrations stored, in-memory PGlite (target 200 ms each), floor:
+//     the bare SQL copies alone (CREATE TABLE … AS SELECT / INSERT … SELECT of every record table, one transaction)
+//     on the same rows in this process, next to snapshots.ts's own functions on that database;
+//   - faults that do not match: reads by id with 20 such faults scheduled vs none (target 0.05 ms per request).
+// Every server runs in its own process (dist/cli.js, as `tpp sandbox`); this process only sends, but for the
+// snapshot floor, which opens a PGlite database here (no server between).
 //   npm run bench:control
-//   options: --records N (default 100000)  --journal N (default 10000)  --runs N (default 5)
+//   options: --records N (default 100000)  --journal N (default 10000)  --runs N (default 5)  --snapshot N (default 10000)
 import { spawn, type ChildProcess } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,8 +19,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { mint, privateKeyOf } from './bench-sandbox/token';
+import { openPglite } from '../src/core/sandbox/db/pglite';
+import { OpsContext } from '../src/core/sandbox/ops/common';
+import { upsertPartner } from '../src/core/sandbox/ops/partners';
+import { catalogOf, KEPT_TABLES, resetRecords, seedSample } from '../src/core/sandbox/control/data';
+import { restoreSnapshot, takeSnapshot } from '../src/core/sandbox/control/snapshots';
 
-const { values } = parseArgs({ options: { records: { type: 'string', default: '100000' }, journal: { type: 'string', default: '10000' }, runs: { type: 'string', default: '5' } } });
+const { values } = parseArgs({ options: { records: { type: 'string', default: '100000' }, journal: { type: 'string', default: '10000' }, runs: { type: 'string', default: '5' }, snapshot: { type: 'string', default: '10000' } } });
+const SNAPSHOT = Number(values.snapshot);
 const RECORDS = Number(values.records);
 const JOURNAL = Number(values.journal);
 const RUNS = Number(values.runs);
@@ -67,9 +78,9 @@ async function timeToReady(args: string[], toOrigin: (first: string) => string, 
   return t;
 }
 
-async function timed(method: string, url: string): Promise<{ t: number; body: Record<string, unknown> }> {
+async function timed(method: string, url: string, json?: unknown): Promise<{ t: number; body: Record<string, unknown> }> {
   const t0 = performance.now();
-  const r = await fetch(url, { method, headers: method === 'POST' ? { 'content-type': 'application/json' } : {} });
+  const r = await fetch(url, { method, headers: method === 'POST' ? { 'content-type': 'application/json' } : {}, ...(json === undefined ? {} : { body: JSON.stringify(json) }) });
   const body = (await r.json()) as Record<string, unknown>;
   if (!r.ok) throw new Error(`${method} ${url}: ${r.status} ${JSON.stringify(body)}`);
   return { t: performance.now() - t0, body };
@@ -122,6 +133,88 @@ async function main(): Promise<void> {
   line(`GET requests, filter matching ${matched} of ${JOURNAL} (median)`, median(filtered), 50, median(health), 'GET health');
   line(`GET requests, first 100 of ${JOURNAL} (median)`, median(page), 50, median(health), 'GET health');
   await s.stop();
+  await snapshots();
+  await faultOverhead();
+}
+
+const post = (url: string, body: unknown) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+/** 4. Snapshot and restore of SNAPSHOT registrations: round trips to a sandbox, then the same in this process with the bare SQL. */
+async function snapshots(): Promise<void> {
+  const s = await sandbox([]);
+  const seeded = (await (await post(`${s.origin}/__tpp/seed`, { count: SNAPSHOT })).json()) as { sample: Record<string, number> };
+  console.log(`  (snapshot: seeded ${JSON.stringify(seeded.sample)})`);
+  const take: number[] = [];
+  const back: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    take.push((await timed('POST', `${s.origin}/__tpp/snapshots`, { name: `bench-${i % 2}` })).t);
+    back.push((await timed('POST', `${s.origin}/__tpp/snapshots/bench-${i % 2}/restore`)).t);
+  }
+  await s.stop();
+  // The same rows in a PGlite database of this process: snapshots.ts's functions vs the bare statements.
+  const db = await openPglite();
+  const c = new OpsContext(db, Date.now, 12);
+  await seedSample(c, await upsertPartner(c, 'BENCH', publicKey.export({ type: 'spki', format: 'pem' }).toString(), 'Bench'), SNAPSHOT);
+  const tables = (await db.transaction((tx) => catalogOf(db, tx))).filter((r) => r.kind === 't' && !KEPT_TABLES.has(r.name)).map((r) => r.name);
+  const fnTake: number[] = [];
+  const fnBack: number[] = [];
+  const bareCopy: number[] = [];
+  const bareLoad: number[] = [];
+  const clock = async (f: () => Promise<unknown>) => ((t0) => f().then(() => performance.now() - t0))(performance.now());
+  await db.query('CREATE SCHEMA IF NOT EXISTS bench', []);
+  for (let i = 0; i < RUNS; i++) {
+    fnTake.push(await clock(() => takeSnapshot(db, `fn-${i % 2}`, Date.now())));
+    fnBack.push(await clock(() => restoreSnapshot(db, `fn-${i % 2}`)));
+    await db.query(`DROP TABLE IF EXISTS ${tables.map((t) => `bench."${t}"`).join(', ')}`, []);
+    bareCopy.push(await clock(() => db.transaction(async (tx) => { for (const t of tables) await tx.query(`CREATE TABLE bench."${t}" AS SELECT * FROM tpp."${t}"`, []); })));
+    // The load alone: the same rows back into the emptied tables (the emptying is not timed), reference checks off.
+    await resetRecords(db, false);
+    bareLoad.push(await clock(() => db.transaction(async (tx) => {
+      await tx.query("SET LOCAL session_replication_role = 'replica'", []);
+      for (const t of tables) await tx.query(`INSERT INTO tpp."${t}" SELECT * FROM bench."${t}"`, []);
+    })));
+  }
+  await db.close();
+  line(`snapshot of ${SNAPSHOT} registrations, in memory (round trip, median)`, median(take), 200, median(bareCopy), 'bare CREATE TABLE AS');
+  line(`restore of ${SNAPSHOT} registrations, in memory (round trip, median)`, median(back), 200, median(bareLoad), 'bare INSERT … SELECT');
+  line(`  takeSnapshot in this process (median)`, median(fnTake), 200, median(bareCopy), 'bare CREATE TABLE AS');
+  line(`  restoreSnapshot in this process (median)`, median(fnBack), 200, median(bareLoad), 'bare INSERT … SELECT');
+}
+
+/** 5. Reads by id with 20 faults scheduled that never match them, against none, alternating blocks in one sandbox. */
+async function faultOverhead(): Promise<void> {
+  const s = await sandbox(['--seed-count', '100']);
+  const aud = `${s.origin}/api/v3`;
+  const rows = (await (await fetch(`${s.origin}/__tpp/records?kind=registrations&limit=1`)).json()) as { records: { id: string }[] };
+  const url = `${aud}/tire-protection/registrations/${rows.records[0]!.id}`;
+  const faults = Array.from({ length: 20 }, (_, i) =>
+    i % 2 ? { method: 'GET', path: '/api/v3/tire-protection/registrations/*', partner: `OTHER${i}`, fault: 503 } : { method: 'POST', path: `/api/v3/tire-protection/registrations/*/claims`, body: { invoiceNumber: `NONE-${i}` }, fault: 503 },
+  );
+  const block = async (n: number) => {
+    const tokens = Array.from({ length: n }, () => mint(key, 'BENCH', aud));
+    const ts: number[] = [];
+    for (const t of tokens) {
+      const t0 = performance.now();
+      const r = await fetch(url, { headers: { authorization: `Bearer ${t}` } });
+      await r.arrayBuffer();
+      if (r.status !== 200) throw new Error(`read by id: ${r.status}`);
+      ts.push(performance.now() - t0);
+    }
+    return median(ts);
+  };
+  await block(200);
+  const none: number[] = [];
+  const twenty: number[] = [];
+  for (let i = 0; i < RUNS * 2; i++) {
+    await fetch(`${s.origin}/__tpp/faults`, { method: 'DELETE' });
+    none.push(await block(300));
+    const r = await post(`${s.origin}/__tpp/faults`, faults);
+    if (r.status !== 201) throw new Error(`POST faults: ${r.status} ${await r.text()}`);
+    twenty.push(await block(300));
+  }
+  await s.stop();
+  const diff = median(twenty) - median(none);
+  console.log(`${'read by id, 20 faults that do not match vs none (per request)'.padEnd(58)} ${`${diff.toFixed(3)} ms`.padStart(10)}  target  0.050 ms ${diff <= 0.05 ? 'met' : 'MISSED'}  (${median(twenty).toFixed(3)} ms vs ${median(none).toFixed(3)} ms, medians of ${RUNS * 2} blocks of 300)`);
 }
 
 main()

@@ -98,6 +98,29 @@ describe('Local sandbox: snapshots and stored records', function () {
     }
   });
 
+  it('keeps apart two 64-character names that differ only at the end, and replaces a snapshot taken again', async () => {
+    const { sb, clients } = await startWith();
+    const c = clients[0] as Client;
+    const [a, b] = ['a', 'b'].map((end) => `${'n'.repeat(63)}${end}`) as [string, string];
+    await c.call('POST', '/tire-protection/registrations', tpRegistration('L-1'));
+    assert.equal((await ctl(c, 'POST', 'snapshots', { name: a })).status, 201);
+    await c.call('POST', '/tire-protection/registrations', tpRegistration('L-2'));
+    assert.equal((await ctl(c, 'POST', 'snapshots', { name: b })).status, 201);
+    assert.equal((await ctl(c, 'POST', `snapshots/${a}/restore`)).status, 200);
+    assert.equal(await count(c), 1);
+    assert.equal((await ctl(c, 'POST', `snapshots/${b}/restore`)).status, 200);
+    assert.equal(await count(c), 2);
+    await c.call('POST', '/tire-protection/registrations', tpRegistration('L-3'));
+    const again = await ctl(c, 'POST', 'snapshots', { name: a });
+    assert.equal(again.json.records.registrations, 3, 'taken again: the new state replaces the old');
+    assert.equal((await ctl(c, 'POST', 'reset')).status, 200);
+    assert.equal((await ctl(c, 'POST', `snapshots/${a}/restore`)).status, 200);
+    assert.equal(await count(c), 3);
+    assert.equal((await ctl(c, 'DELETE', `snapshots/${a}`)).status, 200);
+    assert.deepEqual((await ctl(c, 'GET', 'snapshots')).json.snapshots.map((s: { name: string }) => s.name), [b]);
+    await sb.close();
+  });
+
   it('refuses a bad name, an unknown property and an unknown snapshot, naming each', async () => {
     const { sb, clients } = await startWith();
     const c = clients[0] as Client;

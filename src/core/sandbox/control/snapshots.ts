@@ -5,11 +5,12 @@ import { MAX_SNAPSHOTS } from './limits';
 
 /**
  * Named snapshots of the Local sandbox's records (docs/testing-your-application.md, Snapshots): every table of the
- * `tpp` schema (partners included) and its id counters, copied by one statement into a table of the sandbox's own
- * database, so a snapshot lives where the records do: in memory for an in-memory sandbox, on disk under
- * `--data-dir` (it survives a restart), on the server with `--database`. One statement sees one state of the data,
- * so a snapshot taken while writes are in flight holds each of them whole or not at all. A restore empties the
- * tables and loads the snapshot back in one transaction.
+ * `tpp` schema (partners included) and its id counters, copied inside the sandbox's own database (one table per
+ * record table, `CREATE TABLE … AS SELECT`: no row passes through the process), so a snapshot lives where the
+ * records do: in memory for an in-memory sandbox, on disk under `--data-dir` (it survives a restart), on the server
+ * with `--database`. The copies are made in one REPEATABLE READ transaction, which sees one state of the data, so a
+ * snapshot taken while writes are in flight holds each of them whole or not at all. A restore empties the tables
+ * and copies the snapshot back (`INSERT … SELECT`) in one transaction.
  */
 
 /** What `GET /__tpp/snapshots` says of one snapshot. */
@@ -21,14 +22,28 @@ export interface SnapshotInfo {
   readonly records: Readonly<Record<string, number>>;
 }
 
-const STORE = 'tpp_snapshots.snapshots';
+const STORE = 'tpp_snapshots.list';
 const prepared = new WeakSet<SandboxDb>();
 
-/** Creates the snapshot table on first use (a database of an earlier version has none). */
+/**
+ * Creates the snapshots' index table on first use (a database of an earlier version has none). Each snapshot's rows
+ * live in tables of their own, `tpp_snapshots."s<id>/<table>"`: the id is the index row's, never the caller's name,
+ * so a name of any allowed length fits PostgreSQL's 63-byte identifiers and no name reaches SQL text.
+ */
 async function prepare(db: SandboxDb): Promise<void> {
   if (prepared.has(db)) return;
-  await db.query(`CREATE SCHEMA IF NOT EXISTS tpp_snapshots; CREATE TABLE IF NOT EXISTS ${STORE} (name text PRIMARY KEY, taken text NOT NULL, tables json NOT NULL, sequences json NOT NULL, counts json NOT NULL)`);
+  await db.query(`CREATE SCHEMA IF NOT EXISTS tpp_snapshots; CREATE TABLE IF NOT EXISTS ${STORE} (id serial PRIMARY KEY, name text NOT NULL UNIQUE, taken text NOT NULL, sequences json NOT NULL, counts json NOT NULL)`);
   prepared.add(db);
+}
+
+/** The table holding the rows of `table` in the snapshot numbered `id`, quoted. */
+const copyOf = (id: number, table: string): string => `tpp_snapshots."${`s${Math.trunc(id)}/${table}`.replace(/"/g, '""')}"`;
+
+/** Drops the copied tables and the index row of the snapshot numbered `id`, inside the caller's transaction. */
+async function dropSnapshot(tx: Queryable, id: number, counts: Readonly<Record<string, number>>): Promise<void> {
+  const tables = Object.keys(counts).map((t) => copyOf(id, t));
+  if (tables.length) await tx.query(`DROP TABLE IF EXISTS ${tables.join(', ')}`, []);
+  await tx.query(`DELETE FROM ${STORE} WHERE id = $1`, [id]);
 }
 
 /** The record tables a snapshot copies (every `tpp` table but the schema's bookkeeping). */
@@ -51,29 +66,35 @@ function parentsFirst(tables: readonly string[], rows: readonly CatalogRow[]): s
 
 const sqlText = (s: string) => `'${s.replace(/'/g, "''")}'`;
 
+type Found = { id: number; taken: string; counts: Record<string, number>; sequences: Record<string, [number | null, number]> };
+const find = async (tx: Queryable, name: string): Promise<Found | undefined> =>
+  (await tx.query<Found>(`SELECT id, taken, counts, sequences FROM ${STORE} WHERE name = $1`, [name])).rows[0];
+
 /**
- * Takes (or replaces) the snapshot `name` at `now` (milliseconds). One INSERT … SELECT: consistent on its own.
+ * Takes (or replaces) the snapshot `name` at `now` (milliseconds): each record table copied by `CREATE TABLE … AS
+ * SELECT` inside the database, all in one transaction at REPEATABLE READ, so every copy (and the counters) sees the
+ * same state of the data: a write in flight is in all of them or in none.
  * @throws ApiError 400 when {@link MAX_SNAPSHOTS} other snapshots exist.
  */
 export async function takeSnapshot(db: SandboxDb, name: string, now: number): Promise<SnapshotInfo> {
   await prepare(db);
   return db.transaction(async (tx) => {
+    // Must come first: the transaction's one view of the data is taken at its first query.
+    await tx.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ', []);
     const others = (await tx.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${STORE} WHERE name <> $1`, [name])).rows[0]?.n ?? 0;
     if (others >= MAX_SNAPSHOTS) throw new ApiError(400, 'bad_request', `name: at most ${MAX_SNAPSHOTS} snapshots may be kept (the limit); DELETE one first`, [{ path: 'name', message: `at most ${MAX_SNAPSHOTS} snapshots (the limit)` }]);
+    const old = await find(tx, name);
+    if (old) await dropSnapshot(tx, old.id, old.counts);
     const rows = await catalogOf(db, tx);
     const tables = recordTables(rows);
-    const data = tables.map((t) => `${sqlText(t)}, (SELECT coalesce(json_agg(x), '[]'::json) FROM ${quoted(t)} x)`).join(', ');
-    const counts = tables.map((t) => `${sqlText(t)}, (SELECT count(*) FROM ${quoted(t)})`).join(', ');
     // Each counter's last value drawn (null: none yet) and its start.
     const seqs = `(SELECT coalesce(json_object_agg(sequencename, json_build_array(last_value, start_value)), '{}'::json) FROM pg_sequences WHERE schemaname = 'tpp')`;
+    const counts = `json_build_object(${tables.map((t) => `${sqlText(t)}, (SELECT count(*) FROM ${quoted(t)})`).join(', ')})`;
     const taken = new Date(now).toISOString();
-    const { rows: out } = await tx.query<{ counts: Record<string, number> }>(
-      `INSERT INTO ${STORE} (name, taken, tables, sequences, counts) SELECT $1, $2, json_build_object(${data}), ${seqs}, json_build_object(${counts})
-       ON CONFLICT (name) DO UPDATE SET taken = EXCLUDED.taken, tables = EXCLUDED.tables, sequences = EXCLUDED.sequences, counts = EXCLUDED.counts
-       RETURNING counts`,
-      [name, taken],
-    );
-    return { name, taken, records: out[0]?.counts ?? {} };
+    const made = (await tx.query<{ id: number; counts: Record<string, number> }>(`INSERT INTO ${STORE} (name, taken, sequences, counts) SELECT $1, $2, ${seqs}, ${counts} RETURNING id, counts`, [name, taken])).rows[0];
+    if (!made) throw new Error('the snapshot index row was not written');
+    for (const t of tables) await tx.query(`CREATE TABLE ${copyOf(made.id, t)} AS SELECT * FROM ${quoted(t)}`, []);
+    return { name, taken, records: made.counts };
   });
 }
 
@@ -89,13 +110,11 @@ const unknown = (name: string) => new ApiError(404, 'not_found', `No snapshot na
 /** Removes the snapshot `name`. @throws ApiError 404 when there is none. */
 export async function deleteSnapshot(db: SandboxDb, name: string): Promise<void> {
   await prepare(db);
-  const { rows } = await db.query(`DELETE FROM ${STORE} WHERE name = $1 RETURNING name`, [name]);
-  if (rows.length === 0) throw unknown(name);
-}
-
-/** Loads the rows of `table` from the snapshot `name` (its JSON, as json_agg wrote it). */
-async function load(tx: Queryable, name: string, table: string): Promise<void> {
-  await tx.query(`INSERT INTO ${quoted(table)} SELECT * FROM json_populate_recordset(NULL::${quoted(table)}, (SELECT tables -> $2 FROM ${STORE} WHERE name = $1))`, [name, table]);
+  await db.transaction(async (tx) => {
+    const found = await find(tx, name);
+    if (!found) throw unknown(name);
+    await dropSnapshot(tx, found.id, found.counts);
+  });
 }
 
 /**
@@ -106,11 +125,15 @@ async function load(tx: Queryable, name: string, table: string): Promise<void> {
 export async function restoreSnapshot(db: SandboxDb, name: string): Promise<SnapshotInfo> {
   await prepare(db);
   return db.transaction(async (tx) => {
-    const found = (await tx.query<{ taken: string; counts: Record<string, number>; sequences: Record<string, [number | null, number]> }>(`SELECT taken, counts, sequences FROM ${STORE} WHERE name = $1`, [name])).rows[0];
+    const found = await find(tx, name);
     if (!found) throw unknown(name);
     const rows = await catalogOf(db, tx);
     await emptyTables(db, tx, false);
-    for (const t of parentsFirst(recordTables(rows), rows)) if ((found.counts[t] ?? 0) > 0) await load(tx, name, t);
+    // The rows come from one consistent copy of every table, so their references hold already: PGlite (where the
+    // sandbox is superuser) skips checking them again row by row, which is most of a restore's time. A PostgreSQL
+    // server's role may not be allowed to, so there they are checked.
+    if (db.kind === 'pglite') await tx.query("SET LOCAL session_replication_role = 'replica'", []);
+    for (const t of parentsFirst(recordTables(rows), rows)) if ((found.counts[t] ?? 0) > 0) await tx.query(`INSERT INTO ${quoted(t)} SELECT * FROM ${copyOf(found.id, t)}`, []);
     const seqs = Object.entries(found.sequences)
       .filter(([seq]) => rows.some((r) => r.kind === 's' && r.name === seq))
       .map(([seq, [last, start]]) => (last === null ? `setval(${sqlText(quoted(seq))}, ${Number(start)}, false)` : `setval(${sqlText(quoted(seq))}, ${Number(last)}, true)`));
