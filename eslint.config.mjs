@@ -29,7 +29,7 @@ const CORE_LAYERS = [
   ['variables', 'jwt', 'diagnostics', 'listing'],
   ['client'],
   ['exchange'],
-  ['history', 'samples', 'sandbox'],
+  ['history', 'samples', 'requestLog', 'childProcess', 'sandbox'],
   ['connect', 'proxy', 'send'],
   ['flows'],
   ['backfill'],

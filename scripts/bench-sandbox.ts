@@ -23,7 +23,7 @@ import { createWriteStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { CHILD_EXEC_ARGV, childEnv } from '../src/core/sandbox/childProtocol';
+import { CHILD_EXEC_ARGV, childEnv } from '../src/core/childProcess/childProtocol';
 import { cpuMsOf, measure, pool, removeCompiled, rssOf, startServer, stopServer, type Figure, type Req, type Server } from './bench-sandbox/load';
 import { mint } from './bench-sandbox/token';
 import { printSizeTargets, printStartTargets, type FirstStart } from './bench-sandbox/targets';

@@ -11,7 +11,7 @@ import { get } from 'node:http';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Exchange } from '../../src/core/exchange/types';
-import { exchangePusher } from '../../src/core/sandbox/childProtocol';
+import { exchangePusher } from '../../src/core/childProcess/childProtocol';
 import { mint, privateKeyOf } from './token';
 
 const { values } = parseArgs({

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { CHILD_EXEC_ARGV, childEnv } from '../../core/sandbox/childProtocol';
+import { CHILD_EXEC_ARGV, childEnv } from '../../core/childProcess/childProtocol';
 
 /**
  * `tpp sandbox` serves from a process of its own, started with the V8 options and environment of the editor's

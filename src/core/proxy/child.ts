@@ -1,4 +1,4 @@
-import { childErrorOf, exchangePusher, sendToParent } from '../sandbox/childProtocol';
+import { childErrorOf, exchangePusher, sendToParent } from '../childProcess/childProtocol';
 import { startProxy, type ProxyHandle } from './proxyServer';
 import type { ProxyChildMessage, ProxyParentMessage } from './watch';
 

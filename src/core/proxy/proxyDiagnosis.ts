@@ -2,13 +2,13 @@ import type { KeyObject } from 'node:crypto';
 import type { EndpointDef } from '../contract';
 import type { DiagnosisItem } from '../exchange/types';
 import { decodeJwt } from '../jwt/inspect';
-import { diagnose } from '../sandbox/requestLogDiagnosis';
+import { diagnose } from '../requestLog/requestLogDiagnosis';
 import { contractDriftOf } from './contractDrift';
 import { isLoopbackHost, type Route } from './targets';
 
 /**
  * Why the real server refused a request the proxy forwarded, with the Local sandbox's own diagnosis
- * (../sandbox/requestLogDiagnosis.ts; spec: Authentication; Errors), and whether its answer drifted from the
+ * (../requestLog/requestLogDiagnosis.ts; spec: Authentication; Errors), and whether its answer drifted from the
  * contract (./contractDrift.ts). The differences from Local: the registered keys are the ones given with
  * `--partner`; `aud` is checked against the REAL base address, and a token signed for the proxy's own address is
  * named as such (the application must sign with TPP_AUDIENCE, docs/proxy.md); statuses the Local sandbox produces

@@ -1,9 +1,9 @@
 import type { DiagnosisItem, Exchange } from '../exchange/types';
-import { RequestLogEntry, type RawRequest, type RequestLog, type RequestLogLine } from '../sandbox/requestLog';
+import { RequestLogEntry, type RawRequest, type RequestLog, type RequestLogLine } from '../requestLog/requestLog';
 import type { ProxyEntryKind } from './proxyDiagnosis';
 
 /**
- * Entries of `tpp proxy`'s log: the Local sandbox's request-log entry (../sandbox/requestLog.ts: masked, capped,
+ * Entries of `tpp proxy`'s log: the Local sandbox's request-log entry (../requestLog/requestLog.ts: masked, capped,
  * the token kept only as `Bearer [masked]`) with the environment it went to and its kind, so that the Integration
  * Log shows both logs the same way (docs/proxy.md).
  */

@@ -1,6 +1,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import type { Exchange } from '../exchange/types';
-import type { ChildError } from '../sandbox/childProtocol';
+import type { ChildError } from '../childProcess/childProtocol';
 import type { ProxyOptions } from './proxyServer';
 
 /**

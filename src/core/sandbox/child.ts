@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { SandboxHandle, SandboxOptions } from './server';
-import { childErrorOf, exchangePusher, sendToParent, type ChildMessage, type ChildStartOptions, type ParentMessage } from './childProtocol';
+import { childErrorOf, exchangePusher, sendToParent, type ChildMessage, type ChildStartOptions, type ParentMessage } from '../childProcess/childProtocol';
 
 /**
  * Entry of the Local sandbox's own process (dist/sandbox-child.js), forked by the editor like a language server

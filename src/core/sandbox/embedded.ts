@@ -1,7 +1,7 @@
-import { CHILD_EXEC_ARGV, childEnv } from './childProtocol';
+import { CHILD_EXEC_ARGV, childEnv } from '../childProcess/childProtocol';
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import type { ChildMessage, ChildReady, ChildRequestCall, ChildStartOptions, ParentMessage } from './childProtocol';
+import type { ChildMessage, ChildReady, ChildRequestCall, ChildStartOptions, ParentMessage } from '../childProcess/childProtocol';
 import type { SampleSummary } from './seed';
 import type { EmbeddedSandboxOptions, LocalSandboxInfo, SandboxStatus } from './embeddedTypes';
 

@@ -2,8 +2,8 @@ import type { KeyObject } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { EndpointDef } from '../contract';
 import { decodeJwt } from '../jwt/inspect';
-import { RequestLog, RequestLogEntry, type InjectedFault, type RawRequest } from './requestLog';
-import { diagnose } from './requestLogDiagnosis';
+import { RequestLog, RequestLogEntry, type InjectedFault, type RawRequest } from '../requestLog/requestLog';
+import { diagnose } from '../requestLog/requestLogDiagnosis';
 
 /**
  * Feeds the Local sandbox's {@link RequestLog} from fastify. What a request costs the log when

@@ -2,7 +2,7 @@
 import type { OpsContext } from './ops/common';
 import type { AdminOptions } from './control/security';
 import type { FaultOptions } from './realism';
-import type { RequestLog, RequestLogOptions } from './requestLog';
+import type { RequestLog, RequestLogOptions } from '../requestLog/requestLog';
 import type { SampleSummary } from './seed';
 
 /** A partner to register at start: Partner ID, SPKI PEM public key, optional v2 name segment. */

@@ -8,7 +8,7 @@ import { PartnerRecord, allPartners, findPartner, upsertPartner } from './ops/pa
 import { FaultInjector, RateLimiter } from './realism';
 import { BASE_PREFIX } from './routes';
 import { logSafe } from './replies';
-import { RequestLog } from './requestLog';
+import { RequestLog } from '../requestLog/requestLog';
 import { DEFAULT_TERM_MONTHS } from './model';
 import type { SandboxOptions } from './sandboxTypes';
 import { SandboxClock } from './control/clock';

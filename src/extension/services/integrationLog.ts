@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { Exchange } from '../../core/exchange/types';
-import { RequestLogFile } from '../../core/sandbox/requestLogFile';
+import { RequestLogFile } from '../../core/requestLog/requestLogFile';
 import type { Logger } from '../log';
 
 /** Status classes the Integration Log can be filtered by. */

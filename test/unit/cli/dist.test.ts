@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CLI_COMMANDS } from '../../../src/cli/commands';
-import { CHILD_EXEC_ARGV } from '../../../src/core/sandbox/childProtocol';
+import { CHILD_EXEC_ARGV } from '../../../src/core/childProcess/childProtocol';
 
 // The published `tpp` is dist/cli.js: a small entry that loads each command's bundle (dist/cli-<name>.js) only when
 // that command runs ("fast and small"). These tests run the built files, as a user's `tpp` does.

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { generateKeyPairSync, sign } from 'node:crypto';
 import { languageOfUserAgent, secondsNowFix } from '../../../src/core/jwt/secondsFix';
-import { diagnose } from '../../../src/core/sandbox/requestLogDiagnosis';
+import { diagnose } from '../../../src/core/requestLog/requestLogDiagnosis';
 
 /**
  * The fix of an `iat` in milliseconds (spec: Authentication, iat and exp are seconds) is worded in the language the

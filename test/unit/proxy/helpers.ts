@@ -1,6 +1,6 @@
 import type { ProxyHandle } from '../../../src/core/proxy/proxyServer';
 import type { ProxyLogEntry } from '../../../src/core/proxy/proxyLog';
-import type { RequestLogEntry } from '../../../src/core/sandbox/requestLog';
+import type { RequestLogEntry } from '../../../src/core/requestLog/requestLog';
 import { request, type Reply } from '../sandbox/helpers';
 
 /** Sends one request to the proxy and resolves with its answer and its log entry. */

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { OrderedLog, ProxyLogEntry } from '../../../src/core/proxy/proxyLog';
-import { RequestLog } from '../../../src/core/sandbox/requestLog';
+import { RequestLog } from '../../../src/core/requestLog/requestLog';
 
 /** The proxy's log order (docs/proxy.md): entries in the order the answers ended, each place filled once. */
 

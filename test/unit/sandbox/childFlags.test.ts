@@ -1,13 +1,13 @@
 import { strict as assert } from 'node:assert';
 import { existsSync, readFileSync } from 'node:fs';
-import { CHILD_EXEC_ARGV } from '../../../src/core/sandbox/childProtocol';
+import { CHILD_EXEC_ARGV } from '../../../src/core/childProcess/childProtocol';
 import { EmbeddedSandbox } from '../../../src/core/sandbox/embedded';
 import { childOptions } from './childOptions';
 import { newKey } from './helpers';
 
 /**
  * The editor's sandbox process compiles PGlite's WebAssembly with the baseline compiler only and keeps a small young
- * generation (CHILD_EXEC_ARGV, childEnv in src/core/sandbox/childProtocol.ts): resident memory never given back.
+ * generation (CHILD_EXEC_ARGV, childEnv in src/core/childProcess/childProtocol.ts): resident memory never given back.
  */
 describe('Local sandbox: child process V8 options', function () {
   this.timeout(60_000);

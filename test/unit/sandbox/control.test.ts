@@ -3,7 +3,7 @@ import { createServer } from 'node:net';
 import { runSandboxCommand } from '../../../src/cli/commands/sandbox';
 import { MAX_CLOCK_OFFSET_MS } from '../../../src/core/sandbox/control/clock';
 import { MAX_SCHEDULED_HITS } from '../../../src/core/sandbox/control/faults';
-import { REQUEST_BODY_CAP, RESPONSE_BODY_CAP, RequestLogEntry } from '../../../src/core/sandbox/requestLog';
+import { REQUEST_BODY_CAP, RESPONSE_BODY_CAP, RequestLogEntry } from '../../../src/core/requestLog/requestLog';
 import { controlOpenApi } from '../../../src/core/sandbox/control/openapi';
 import { CONTROL_ENDPOINTS } from '../../../src/core/sandbox/control/routes';
 import { controlEnabled } from '../../../src/core/sandbox/control/security';

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
 import v8 from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { REQUEST_BODY_CAP, REQUEST_LOG_BYTES, RESPONSE_BODY_CAP, RequestLog, RequestLogEntry } from '../../../src/core/sandbox/requestLog';
+import { REQUEST_BODY_CAP, REQUEST_LOG_BYTES, RESPONSE_BODY_CAP, RequestLog, RequestLogEntry } from '../../../src/core/requestLog/requestLog';
 import type { SandboxHandle } from '../../../src/core/sandbox/server';
 import { request, startWith, tpRegistration, v2Registration } from './helpers';
 

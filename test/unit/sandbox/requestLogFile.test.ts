@@ -3,7 +3,7 @@ import { appendFileSync, mkdtempSync, readFileSync, readdirSync, rmSync } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Exchange } from '../../../src/core/exchange/types';
-import { LOG_FILE, ROTATED_LOG_FILE, RequestLogFile } from '../../../src/core/sandbox/requestLogFile';
+import { LOG_FILE, ROTATED_LOG_FILE, RequestLogFile } from '../../../src/core/requestLog/requestLogFile';
 
 const JWT = 'eyJhbGciOiJFUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJQMSIsImF1ZCI6Imh0dHA6Ly94In0.c2lnbmF0dXJlc2lnbmF0dXJlc2lnbmF0dXJl';
 const PEM = '-----BEGIN PRIVATE KEY-----\nMIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQg\n-----END PRIVATE KEY-----';

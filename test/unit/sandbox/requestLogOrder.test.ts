@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { RequestLog, RequestLogEntry } from '../../../src/core/sandbox/requestLog';
+import { RequestLog, RequestLogEntry } from '../../../src/core/requestLog/requestLog';
 import type { SandboxHandle } from '../../../src/core/sandbox/server';
 import { mint, newKey, request, startWith, tpRegistration, v2Registration, type TestKey } from './helpers';
 

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import type { RequestLogEntry } from '../../../src/core/sandbox/requestLog';
+import type { RequestLogEntry } from '../../../src/core/requestLog/requestLog';
 import { startWith } from './helpers';
 
 /**

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
-import { maskExchange } from '../../../src/core/sandbox/requestLogFile';
+import { maskExchange } from '../../../src/core/requestLog/requestLogFile';
 import type { Exchange } from '../../../src/core/exchange/types';
 import { Client, startWith, tpRegistration } from './helpers';
 

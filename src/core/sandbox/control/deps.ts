@@ -1,6 +1,6 @@
 import type { OpsContext } from '../ops/common';
 import type { PartnerRecord } from '../ops/partners';
-import type { RequestLog } from '../requestLog';
+import type { RequestLog } from '../../requestLog/requestLog';
 import type { SandboxClock } from './clock';
 import type { FaultSchedule } from './faults';
 import type { StartupState } from './reset';

@@ -1,4 +1,4 @@
-import type { RequestLog, RequestLogEntry, RequestLogLine } from '../requestLog';
+import type { RequestLog, RequestLogEntry, RequestLogLine } from '../../requestLog/requestLog';
 import { bad, pathOf, pathPattern } from './input';
 import { JOURNAL_LIMIT } from './limits';
 
