@@ -77,8 +77,8 @@ describe('Copy as Code…', function () {
     }
   });
 
-  it('tpp.copyAsCurl still copies the curl case: a script whose token comes from tpp jwt mint at run time', async () => {
-    await cmd('tpp.copyAsCurl', { kind: 'registration', env: 'local', id: 'REG/1' });
+  it('the curl case: a script whose token comes from tpp jwt mint at run time', async () => {
+    await cmd('tpp.copyAsCode', { kind: 'registration', env: 'local', id: 'REG/1' }, 'curl');
     const text = await vscode.env.clipboard.readText();
     noSecrets(text);
     assert.match(text, /^#!\/usr\/bin\/env bash\n/);

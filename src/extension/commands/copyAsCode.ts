@@ -97,9 +97,3 @@ export const copyAsCode: CommandDef = {
     return { language: lang, title: req.title };
   },
 };
-
-/** `tpp.copyAsCurl`: kept for existing key bindings and scripts; the curl case of {@link copyAsCode}. */
-export const copyAsCurl: CommandDef = {
-  id: 'tpp.copyAsCurl',
-  run: (services, target) => copyAsCode.run(services, target, 'curl'),
-};

@@ -38,7 +38,7 @@ import { refreshRegistrations } from './refreshRegistrations';
 import { filterRegistrations } from './filterRegistrations';
 import { clearRegistrationFilter } from './clearRegistrationFilter';
 import { resendRequest } from './resendRequest';
-import { copyAsCode, copyAsCurl } from './copyAsCode';
+import { copyAsCode } from './copyAsCode';
 import { copyWatchSettings, stopWatchingApplication, watchApplication } from './watchApplication';
 import { clearHistory } from './clearHistory';
 import { configureEnvironment } from './configureEnvironment';
@@ -63,7 +63,7 @@ export const COMMANDS: readonly CommandDef[] = [selectEnvironment, useEnvironmen
   // Browse, send and act (main job)
   sendPayload, cancelRegistration, fileClaim, updateMotorClubCustomer, cancelMotorClubRegistration, createShop, updateShop, addPart,
   recordTransaction, lookUpShop, checkEligibility, copyId, openRecord, refreshRecord, loadMoreRegistrations, refreshRegistrations,
-  filterRegistrations, clearRegistrationFilter, resendRequest, copyAsCode, copyAsCurl, clearHistory,
+  filterRegistrations, clearRegistrationFilter, resendRequest, copyAsCode, clearHistory,
   // Environment setup
   configureEnvironment, checkPrerequisites, setLocalPort, copyAddress, connectApplication,
   // Response view and history

@@ -148,49 +148,6 @@ describe('Local sandbox: storage and durability', function () {
     await assert.rejects(startSandbox({ dataDir: dir }), (err: Error) => err.name === 'SandboxDataError' && err.message.includes(dir) && /move it aside/.test(err.message));
     assert.ok(readdirSync(join(dir, 'pgdata')).length > 0, 'nothing was deleted');
   });
-
-  describe('a data directory of the earlier journal format', () => {
-    const key = newKey('ES256');
-    const reg = (id: string, inv: string, extra: Record<string, unknown> = {}) => ({
-      _id: id, registrationId: Number.parseInt(id.slice(-4), 16), source: 'tire-protection', invoiceNumber: inv, storeNumber: '', orgId: '',
-      enrollDate: new Date().toISOString(), createdDate: new Date().toISOString(), statusDate: new Date().toISOString(), tiresCovered: 4,
-      body: { invoiceNumber: inv, tires: [{}, {}, {}, {}] }, claims: [], cancellations: [], ...extra,
-    });
-    const writeLegacy = (journal: string) => {
-      const partner = { t: 'partner', r: { id: 'P1001', name: 'partner1', num: 1001, spkiPem: key.spkiPem } };
-      writeFileSync(join(dir, 'snapshot.json'), JSON.stringify({ format: 1, generation: 2, state: [partner, { t: 'reg', p: 'P1001', r: reg('00000000000000000000aaaa', 'OLD-1') }] }));
-      writeFileSync(join(dir, 'journal-2.jsonl'), journal);
-    };
-
-    it('is imported once, with claims and cancellations, and its files are kept aside untouched', async () => {
-      const claimed = reg('00000000000000000000bbbb', 'OLD-2', { claims: [{ id: 7, source: 'v3', createdDate: '2025-01-01', tireCount: 1, body: claim(1) }] });
-      const cancelled = reg('00000000000000000000cccc', 'OLD-3', { cancellations: [{ source: 'v3', createdDate: '2025-01-01', cancelledOn: '2025-02-01T00:00:00.000Z', tireCount: 4, body: {} }] });
-      const journal = `${JSON.stringify({ t: 'reg', p: 'P1001', r: claimed })}\n${JSON.stringify({ t: 'reg', p: 'P1001', r: cancelled })}\n{"t":"reg","p":"P1001","r":{"_id":"torn`;
-      writeLegacy(journal);
-      const snapshot = readFileSync(join(dir, 'snapshot.json'), 'utf8');
-      for (let round = 0; round < 2; round++) {
-        const sb = track(await startSandbox({ dataDir: dir }));
-        const c = new Client(sb, 'P1001', key);
-        const list = await c.call('GET', '/tire-protection/registrations');
-        assert.deepEqual(list.json.results.map((r: { invoiceNumber: string }) => r.invoiceNumber), ['OLD-1', 'OLD-2', 'OLD-3'], `round ${round}: imported once, in order`);
-        const m = await c.call('GET', '/tire-protection/registrations/00000000000000000000bbbb/metadata');
-        assert.deepEqual([m.json.claimedTiresCount, m.json.availableTiresCount], [1 + round, 3 - round], 'the imported claim counts (plus the one filed in round 0)');
-        assert.equal((await c.call('PATCH', '/tire-protection/registrations/00000000000000000000cccc', { cancelledOn: '2025-03-01' })).status, 409, 'still cancelled');
-        const next = await c.call('POST', '/tire-protection/registrations/00000000000000000000bbbb/claims', claim(1));
-        assert.ok(next.json.id > 7, 'claim ids continue after the imported ones');
-        await sb.close();
-      }
-      assert.deepEqual(readdirSync(join(dir, 'legacy-backup')).sort(), ['journal-2.jsonl', 'snapshot.json']);
-      assert.equal(readFileSync(join(dir, 'legacy-backup', 'snapshot.json'), 'utf8'), snapshot);
-      assert.equal(readFileSync(join(dir, 'legacy-backup', 'journal-2.jsonl'), 'utf8'), journal);
-    });
-
-    it('with a corrupt line in the middle is refused with the file and line named, and nothing changes', async () => {
-      writeLegacy(`GARBAGE\n${JSON.stringify({ t: 'reg', p: 'P1001', r: reg('00000000000000000000dddd', 'OLD-4') })}\n`);
-      await assert.rejects(startSandbox({ dataDir: dir }), (err: Error) => err.name === 'SandboxDataError' && /journal-2\.jsonl is corrupt at line 1/.test(err.message));
-      assert.ok(readdirSync(dir).includes('journal-2.jsonl'), 'the legacy files stay in place');
-    });
-  });
 });
 
 /** Names and sizes of every file under `dir` (to prove a directory was left unchanged). */
