@@ -41,13 +41,19 @@ function run(step) {
  * repeated at the end of the run so that the last lines of a long CI log say which test failed and why.
  */
 function failuresIn(text) {
-  const lines = text.split('\n');
+  // Mocha's summary of failures follows its last "N failing" line; the inline marks above it carry no error.
+  const at = text.search(/^\s*\d+ failing\s*$(?![\s\S]*^\s*\d+ failing\s*$)/m);
+  const lines = (at >= 0 ? text.slice(at) : text).split('\n');
   const out = [];
+  const seen = new Set();
   for (let i = 0; i < lines.length && out.length < 120; i++) {
     if (!/^\s{2,}\d+\) \S/.test(lines[i]) || /✔|passing|failing/.test(lines[i])) continue;
     // The spec reporter lists each failure twice: once inline (no error below it), once in the summary with the error.
     const block = lines.slice(i, i + 8).filter((l) => l.trim() !== '');
-    if (block.some((l) => /Error|expected|Timeout|assert/i.test(l))) out.push(...block.slice(0, 8));
+    if (seen.has(block[0].trim())) continue;
+    if (!block.some((l) => /Error|expected|Timeout|assert/i.test(l))) continue;
+    out.push(...block.slice(0, 8));
+    seen.add(block[0].trim());
   }
   return out;
 }

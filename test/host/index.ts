@@ -40,5 +40,10 @@ export async function run(): Promise<void> {
     await vscode.commands.executeCommand('workbench.action.reloadWindow');
     return new Promise<void>(() => undefined); // this host ends with the reload
   }
+  if (marker) {
+    // What the reloaded extension reports before any suite runs (a suite may select another environment later).
+    const before = JSON.parse(fs.readFileSync(marker, 'utf8')) as Record<string, unknown>;
+    if (before.afterReload === undefined) fs.writeFileSync(marker, JSON.stringify({ ...before, afterReload: (await activateExtension()).environments.active.get() }));
+  }
   return runSuites(__dirname);
 }

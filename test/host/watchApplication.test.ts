@@ -72,7 +72,9 @@ describe('Watch My Application', () => {
     assert.match(x.diagnosis?.[0]?.message ?? '', /signature was not checked: generate or import the Sandbox key pair/);
     assert.match(x.diagnosis?.[1]?.message ?? '', /milliseconds/);
     const item = api.integrationLogView.getTreeItem(x);
-    assert.match(String(item.description), /^Sandbox · 401 · /);
+    // What a person scans first leads the row: status, environment, method and resource; the path follows.
+    assert.match(String(item.label), /^401 · Sandbox · GET verify-token$/);
+    assert.match(String(item.description), /^\/api\/v3\/verify-token · /);
 
     // Stop Application Watch… without an argument: the only watch stops without a question; then nothing is watched.
     assert.deepEqual(await vscode.commands.executeCommand('tpp.stopWatchingApplication'), ['sandbox']);

@@ -21,11 +21,24 @@ export interface TokenTarget {
  */
 export type LocalTargetProvider = () => TokenTarget | undefined | Promise<TokenTarget | undefined>;
 
-/** Thrown when an environment is not ready to sign (no key, no Partner ID, no base address, Local sandbox not running). */
+/** Marks a NotReadyError whichever bundle's copy made it (a registered symbol is one per process). */
+const NOT_READY = Symbol.for('tpp.notReady');
+
+/**
+ * Thrown when an environment is not ready to sign (no key, no Partner ID, no base address, Local sandbox not running).
+ * dist/extension.js (the services that throw it) and dist/commands.js (runRequest, which tells it from a failed
+ * request) each hold a copy of this class (scripts/build.mjs): `instanceof` recognises either copy by its mark.
+ */
 export class NotReadyError extends Error {
+  readonly [NOT_READY] = true;
+
   constructor(message: string) {
     super(message);
     this.name = 'NotReadyError';
+  }
+
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === 'object' && value !== null && (value as { [NOT_READY]?: unknown })[NOT_READY] === true;
   }
 }
 
