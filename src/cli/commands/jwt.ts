@@ -7,7 +7,7 @@ import { renderInspectionText, summarize } from '../../core/jwt/report';
 import { CliCommand, CliIo, UsageError } from '../io';
 
 const USAGE = [
-  'tpp jwt mint --key <pkcs8.pem> --iss <partner-id> --aud <base-url> [--lifetime <seconds>]',
+  'tpp jwt mint --key <pkcs8.pem> --iss <partner-id> --aud <base-url> [--lifetime <seconds>] [--iat <unix seconds>]',
   '       tpp jwt inspect <token> [--iss <partner-id>] [--aud <base-url>] [--key <spki.pem>] [--format text|json]',
 ].join('\n');
 
@@ -20,10 +20,24 @@ function readKeyFile(path: string, io: CliIo): string | undefined {
   }
 }
 
+/** The latest instant `--iat` accepts: 9999-12-31T23:59:59Z, in seconds. */
+const MAX_IAT = 253_402_300_799;
+
+/**
+ * `--iat`: the token's issued-at instant in Unix seconds (spec: Authentication: `iat` and `exp` are seconds), for
+ * tests of the time rules (a token from the past, from the future, expired); `exp` = iat + lifetime.
+ * @throws UsageError when it is not a whole number of seconds between 0 and {@link MAX_IAT}.
+ */
+function iatOf(text: string): number {
+  const iat = Number(text);
+  if (!/^\d+$/.test(text) || iat > MAX_IAT) throw new UsageError(`--iat must be a whole number of seconds since 1970 (Unix time, not milliseconds), at most ${MAX_IAT} (got '${text}')`);
+  return iat;
+}
+
 async function mint(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
-    options: { key: { type: 'string' }, iss: { type: 'string' }, aud: { type: 'string' }, lifetime: { type: 'string' } },
+    options: { key: { type: 'string' }, iss: { type: 'string' }, aud: { type: 'string' }, lifetime: { type: 'string' }, iat: { type: 'string' } },
     strict: true,
     allowPositionals: true,
   });
@@ -35,11 +49,12 @@ async function mint(args: string[], io: CliIo): Promise<number> {
     if (!/^\d+$/.test(values.lifetime) || lifetime < 1) throw new UsageError(`--lifetime must be a whole number of seconds (got '${values.lifetime}')`);
     if (lifetime > 7200) throw new UsageError(`--lifetime ${lifetime} is too long: exp may lie at most 2 hours (7200 s) ahead`);
   }
+  const iat = values.iat === undefined ? undefined : iatOf(values.iat);
   const pem = readKeyFile(values.key, io);
   if (pem === undefined) return 2;
   try {
     const key = importPrivateKeyPem(pem);
-    io.stdout.write((await new TokenMinter().mint(key, { iss: values.iss, aud: values.aud, lifetimeSeconds: lifetime })) + '\n');
+    io.stdout.write((await new TokenMinter().mint(key, { iss: values.iss, aud: values.aud, lifetimeSeconds: lifetime, now: iat })) + '\n');
     return 0;
   } catch (err) {
     if (err instanceof KeyError || err instanceof MintError) {

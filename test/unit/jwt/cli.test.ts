@@ -61,6 +61,20 @@ describe('CLI: tpp keygen and tpp jwt', () => {
     assert.deepEqual(decodePart(token, 0), { alg: 'ES384', typ: 'JWT' });
   });
 
+  it('jwt mint --iat sets the issued-at instant in seconds (exp follows it); milliseconds or a word are refused', async () => {
+    const k = nodeKey('P-256');
+    writeFileSync(join(dir, 'k.pem'), k.pkcs8Pem);
+    const r = await run('jwt', 'mint', '--key', join(dir, 'k.pem'), '--iss', 'P-7', '--aud', AUD, '--iat', '1700000000', '--lifetime', '60');
+    assert.equal(r.code, 0, r.stderr);
+    const claims = decodePart(r.stdout.trim(), 1);
+    assert.deepEqual([claims.iat, claims.exp], [1_700_000_000, 1_700_000_060]);
+    for (const bad of ['1700000000000000', '12e3', 'now', '1.5']) {
+      const refused = await run('jwt', 'mint', '--key', join(dir, 'k.pem'), '--iss', 'P-7', '--aud', AUD, '--iat', bad);
+      assert.equal(refused.code, 2, bad);
+      assert.match(refused.stderr, /--iat must be a whole number of seconds/, bad);
+    }
+  });
+
   it('jwt mint: usage and key errors exit 2 without echoing the key', async () => {
     writeFileSync(join(dir, 'pub.pem'), nodeKey('P-256').spkiPem);
     assert.equal((await run('jwt', 'mint', '--iss', 'x', '--aud', AUD)).code, 2);
