@@ -83,6 +83,9 @@ export function loadLines(file: string): readonly { readonly language: string; r
     { language: 'Shell / curl / Java', line: `set -a; . ${shellPath(file)}; set +a   # then run the program from this shell` },
     { language: 'Node.js 20.6+', line: `node --env-file=${shellPath(file)} app.js` },
     { language: 'Python', line: `from dotenv import load_dotenv; load_dotenv(${q})   # pip install python-dotenv` },
+    // The same without a package: the file's values are bare or quoted whole (dotenvValue), so a split at the first
+    // "=" and the quotes taken off read them as python-dotenv does; variables already set win, as there.
+    { language: 'Python (standard library)', line: `import os; [os.environ.setdefault(k, v[1:-1] if v[:1] in "'\\"" else v) for k, _, v in (l.strip().partition("=") for l in open(${q})) if k and not k.startswith("#")]` },
     { language: 'C#', line: `DotNetEnv.Env.Load(${q});   // dotnet add package DotNetEnv` },
     { language: 'Go', line: `godotenv.Load(${q}) // go get github.com/joho/godotenv` },
     { language: 'PHP', line: `Dotenv\\Dotenv::createUnsafeImmutable(__DIR__, ${q})->load(); // composer require vlucas/phpdotenv` },

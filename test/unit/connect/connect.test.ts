@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -60,6 +60,21 @@ describe('connect: the dotenv file of an application', () => {
     const lines = loadLines('tpp-local.env');
     for (const lang of ['Shell', 'Node', 'Python', 'C#', 'Go', 'PHP']) assert.ok(lines.some((l) => l.language.includes(lang) && l.line.includes('tpp-local.env')), lang);
     assert.equal(lines.find((l) => l.language.startsWith('Node'))?.line, 'node --env-file=./tpp-local.env app.js');
+  });
+
+  it('the standard-library Python line reads the file as python-dotenv does (quoted values, comments), when python3 is here', function () {
+    const python = spawnSync('python3', ['--version']);
+    if (python.error || python.status !== 0) {
+      console.log('      skipped: python3 is not installed on this machine');
+      this.skip();
+    }
+    const v = local();
+    const file = join(dir, 'py.env');
+    writeFileSync(file, dotenvText(v, 'py.env'));
+    const line = loadLines(file).find((l) => l.language === 'Python (standard library)')!.line;
+    const r = spawnSync('python3', ['-c', `${line}\nimport os, json; print(json.dumps({k: os.environ.get(k) for k in ["TPP_BASE_URL", "TPP_PARTNER_ID", "TPP_PRIVATE_KEY_FILE", "TPP_AUDIENCE"]}))`], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '' } });
+    assert.equal(r.status, 0, r.stderr);
+    assert.deepEqual(JSON.parse(r.stdout), { TPP_BASE_URL: v.v3BaseUrl, TPP_PARTNER_ID: v.partnerId, TPP_PRIVATE_KEY_FILE: v.privateKeyFile, TPP_AUDIENCE: null });
   });
 
   it('a path outside the workspace is refused with a specific message; a folder named like the workspace is outside', () => {
