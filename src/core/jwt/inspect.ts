@@ -50,6 +50,12 @@ function checkFormat(parts: string[]): string | undefined {
   return undefined;
 }
 
+/**
+ * What to do about any other `aud` (spec: Authentication, item 5): the address the token is for, exactly. Behind a
+ * proxy (`tpp proxy`, Watch My Application) that is still the real address (TPP_AUDIENCE), not the proxy's.
+ */
+const AUD_FIX = 'mint the token with aud set to the base address exactly (TPP_BASE_URL; TPP_AUDIENCE when the request goes through a proxy)';
+
 function hintAud(aud: string, expected: string): string {
   const base = `aud is ${show(aud)}; the environment's base address is ${show(expected)}`;
   if (aud.replace(/\/+$/, '') === expected) return `${base}: remove the trailing slash.`;
@@ -64,11 +70,11 @@ function hintAud(aud: string, expected: string): string {
     const a = new URL(aud);
     const e = new URL(expected);
     if (a.protocol !== e.protocol && a.host === e.host) return `${base}: ${a.protocol} versus ${e.protocol}.`;
-    if (a.host !== e.host) return `${base}: a different host (Sandbox and Production addresses differ).`;
+    if (a.host !== e.host) return `${base}: a different host; ${AUD_FIX}.`;
   } catch {
-    return `${base}: aud is not an absolute address.`;
+    return `${base}: aud is not an absolute address; ${AUD_FIX}.`;
   }
-  return `${base}.`;
+  return `${base}: ${AUD_FIX}.`;
 }
 
 function hintIss(iss: unknown, expected: string): string {

@@ -75,6 +75,7 @@ describe('Local sandbox: request log and its diagnosis', () => {
     { rule: 'iss', what: 'unknown iss', make: () => token(key, header(), claims({ iss: 'NOBODY' })), says: /"NOBODY" is not a Partner ID.*"P1001"/ },
     { rule: 'aud', what: 'aud with a trailing slash', make: () => token(key, header(), claims({ aud: `${sb.v3BaseUrl}/` })), says: /^Remove the trailing slash: aud is "http/ },
     { rule: 'aud', what: 'aud without /api/v3', make: () => token(key, header(), claims({ aud: sb.origin })), says: /^Add \/api\/v3/ },
+    { rule: 'aud', what: 'aud naming another host', make: () => token(key, header(), claims({ aud: sb.v3BaseUrl.replace('127.0.0.1', 'localhost') })), says: /^A different host; mint the token with aud set to the base address exactly \(TPP_BASE_URL; TPP_AUDIENCE when the request goes through a proxy\): aud is "http:\/\/localhost/ },
     { rule: 'signature', what: 'signed by another key', make: () => token(other, header(), claims()), says: /another key/ },
     { rule: 'signature', what: 'DER signature', make: () => token(key, header(), claims(), { der: true }), says: /DER/ },
   ];
