@@ -196,8 +196,8 @@ describe('keys, tokens and the JWT preview (commands)', () => {
       mode = 401;
       const rejected = await cmd<{ status: number; failed: string[] }>('tpp.verifyConnection', 'sandbox');
       assert.deepEqual(rejected, { status: 401, failed: [] });
-      // The Markdown preview loads the preview's document on its own schedule.
-      const preview = await until(() => vscode.workspace.textDocuments.filter((d) => d.uri.scheme === 'tpp-jwt').map((d) => d.getText()).find((t) => t.includes('answered 401')), 5000);
+      // The Markdown preview loads the preview's document on its own schedule (seconds on a busy CI machine).
+      const preview = await until(() => vscode.workspace.textDocuments.filter((d) => d.uri.scheme === 'tpp-jwt').map((d) => d.getText()).find((t) => t.includes('answered 401')), 30_000);
       assert.ok(preview, 'the preview of the sent token is open');
       assert.match(preview, /All 13 checks pass/);
     } finally {
