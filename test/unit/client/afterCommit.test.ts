@@ -1,5 +1,5 @@
 /**
- * The duplicate-safety target of docs/sending.md, in small: under `--fault-rate 0.3 --fault-mode after-commit` on the real Local sandbox
+ * docs/sending.md (Writes that may have landed), in small: under `--fault-rate 0.3 --fault-mode after-commit` on the real Local sandbox
  * (30 % of requests stored, then answered 500), N creates of each kind sent with `tpp send`'s core end with exactly
  * N stored and 0 duplicates, every file answered 2xx with the id actually stored. `npm run bench:duplicates` runs
  * the same with N = 1,000.

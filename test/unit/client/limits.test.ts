@@ -1,5 +1,5 @@
 /**
- * docs/sending.md (what is resent): a write that may have landed is never resent blindly (a 5xx to an unchecked write is final and
+ * docs/sending.md (Writes that may have landed): a write that may have landed is never resent blindly (a 5xx to an unchecked write is final and
  * says the outcome is unknown), `maxTotalMs` is a hard ceiling of the whole call, and an answer over
  * `maxResponseBytes` is not read whole.
  */

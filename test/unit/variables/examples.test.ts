@@ -7,7 +7,7 @@ import { diagnosePayload } from '../../../src/core/diagnostics/payload';
 import { resolvePayloadVariables, variablesUsed } from '../../../src/core/variables';
 import { EXAMPLES_DIR, exampleCaptures, resolvedExample } from './exampleScope';
 
-/** Every example (docs/sending.md, Variables) can be sent again and again, so each uses variables for what must be fresh or captured. */
+/** Every example (docs/sending.md, `tpp send`) can be sent again and again, so each uses variables for what must be fresh or captured. */
 describe('examples/ with variables', () => {
   const files = readdirSync(EXAMPLES_DIR).filter((f) => f.endsWith('.json')).sort();
   const read = (f: string) => JSON.parse(readFileSync(join(EXAMPLES_DIR, f), 'utf8')) as Record<string, unknown>;
