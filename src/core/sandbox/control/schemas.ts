@@ -74,8 +74,23 @@ export const faultBody = z
   .strict();
 
 const seconds = z.number({ error: 'must be a number of seconds' }).refine(Number.isFinite, 'must be a number of seconds');
-/** `POST /__tpp/clock`: exactly one of the two (checked by the route). */
-export const clockBody = z.object({ offsetSeconds: seconds.optional(), advanceSeconds: seconds.optional() }).strict();
+/** The moves of `POST /__tpp/clock`, at most one per call (checked by control/clockRoutes.ts). */
+export const CLOCK_MOVES = ['at', 'offsetSeconds', 'advanceSeconds'] as const;
+/**
+ * `POST /__tpp/clock`: at most one move, and/or `freeze` (at least one of them; checked by control/clockRoutes.ts). The
+ * descriptions are the OpenAPI export's (control/openapi.ts).
+ */
+export const clockBody = z
+  .object({
+    at: z.iso
+      .datetime({ offset: true, error: 'must be an ISO 8601 time such as 2027-01-31T12:00:00Z' })
+      .optional()
+      .describe('Set the clock to this instant (ISO 8601, e.g. 2027-01-31T12:00:00Z)'),
+    offsetSeconds: seconds.optional().describe('Set the clock to real time plus this many seconds (0: real time)'),
+    advanceSeconds: seconds.optional().describe('Move the clock by this many seconds from where it is (negative: back)'),
+    freeze: bool.optional().describe('true: hold the clock at one instant (after the move, if any) until unfrozen; false: let it run on from there'),
+  })
+  .strict();
 
 /** `POST /__tpp/snapshots`: a name of letters, digits, `.`, `_` and `-` (it is also a path segment). */
 export const snapshotName = z.string({ error: 'must be a string' }).regex(/^[A-Za-z0-9._-]{1,64}$/, 'must be 1 to 64 letters, digits, ".", "_" or "-"');
