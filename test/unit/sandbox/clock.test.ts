@@ -1,5 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { addMonths } from '../../../src/core/sandbox/model';
+import { controlOpenApi } from '../../../src/core/sandbox/control/openapi';
+import { clockBody, requestsFilters } from '../../../src/core/sandbox/control/schemas';
 import { Client, request, startWith, tpRegistration, type Reply } from './helpers';
 
 /**
@@ -116,5 +118,20 @@ describe('Local sandbox: the test clock', function () {
     c.now = () => Date.now() + past.offsetSeconds * 1000;
     assert.equal((await status()).WarrantyStatus, 4, 'Expired once the clock passes its expiry');
     await sb.close();
+  });
+
+  it('the control OpenAPI export describes the clock body and the journal filters from the same zod schemas the sandbox checks', () => {
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    const paths = controlOpenApi().paths as any;
+    const body = paths['/__tpp/clock'].post.requestBody.content['application/json'].schema;
+    assert.deepEqual(Object.keys(body.properties), Object.keys(clockBody.shape));
+    assert.deepEqual(Object.keys(body.properties), ['at', 'offsetSeconds', 'advanceSeconds', 'freeze']);
+    assert.equal(body.additionalProperties, false, 'unknown properties are refused, as the sandbox does');
+    assert.equal(body.properties.at.format, 'date-time');
+    assert.ok(paths['/__tpp/clock'].post.responses['409'], 'going back past a stored record');
+    const names = paths['/__tpp/requests'].get.parameters.map((p: { name: string }) => p.name);
+    assert.deepEqual(names, Object.keys(requestsFilters));
+    assert.ok(names.includes('fault'));
+    assert.match(paths['/__tpp/requests'].get.summary, /body\.<field path>=<value>/);
   });
 });
