@@ -52,7 +52,7 @@ function bodyMatcher(query: JournalQuery): ((e: RequestLogEntry) => boolean) | u
   return (e) => {
     let body: unknown;
     try {
-      body = JSON.parse(e.exchange().request.body ?? '');
+      body = JSON.parse(e.requestBody() ?? '');
     } catch {
       return false;
     }
