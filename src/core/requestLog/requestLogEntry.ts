@@ -133,6 +133,11 @@ export class RequestLogEntry {
     return this.fault ? { ...line, fault: this.fault } : line;
   }
 
+  /** The request body as {@link exchange} shows it (masked, cut at its cap), without building the whole exchange. */
+  requestBody(): string | undefined {
+    return this.raw.body === undefined ? undefined : maskSecrets(this.raw.body);
+  }
+
   /**
    * The whole exchange (source `sandbox-log`, environment `local`), masked and capped, built anew on each call: the
    * editor's child asks once per entry and the journal only when read, and an exchange kept in each of 10,000 entries
@@ -142,7 +147,8 @@ export class RequestLogEntry {
     const raw = this.raw;
     const request: Writable<Exchange['request']> = { method: raw.method, url: maskQuery(raw.url), headers: maskHeaders(raw.headers) };
     // The constructor already cut both bodies to their caps.
-    if (raw.body !== undefined) request.body = maskSecrets(raw.body);
+    const body = this.requestBody();
+    if (body !== undefined) request.body = body;
     const response: Writable<NonNullable<Exchange['response']>> = { status: raw.status, headers: maskHeaders(raw.responseHeaders) };
     const resText = raw.responseBody;
     if (resText !== undefined) {

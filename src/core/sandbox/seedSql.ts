@@ -79,7 +79,7 @@ export async function seedRegistrations(c: OpsContext, partner: string, count: n
                  FROM generate_series(1, $5::int) g) r
          ) s
        ) x`,
-      [partner, lists.run, base, now, count, lists.first, lists.last, tireLists, vehicles, c.termMonths, today, lists.tires.length, idPrefix(), reserveIds(count)],
+      [partner, lists.run, base, now, count, lists.first, lists.last, tireLists, vehicles, c.termMonths, today, lists.tires.length, idPrefix(Date.parse(now)), reserveIds(count)],
     );
     if (rebuild) await rebuildIndexes(tx);
     const range = [partner, base, base + count];

@@ -196,7 +196,9 @@ describe('Local sandbox: control API', function () {
       assert.equal(r.status, 400, JSON.stringify(body));
       assert.ok(r.json.issues[0].path, 'names the field');
     }
-    assert.equal((await ctl(c, 'POST', 'clock', { offsetSeconds: 0 })).json.offsetSeconds, 0);
+    assert.equal((await ctl(c, 'POST', 'clock', { offsetSeconds: 0 })).status, 409, 'back to real time would go back past C-2');
+    assert.equal((await ctl(c, 'POST', 'reset')).status, 200);
+    assert.equal((await ctl(c, 'GET', 'clock')).json.offsetSeconds, 0, 'a reset goes back to real time');
     c.now = Date.now;
     assert.equal((await c.call('GET', '/tire-protection/registrations')).status, 200);
     await sb.close();

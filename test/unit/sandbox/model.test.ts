@@ -51,9 +51,9 @@ describe('Local sandbox: model', () => {
 
 describe('Local sandbox: record identifiers', () => {
   it('are 24 hex digits, increase within a process, and never reuse a block reserved by a bulk load', () => {
-    const a = newId();
+    const a = newId(Date.now());
     const first = reserveIds(1000);
-    const b = newId();
+    const b = newId(Date.now());
     assert.match(a, /^[0-9a-f]{24}$/);
     const counterOf = (id: string) => Number.parseInt(id.slice(18), 16);
     assert.equal(first, (counterOf(a) + 1) % 0x1000000);

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { errorBody } from '../replies';
 import { markFault } from '../requestLogHooks';
-import { bad, pathOf, pathPattern } from './input';
+import { bad, fieldText, pathOf, pathPattern } from './input';
 import { faultBody, parseControl } from './schemas';
 import { FaultKind, MALFORMED_KINDS, MAX_SCHEDULED_HITS } from './limits';
 import { seededRandom } from '../realism';
@@ -83,16 +83,6 @@ function parseFault(value: unknown, at: string): Omit<Entry, 'id' | 'remaining'>
     ...(o.probability !== undefined ? { probability: o.probability } : {}), ...(o.seed !== undefined ? { seed: o.seed } : {}),
     retryAfter: o.retryAfter ?? (fault === 429 ? 1 : undefined), timeoutMs: o.timeoutMs ?? 30_000, draw, matches,
   };
-}
-
-/** The value at a field path of a parsed JSON body, as JSON text (undefined: no such field). */
-function fieldText(body: unknown, path: readonly string[]): string | undefined {
-  let v = body;
-  for (const key of path) {
-    if (v === null || typeof v !== 'object') return undefined;
-    v = (v as Record<string, unknown>)[key];
-  }
-  return v === undefined ? undefined : JSON.stringify(v);
 }
 
 /** The schedule of one sandbox. */

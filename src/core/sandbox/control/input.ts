@@ -28,3 +28,13 @@ export function pathOf(url: string): string {
   const q = url.indexOf('?');
   return q < 0 ? url : url.slice(0, q);
 }
+
+/** The value at a field path (`a.b.0.c`) of a parsed JSON body, as JSON text (undefined: no such field). */
+export function fieldText(body: unknown, path: readonly string[]): string | undefined {
+  let v = body;
+  for (const key of path) {
+    if (v === null || typeof v !== 'object') return undefined;
+    v = (v as Record<string, unknown>)[key];
+  }
+  return v === undefined ? undefined : JSON.stringify(v);
+}

@@ -1,4 +1,7 @@
+import type { z } from 'zod';
+import { toJsonSchema } from '../../contract/toJsonSchema';
 import { MAX_CLOCK_OFFSET_MS } from './clock';
+import { clockBody, requestsFilters } from './schemas';
 import { CONTROL_PREFIX, FAULT_KINDS, JOURNAL_LIMIT, MAX_BODY_MATCHES, MAX_FIXTURES, MAX_RECORDS_PAGE, MAX_SCHEDULED_HITS, MAX_SEED_COUNT, MAX_SNAPSHOTS, MAX_TIMEOUT_MS, RECORDS_PAGE } from './limits';
 
 /**
@@ -30,6 +33,14 @@ function op(summary: string, extra: Json, responses: Json, open = false): Json {
 }
 
 const q = (name: string, description: string, schema: Json = { type: 'string' }): Json => ({ name, in: 'query', required: false, description, schema });
+/** A body's or a query parameter's JSON Schema from its zod schema in ./schemas.ts, the one source of both. */
+const fromZod = (schema: z.ZodType): Json => toJsonSchema(schema, 'draft-2020-12');
+/** Optional query parameters from a zod shape, each described by its schema's description. */
+const queryOf = (shape: Record<string, z.ZodType>): Json[] =>
+  Object.entries(shape).map(([name, schema]) => {
+    const { description, ...rest } = fromZod(schema);
+    return q(name, String(description ?? ''), rest);
+  });
 
 /** Where the control API answers: the sandbox's origin (`tpp sandbox` prints it), not under a base of the spec. */
 const CONTROL_SERVER: Json = {
@@ -177,9 +188,9 @@ function testAidPaths(): Json {
   return {
     [p('requests')]: {
       get: op(
-        `The journal of partner requests (at most ${JOURNAL_LIMIT}), masked as tpp sandbox --log json, oldest first`,
-        { parameters: [q('method', 'HTTP method', { type: 'string', enum: ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'] }), q('path', 'Path pattern (* and **)'), q('status', 'A code (503) or class (5xx)'), q('partner', 'Partner ID'), q('since', 'ISO 8601 time', { type: 'string', format: 'date-time' }), q('limit', 'Entries answered', { type: 'integer', minimum: 1, maximum: JOURNAL_LIMIT, default: 1000 })] },
-        { 200: json(obj({ total: { type: 'integer' }, entries: { type: 'array', items: { type: 'object' } } }), 'Matching entries'), 400: err('A bad filter, naming it') },
+        `The journal of partner requests (at most ${JOURNAL_LIMIT}), masked as tpp sandbox --log json, oldest first. Also body.<field path>=<value> (e.g. body.invoiceNumber=INV-1, body.Registrations.0.ShopID=S1; at most ${MAX_BODY_MATCHES}): the JSON request body's field equals the value (a string as text, anything else as its JSON text)`,
+        { parameters: queryOf(requestsFilters) },
+        { 200: json(obj({ total: { type: 'integer' }, entries: { type: 'array', items: { type: 'object' } } }), 'Matching entries'), 400: err('A bad filter or an unknown parameter, naming it') },
       ),
       delete: op('Empty the journal', {}, { 200: json(obj({ cleared: { type: 'integer' } }), 'Entries removed') }),
     },
@@ -193,11 +204,15 @@ function testAidPaths(): Json {
       delete: op('Drop every pending fault', {}, { 200: json(obj({ cleared: { type: 'integer' } }), 'Entries removed') }),
     },
     [p('clock')]: {
-      get: op("The sandbox's time and offset", {}, { 200: json(ref('TppClock'), 'Clock') }),
+      get: op("The sandbox's time, its offset from real time and whether it is frozen", {}, { 200: json(ref('TppClock'), 'Clock') }),
       post: op(
-        `Move the clock: offsetSeconds from real time (0 goes back) or advanceSeconds from the current offset; within ±${MAX_CLOCK_OFFSET_MS / 1000} s (10 years)`,
-        { requestBody: { required: true, content: { 'application/json': { schema: strict({ offsetSeconds: { type: 'number' }, advanceSeconds: { type: 'number' } }) } } } },
-        { 200: json(ref('TppClock'), 'Clock'), 400: err('A bad body or an offset beyond 10 years, naming the field') },
+        `Set the clock to an instant (at), to real time plus offsetSeconds (0 goes back), or move it by advanceSeconds (at most one of the three), and/or freeze it (true) or let it run (false); within ±${MAX_CLOCK_OFFSET_MS / 1000} s (10 years) of real time, never back before the newest stored record`,
+        { requestBody: { required: true, content: { 'application/json': { schema: fromZod(clockBody) } } } },
+        {
+          200: json(ref('TppClock'), 'Clock'),
+          400: err('A bad body, more than one move, or an instant beyond 10 years, naming the field'),
+          409: json({ allOf: [ref('TppControlError'), obj({ newestRecord: { type: 'string', format: 'date-time' } }, ['newestRecord'])] }, 'The move would put the clock before the newest stored record (newestRecord: its creation); nothing changed. POST reset goes back to real time'),
+        },
       ),
     },
     [p('partners')]: {
@@ -218,7 +233,7 @@ function controlDescription(): { paths: Json; components: { schemas: Json; secur
       schemas: {
         TppControlError: obj({ error: { type: 'string' }, statusCode: { type: 'integer' }, message: { type: 'string' }, issues: { type: 'array', items: obj({ path: { type: 'string' }, message: { type: 'string' } }) } }, ['error', 'statusCode']),
         TppFault: FAULT,
-        TppClock: obj({ now: { type: 'string', format: 'date-time' }, offsetSeconds: { type: 'number' } }, ['now', 'offsetSeconds']),
+        TppClock: obj({ now: { type: 'string', format: 'date-time' }, offsetSeconds: { type: 'number', description: 'From real time (a frozen clock\'s grows as real time passes)' }, frozen: { type: 'boolean' } }, ['now', 'offsetSeconds', 'frozen']),
         TppSnapshotName: { type: 'string', pattern: '^[A-Za-z0-9._-]{1,64}$' },
         TppSnapshot: obj({ name: { type: 'string' }, taken: { type: 'string', format: 'date-time' }, records: { type: 'object', additionalProperties: { type: 'integer' }, description: 'Rows per table' } }, ['name', 'taken', 'records']),
       },

@@ -4,7 +4,8 @@ import { errorBody } from '../replies';
 import { bad } from './input';
 import { queryJournal } from './journal';
 import { CONTROL_ENDPOINTS, CONTROL_PREFIX, MAX_SEED_BODY_BYTES } from './limits';
-import { clockBody, noQuery, parseControl, partnersBody, requestsQuery } from './schemas';
+import { installClock } from './clockRoutes';
+import { noQuery, parseControl, partnersBody, requestsQuery } from './schemas';
 import { installStateRoutes } from './stateRoutes';
 import type { ControlDeps } from './deps';
 
@@ -64,9 +65,9 @@ async function refuse(req: FastifyRequest, reply: FastifyReply, port: number, ad
   return reply.code(401).send(errorBody(401, `The control API needs the admin token (--admin-token) as Authorization: Bearer <token>`));
 }
 
-/** The journal, the fault schedule and the clock. */
+/** The journal and the fault schedule. */
 function installTestAids(scope: FastifyInstance, deps: ControlDeps): void {
-  const { clock, faults, journal } = deps;
+  const { faults, journal } = deps;
   const none = (req: FastifyRequest) => parseControl(noQuery, req.query, 'query.');
   scope.get(`${CONTROL_PREFIX}/requests`, async (req) => {
     // A journal read right after a test's call sees that call: its place was taken when its answer went out, and
@@ -84,24 +85,6 @@ function installTestAids(scope: FastifyInstance, deps: ControlDeps): void {
   scope.get(`${CONTROL_PREFIX}/faults`, async (req) => (none(req), { faults: faults.list() }));
   scope.post(`${CONTROL_PREFIX}/faults`, async (req, reply) => (none(req), reply.code(201).send({ scheduled: faults.add(req.body) })));
   scope.delete(`${CONTROL_PREFIX}/faults`, async (req) => (none(req), { cleared: faults.clear() }));
-
-  const clockState = () => ({ now: new Date(clock.now()).toISOString(), offsetSeconds: clock.offsetMs / 1000 });
-  scope.get(`${CONTROL_PREFIX}/clock`, async (req) => (none(req), clockState()));
-  scope.post(`${CONTROL_PREFIX}/clock`, async (req) => {
-    none(req);
-    const body = parseControl(clockBody, req.body);
-    const given = (['offsetSeconds', 'advanceSeconds'] as const).filter((k) => body[k] !== undefined);
-    if (given.length !== 1) throw bad('offsetSeconds', 'give exactly one of offsetSeconds (from real time; 0 goes back) or advanceSeconds (from the current offset)');
-    const name = given[0] as 'offsetSeconds' | 'advanceSeconds';
-    const seconds = body[name] as number;
-    const target = (name === 'advanceSeconds' ? clock.offsetMs : 0) + seconds * 1000;
-    try {
-      clock.setOffset(target);
-    } catch (err) {
-      throw bad(name, (err as Error).message);
-    }
-    return clockState();
-  });
 }
 
 /** `POST /__tpp/partners`. */
@@ -149,6 +132,7 @@ export function installControl(app: FastifyInstance, deps: ControlDeps): void {
     installHealth(scope, deps);
     installStateRoutes(scope, deps);
     installTestAids(scope, deps);
+    installClock(scope, deps);
     installPartners(scope, deps);
     installUnknown(scope);
   });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ApiError, type Issue } from '../ops/common';
-import { FAULT_KINDS, MAX_BODY_MATCHES, MAX_SCHEDULED_HITS, MAX_SEED_COUNT, MAX_TIMEOUT_MS } from './limits';
+import { FAULT_KINDS, JOURNAL_LIMIT, MAX_BODY_MATCHES, MAX_SCHEDULED_HITS, MAX_SEED_COUNT, MAX_TIMEOUT_MS } from './limits';
 
 /**
  * The shapes of the control API's bodies and queries (docs/testing-your-application.md, Control API reference), as
@@ -36,18 +36,40 @@ export const resetQuery = z.object({ keepPartners: flag.optional(), keepStartupP
 export const seedQuery = z.object({ partner: once.optional() }).strict();
 export const seedCountBody = z.object({ count: int(1, MAX_SEED_COUNT) }).strict();
 
-/** `GET /__tpp/requests`' filters (values checked further by the journal). */
-export const requestsQuery = z
-  .object({
-    method: once.transform((m) => m.toUpperCase()).pipe(z.enum(['GET', 'POST', 'PATCH', 'PUT', 'DELETE'], { error: 'must be GET, POST, PATCH, PUT or DELETE' })).optional(),
-    path: once.optional(),
-    status: once.optional(),
-    partner: once.optional(),
-    since: once.optional(),
-    limit: once.optional(),
-  })
-  .strict();
+/** A journal filter on the request body: `body.` then a field path (`body.invoiceNumber`, `body.Registrations.0.ShopID`). */
+export const BODY_FILTER = /^body\.[^.]+(\.[^.]+)*$/;
 
+/** `GET /__tpp/requests`' named filters (values checked further by the journal); the descriptions are the OpenAPI export's. */
+export const requestsFilters = {
+  method: once
+    .transform((m) => m.toUpperCase())
+    .pipe(z.enum(['GET', 'POST', 'PATCH', 'PUT', 'DELETE'], { error: 'must be GET, POST, PATCH, PUT or DELETE' }))
+    .optional()
+    .meta({ description: 'HTTP method (any case)', enum: ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'] }),
+  path: once.optional().describe('Path pattern: * within a segment, ** across'),
+  status: once.optional().describe('A code (503) or a class (5xx); 0: no answer was sent (a timeout or close fault)'),
+  partner: once.optional().describe('Partner ID'),
+  since: once.optional().meta({ description: 'Entries at or after this time (ISO 8601)', format: 'date-time' }),
+  limit: once.optional().meta({ description: 'Entries answered (the total counts them all)', type: 'integer', minimum: 1, maximum: JOURNAL_LIMIT, default: 1000 }),
+  fault: once
+    .pipe(z.string().regex(/^(true|false|fault-rate|[1-9]\d{0,8})$/, "must be true, false, fault-rate or the id of a scheduled fault"))
+    .optional()
+    .meta({ description: 'true: entries answered by an injected fault (a delayMs alone included); false: the others; fault-rate: by --fault-rate; a number: by that scheduled fault (its id)', pattern: '^(true|false|fault-rate|[1-9][0-9]{0,8})$' }),
+};
+
+/**
+ * `GET /__tpp/requests`' query: the named filters, and `body.<field path>=<value>` filters (at most
+ * {@link MAX_BODY_MATCHES}); any other parameter is refused like an unknown property.
+ */
+export const requestsQuery = z
+  .object(requestsFilters)
+  .catchall(once)
+  .superRefine((q, ctx) => {
+    const unknown = Object.keys(q).filter((k) => !(k in requestsFilters) && !BODY_FILTER.test(k));
+    if (unknown.length) ctx.addIssue({ code: 'unrecognized_keys', keys: unknown, input: q });
+    const body = Object.keys(q).filter((k) => BODY_FILTER.test(k));
+    if (body.length > MAX_BODY_MATCHES) ctx.addIssue({ code: 'custom', path: [body[MAX_BODY_MATCHES] as string], message: `at most ${MAX_BODY_MATCHES} body filters (the limit)`, input: q });
+  });
 /** One scheduled fault of `POST /__tpp/faults`. */
 export const faultBody = z
   .object({
@@ -74,8 +96,23 @@ export const faultBody = z
   .strict();
 
 const seconds = z.number({ error: 'must be a number of seconds' }).refine(Number.isFinite, 'must be a number of seconds');
-/** `POST /__tpp/clock`: exactly one of the two (checked by the route). */
-export const clockBody = z.object({ offsetSeconds: seconds.optional(), advanceSeconds: seconds.optional() }).strict();
+/** The moves of `POST /__tpp/clock`, at most one per call (checked by control/clockRoutes.ts). */
+export const CLOCK_MOVES = ['at', 'offsetSeconds', 'advanceSeconds'] as const;
+/**
+ * `POST /__tpp/clock`: at most one move, and/or `freeze` (at least one of them; checked by control/clockRoutes.ts). The
+ * descriptions are the OpenAPI export's (control/openapi.ts).
+ */
+export const clockBody = z
+  .object({
+    at: z.iso
+      .datetime({ offset: true, error: 'must be an ISO 8601 time such as 2027-01-31T12:00:00Z' })
+      .optional()
+      .describe('Set the clock to this instant (ISO 8601, e.g. 2027-01-31T12:00:00Z)'),
+    offsetSeconds: seconds.optional().describe('Set the clock to real time plus this many seconds (0: real time)'),
+    advanceSeconds: seconds.optional().describe('Move the clock by this many seconds from where it is (negative: back)'),
+    freeze: bool.optional().describe('true: hold the clock at one instant (after the move, if any) until unfrozen; false: let it run on from there'),
+  })
+  .strict();
 
 /** `POST /__tpp/snapshots`: a name of letters, digits, `.`, `_` and `-` (it is also a path segment). */
 export const snapshotName = z.string({ error: 'must be a string' }).regex(/^[A-Za-z0-9._-]{1,64}$/, 'must be 1 to 64 letters, digits, ".", "_" or "-"');

@@ -42,7 +42,7 @@ function installResetAndSeed(scope: FastifyInstance, deps: ControlDeps): void {
     });
     deps.journal.clear();
     deps.faults.clear();
-    deps.clock.setOffset(0);
+    deps.clock.reset();
     return { reset: true, ...result, ms: elapsed(t0) };
   });
   scope.post(`${CONTROL_PREFIX}/seed`, { bodyLimit: MAX_SEED_BODY_BYTES }, async (req, reply) => {

@@ -92,17 +92,18 @@ const PROCESS_PART = randomBytes(5).toString('hex');
 let counter = randomBytes(3).readUIntBE(0, 3);
 
 /**
- * A new 24-hex-digit record identifier, shaped like a MongoDB ObjectId (the spec's `_id`): 4 bytes of Unix seconds,
- * 5 random bytes per process, a 3-byte counter. Ids of one process increase, so the primary-key index grows at its
- * end instead of at random places.
+ * A new 24-hex-digit record identifier, shaped like a MongoDB ObjectId (the spec's `_id`): 4 bytes of Unix seconds of
+ * `nowMs` (the sandbox's clock, so an id follows a moved clock: docs/testing-your-application.md, Time and tokens),
+ * 5 random bytes per process, a 3-byte counter. The counter keeps ids unique under a frozen clock; while the clock
+ * runs forward, ids of one process increase, so the primary-key index grows at its end instead of at random places.
  */
-export function newId(): string {
-  return idPrefix() + reserveIds(1).toString(16).padStart(6, '0');
+export function newId(nowMs: number): string {
+  return idPrefix(nowMs) + reserveIds(1).toString(16).padStart(6, '0');
 }
 
-/** The first 18 hex digits of {@link newId}: seconds and the process part. */
-export function idPrefix(): string {
-  return Math.floor(Date.now() / 1000).toString(16).padStart(8, '0').slice(-8) + PROCESS_PART;
+/** The first 18 hex digits of {@link newId}: the seconds of `nowMs` (ms since epoch) and the process part. */
+export function idPrefix(nowMs: number): string {
+  return Math.floor(nowMs / 1000).toString(16).padStart(8, '0').slice(-8) + PROCESS_PART;
 }
 
 /**

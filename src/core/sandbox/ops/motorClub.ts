@@ -35,7 +35,7 @@ const ofRow = (r: McRow): MotorClubRecord => ({
 /** Creates a motor-club registration; 409 on a duplicate invoiceNumber. Returns its `_id`. */
 export async function createMotorClub(c: OpsContext, partner: string, body: Body): Promise<string> {
   const invoiceNumber = typeof body.invoiceNumber === 'string' ? body.invoiceNumber : null;
-  const id = newId();
+  const id = newId(c.now());
   try {
     await c.db.query(
       `WITH pos AS (UPDATE tpp.partners SET motor_club_count = motor_club_count + 1 WHERE id = $1 RETURNING motor_club_count)

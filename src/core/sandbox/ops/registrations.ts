@@ -18,7 +18,7 @@ export async function createRegistration(c: OpsContext, partner: string, source:
   checkTireCount(tires, 'tires');
   const invoiceNumber = typeof body.invoiceNumber === 'string' ? body.invoiceNumber : null;
   const storeNumber = str(body.storeNumber);
-  const id = newId();
+  const id = newId(c.now());
   const now = c.nowIso();
   try {
     await c.db.query(

@@ -83,7 +83,7 @@ async function v2Registrations(c: OpsContext, tx: Queryable, partner: string, b:
     throw tiresLeftConflict(err, `TiresCovered ${tiresCovered} is below the tires already claimed or cancelled on InvoiceNumber ${invoiceNumber}`);
   });
   if (rows[0]) return { status: 'updated', statusCode: 200, RegistrationID: Number(rows[0].registration_id), id: rows[0].id };
-  const id = newId();
+  const id = newId(c.now());
   const inserted = await tx.query<{ registration_id: number }>(
     `WITH pos AS (UPDATE tpp.partners SET registration_count = registration_count + 1 WHERE id = $1 RETURNING registration_count)
      INSERT INTO tpp.registrations (partner, id, position, source, invoice_number, store_number, org_id, enroll_date, created_date, status_date, tires_covered, body)
