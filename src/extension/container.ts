@@ -97,7 +97,7 @@ export class Container implements vscode.Disposable {
     this.history = own(new HistoryModel(context.globalState, join(context.globalStorageUri.fsPath, 'history'), this.log));
     this.api = own(new ApiClients(this.settings, this.keys, this.jwt, this.log, this.history, this.localSandbox));
     this.registrations = own(new RegistrationsModel(this.api, this.settings, this.keys));
-    this.responses = own(new ResponsePanel(context.extensionUri, () => this));
+    this.responses = own(new ResponsePanel(context.extensionUri));
     this.records = own(new RecordProvider(this.api));
     this.variables = own(new VariablesService(context.globalState, this.active));
     this.drafts = own(new DraftFiles(this.api));

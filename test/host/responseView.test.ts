@@ -147,20 +147,32 @@ describe('response view and request history (Local)', function () {
     assert.equal(editor.document.getText(editor.selection), '"rv@example.com"');
   });
 
-  it('a 401 shows the JWT checklist of the token that was sent, failing rules first', async () => {
-    // The token of the last send, with its signature broken (memory only, as the extension keeps it).
-    const tokens = (api.api as unknown as { lastTokens: Map<string, string> }).lastTokens;
-    const sent = tokens.get('local')!;
-    tokens.set('local', sent.slice(0, -4) + (sent.endsWith('AAAA') ? 'BBBB' : 'AAAA'));
-    const x: Exchange = { ...created.exchange!, id: `rv401-${stamp}`, response: { status: 401, headers: {}, body: '{"message":"invalid token"}' } };
-    const shown = await cmd<ShownExchange>('tpp.showExchange', x);
+  it('a 401 shows the JWT checklist of the token that was sent, failing rules first, also from its history row', async () => {
+    // A real send whose token has its signature broken (the Local sandbox refuses it): the send path describes it.
+    const jwt = (api.api as unknown as { jwt: { mint: (env: string) => Promise<string> } }).jwt;
+    const mint = jwt.mint;
+    jwt.mint = async (env: string) => {
+      const t = await mint.call(jwt, env);
+      return t.slice(0, -4) + (t.endsWith('AAAA') ? 'BBBB' : 'AAAA');
+    };
+    let refused: unknown;
+    try {
+      await api.api.send('local', 'verifyToken', {}, undefined, { title: `rv401-${stamp}` });
+    } catch (err) {
+      refused = err;
+    } finally {
+      jwt.mint = mint;
+    }
+    const sent = api.api.failedExchange(refused);
+    assert.equal(sent?.response?.status, 401, String(refused));
+    const entry = api.history.list('local').find((e) => e.exchange?.id === sent!.id);
+    const shown = await cmd<ShownExchange>('tpp.showExchange', entry?.exchange);
     const checks = shown.model.diagnosis.filter((d) => d.status);
     assert.ok(checks.length >= 10, JSON.stringify(shown.model.diagnosis));
     assert.equal(checks[0]!.status, 'fail');
     assert.equal(checks[0]!.rule, 'signature');
     assert.ok(checks.slice(1).every((c) => c.status !== 'fail'));
     assert.match(shown.report!.text, /JWT checklist of the token that was sent — 1 rule failed/);
-    tokens.set('local', sent);
   });
 
   it('a request with no answer says what happened and what to do', async () => {

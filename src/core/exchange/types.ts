@@ -94,8 +94,8 @@ export interface Exchange {
   readonly problem?: string;
   /**
    * What went wrong and how to fix it, computed once by the producer (client: `describeExchange`, ./describe.ts;
-   * Local sandbox and proxy: the JWT checklist or the payload diagnostics); the response view adds only what needs
-   * the editor (401: the checklist of the last token; 409: the conflicting record).
+   * Local sandbox and proxy: the JWT checklist or the payload diagnostics); the editor's send path adds what needs
+   * the editor (401: the checklist of the token sent; 409: the conflicting record). Readers render it as it is.
    */
   readonly diagnosis?: readonly DiagnosisItem[];
   /**

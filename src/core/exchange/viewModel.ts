@@ -1,7 +1,7 @@
 import { describeStatus } from '../client/status';
 import { ENDPOINTS } from '../contract';
 import type { EndpointId } from '../contract/types';
-import type { DiagnosisItem, Exchange } from './types';
+import type { Exchange } from './types';
 import { ENVIRONMENTS, isEnvironmentId } from '../environments';
 import { payloadTextOf } from './endpoint';
 import type { ViewModel } from './viewTypes';
@@ -50,10 +50,11 @@ function canOpenAsPayload(x: Exchange): boolean {
 }
 
 /**
- * The view model of an exchange (completed: ./complete.ts, so its endpoint is known when it is one of the table's)
- * and its diagnosis; `fieldLinks` when the request came from a payload file whose fields the page may link to.
+ * The view model of an exchange, completed (./complete.ts: its endpoint is known when it is one of the table's) and
+ * described in full by its producer (`x.diagnosis`); `fieldLinks` when the request came from a payload file whose
+ * fields the page may link to.
  */
-export function toViewModel(x: Exchange, diagnosis: readonly DiagnosisItem[], opts: { fieldLinks: boolean }): ViewModel {
+export function toViewModel(x: Exchange, opts: { fieldLinks: boolean }): ViewModel {
   const env = isEnvironmentId(x.env) ? ENVIRONMENTS[x.env] : undefined;
   const endpointId = x.endpoint?.id;
   const note = x.response ? endpointNote(endpointId, x.response.status) : undefined;
@@ -80,7 +81,7 @@ export function toViewModel(x: Exchange, diagnosis: readonly DiagnosisItem[], op
     ...(requestBody !== undefined ? { requestBody } : {}),
     ...(x.response?.body !== undefined ? { responseBody: x.response.body } : {}),
     responseTruncated: x.response?.truncated ?? false,
-    diagnosis,
+    diagnosis: x.diagnosis ?? [],
     fieldLinks: opts.fieldLinks,
     canOpenAsPayload: openable,
   };

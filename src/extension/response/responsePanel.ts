@@ -1,7 +1,6 @@
 import * as vscode from 'vscode';
 import { randomBytes } from 'node:crypto';
 import type { Exchange } from '../../core/exchange/types';
-import { diagnoseExchange, DiagnoseServices } from './diagnose';
 import { openFieldOfPayload } from './payloadLinks';
 import { completeExchange } from '../../core/exchange/complete';
 import { PageMessage, prettyBody, RenderReport, toViewModel, ViewModel } from '../../core/exchange/viewModel';
@@ -44,10 +43,7 @@ export class ResponsePanel implements vscode.Disposable {
   /** The last page report (tests). */
   lastReport: RenderReport | undefined;
 
-  constructor(
-    private readonly extensionUri: vscode.Uri,
-    private readonly services: () => DiagnoseServices,
-  ) {}
+  constructor(private readonly extensionUri: vscode.Uri) {}
 
   /** The exchange on show, if the panel is open. */
   get shown(): Exchange | undefined {
@@ -56,7 +52,8 @@ export class ResponsePanel implements vscode.Disposable {
 
   /**
    * Shows `exchange` in the panel (created beside the active editor on first use, then revealed where it is),
-   * with its diagnosis (400 field problems, 401 JWT checklist, 409 conflicts, no-answer advice).
+   * with the description its producer gave it (400 field problems, no-answer advice; the editor's send path adds the
+   * 401 JWT checklist and the 409 conflicts, services/editorDiagnosis.ts): the panel renders, it looks nothing up.
    * Resolves when the page reports it rendered (or after 5 s without the timing). Never throws for content.
    */
   async show(exchange: Exchange, opts: ShowOptions = {}): Promise<ShownExchange> {
@@ -64,8 +61,7 @@ export class ResponsePanel implements vscode.Disposable {
     if (opts.payloadUri) this.payloads.set(exchange.id, opts.payloadUri);
     if (this.payloads.size > 200) this.payloads.delete(this.payloads.keys().next().value as string);
     const complete = completeExchange(exchange);
-    const diagnosis = await diagnoseExchange(this.services(), complete);
-    const model = toViewModel(complete, diagnosis, { fieldLinks: this.payloads.has(exchange.id) });
+    const model = toViewModel(complete, { fieldLinks: this.payloads.has(exchange.id) });
     this.current = { exchange, model };
     const panel = this.ensurePanel();
     panel.title = model.status ? `${model.status.code} ${model.status.name} · ${model.envLabel}` : `No answer · ${model.envLabel}`;

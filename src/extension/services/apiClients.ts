@@ -3,7 +3,7 @@ import { ApiError, ApiResponse, CallOptions, createPartnerClient, isAbortError, 
 import type { BodyOf, ParamsOf, ResponseOf } from '../../core/contract/endpointTypes';
 import { ENDPOINTS } from '../../core/contract';
 import type { BaseKind, EndpointId } from '../../core/contract/types';
-import { ENVIRONMENTS, EnvironmentId } from '../../core/environments';
+import { ENVIRONMENTS, EnvironmentId, isEnvironmentId } from '../../core/environments';
 import { HistoryEntry, storableBody } from '../../core/history/history';
 import { TokenMinter } from '../../core/jwt/mint';
 import type { JwtService } from './jwtService';
@@ -16,6 +16,7 @@ import type { LocalSandbox } from './localSandbox';
 import type { Exchange } from '../../core/exchange/types';
 import { exchangeOf } from '../../core/exchange/exchangeOf';
 import { EDITOR_READ_USER_AGENT } from './integrationLog';
+import { EditorDiagnosisReads, withEditorDiagnosis } from './editorDiagnosis';
 
 /** A successful data-changing request: which environment and endpoint (the registrations model drops what it touched). */
 export interface DataChange {
@@ -84,6 +85,11 @@ export class ApiClients implements vscode.Disposable {
   private readonly failed = new WeakMap<object, Exchange>();
   /** Fires after a data-changing request succeeded (the registrations model drops what it touched). */
   readonly onDidChangeData = this.dataEmitter.event;
+  /** The reads of the editor's part of a description: a 409's lookup (quiet) and a 401's JWT checklist. */
+  private readonly diagnosisReads: EditorDiagnosisReads = {
+    list: (env, id, query) => this.send(env, id, {}, undefined, { query, quiet: true }).then((r) => r.response.body),
+    inspect: (env, token) => this.jwt.inspect(env, token),
+  };
 
   constructor(
     private readonly settings: EnvironmentSettings,
@@ -147,6 +153,14 @@ export class ApiClients implements vscode.Disposable {
   /** The exchange of a request that failed with `err` (thrown by {@link send}), if it was one. */
   failedExchange(err: unknown): Exchange | undefined {
     return err !== null && typeof err === 'object' ? this.failed.get(err) : undefined;
+  }
+
+  /**
+   * `x` with the editor's part of its description (./editorDiagnosis.ts: a 401's JWT checklist of `token`, by
+   * default the last token sent to its environment; a 409's conflicting record). Never throws.
+   */
+  withEditorDiagnosis(x: Exchange, token: string | undefined = isEnvironmentId(x.env) ? this.lastTokens.get(x.env) : undefined): Promise<Exchange> {
+    return withEditorDiagnosis(this.diagnosisReads, x, token);
   }
 
   private remember(env: EnvironmentId, token: Promise<string>): Promise<string> {
@@ -231,7 +245,9 @@ export class ApiClients implements vscode.Disposable {
       if (isDataChanging(endpointId)) this.dataEmitter.fire({ env, endpointId, params });
       return { response, entry, exchange };
     } catch (err) {
-      const exchange = exchangeOf(sent, { error: err, durationMs: performance.now() - started });
+      const built = exchangeOf(sent, { error: err, durationMs: performance.now() - started });
+      // Described in full before it is kept or shown: the history and the response view read it as it is.
+      const exchange = quiet ? built : await this.withEditorDiagnosis(built);
       if (err !== null && typeof err === 'object') this.failed.set(err, exchange);
       const status = err instanceof ApiError || err instanceof MalformedResponseError ? err.status : undefined;
       this.record({ env, time, method: def.method, url: exchange.request.url, status, error: status === undefined ? shortError(err) : undefined, durationMs: exchange.durationMs, attempts: exchange.attempts, replay, exchange }, quiet);

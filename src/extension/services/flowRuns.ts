@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { runFlow } from '../../core/flows';
 import type { FlowEnvironment, FlowFile, FlowRunListener, RequestResult } from '../../core/flows/types';
+import type { TokenProvider } from '../../core/client/client';
 import { ENVIRONMENTS, type EnvironmentId } from '../../core/environments';
 import type { ApiClients } from './apiClients';
 import type { JwtService } from './jwtService';
@@ -87,9 +88,14 @@ export class FlowRuns implements vscode.Disposable {
    * @throws NotReadyError when the environment cannot sign or has no address.
    */
   async run(spec: FlowRunSpec): Promise<RequestResult[]> {
-    const environment = await this.environment(spec.env);
+    const env = await this.environment(spec.env);
     const uri = vscode.Uri.parse(spec.flow.file);
-    const results = await runFlow(spec.flow, {
+    // The token each request sent (memory only, for its 401's JWT checklist): the last one minted when it ended.
+    let lastToken: string | undefined;
+    const tokens = new Map<RequestResult, string | undefined>();
+    const remembering = (provider: TokenProvider) => async () => (lastToken = await provider());
+    const environment = { ...env, ...(env.token ? { token: remembering(env.token) } : {}), ...(env.v2Token ? { v2Token: remembering(env.v2Token) } : {}) };
+    const ran = await runFlow(spec.flow, {
       environment,
       readFile: (path) => readText(relativeTo(uri, path)),
       variables: this.variablesOf(spec.env, uri),
@@ -98,11 +104,14 @@ export class FlowRuns implements vscode.Disposable {
       listener: {
         onRequestStart: (file, request) => spec.listener?.onRequestStart?.(file, request),
         onRequestEnd: (result) => {
+          tokens.set(result, lastToken);
           this.results.set(requestKey(result.file, result.request.index), result);
           spec.listener?.onRequestEnd?.(result);
         },
       },
     });
+    // Described in full as the editor's other sends are (a 401's checklist, a 409's record), before it is shown.
+    const results = await Promise.all(ran.map(async (r) => (r.exchange ? { ...r, exchange: await this.api.withEditorDiagnosis(r.exchange, tokens.get(r) ?? lastToken) } : r)));
     for (const r of results) this.results.set(requestKey(r.file, r.request.index), r);
     this.emitter.fire(results);
     return results;
