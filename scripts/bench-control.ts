@@ -5,13 +5,17 @@
 //   - POST /__tpp/reset with N records stored (target 100 ms at 100,000), floor: the same reset of an empty store;
 //   - GET /__tpp/requests with a filter over 10,000 journal entries (target 50 ms), floor: GET /__tpp/health;
 //   - a named snapshot and its restore with 10,000 registrations stored, in-memory PGlite (target 200 ms each), floor:
-//     the bare SQL copies alone (CREATE TABLE … AS SELECT / INSERT … SELECT of every record table, one transaction)
-//     on the same rows in this process, next to snapshots.ts's own functions on that database;
+//     the bare SQL alone (CREATE TABLE … AS SELECT / INSERT … SELECT of every record table, one transaction; for a
+//     restore from the ready copy, the bare DROP TABLE + ALTER TABLE … SET SCHEMA) on the same rows in this process,
+//     next to snapshots.ts's own functions on that database; a restore right after the snapshot (rows copied) and
+//     one after a test's writes and pause (the ready copy made meanwhile, control/snapshotReady.ts);
 //   - faults that do not match: reads by id with 20 such faults scheduled vs none (target 0.05 ms per request).
 // Every server runs in its own process (dist/cli.js, as `tpp sandbox`); this process only sends, but for the
 // snapshot floor, which opens a PGlite database here (no server between).
 //   npm run bench:control
 //   options: --records N (default 100000)  --journal N (default 10000)  --runs N (default 5)  --snapshot N (default 10000)
+//            --only health,reset,snapshots,faults (default: all; reset includes the journal reads)
+//            --pause MS (default 1500: a test's own time between its writes and the next restore)
 import { spawn, type ChildProcess } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -24,8 +28,12 @@ import { OpsContext } from '../src/core/sandbox/ops/common';
 import { upsertPartner } from '../src/core/sandbox/ops/partners';
 import { catalogOf, KEPT_TABLES, resetRecords, seedSample } from '../src/core/sandbox/control/data';
 import { restoreSnapshot, takeSnapshot } from '../src/core/sandbox/control/snapshots';
+import { READY_DELAY_MS } from '../src/core/sandbox/control/snapshotReady';
 
-const { values } = parseArgs({ options: { records: { type: 'string', default: '100000' }, journal: { type: 'string', default: '10000' }, runs: { type: 'string', default: '5' }, snapshot: { type: 'string', default: '10000' } } });
+const { values } = parseArgs({ options: { records: { type: 'string', default: '100000' }, journal: { type: 'string', default: '10000' }, runs: { type: 'string', default: '5' }, snapshot: { type: 'string', default: '10000' }, only: { type: 'string' }, pause: { type: 'string', default: '1500' } } });
+const PAUSE = Number(values.pause);
+const ONLY = values.only?.split(',');
+const runs = (part: string) => !ONLY || ONLY.includes(part);
 const SNAPSHOT = Number(values.snapshot);
 const RECORDS = Number(values.records);
 const JOURNAL = Number(values.journal);
@@ -88,7 +96,14 @@ async function timed(method: string, url: string, json?: unknown): Promise<{ t: 
 
 async function main(): Promise<void> {
   console.log(`Control API benchmark (runs ${RUNS}, ${RECORDS} records, ${JOURNAL} journal entries; node ${process.version})`);
-  // 1. Health ready after start.
+  if (runs('health')) await healthReady();
+  if (runs('reset')) await resetAndJournal();
+  if (runs('snapshots')) await snapshots();
+  if (runs('faults')) await faultOverhead();
+}
+
+/** 1. Health ready after start. */
+async function healthReady(): Promise<void> {
   const floorScript = "require('node:http').createServer((q,s)=>s.end('ready')).listen(0,'127.0.0.1',function(){console.log('http://127.0.0.1:'+this.address().port)})";
   const floor: number[] = [];
   const memory: number[] = [];
@@ -100,8 +115,10 @@ async function main(): Promise<void> {
   }
   line('health ready after start, new data directory (median)', median(dataDir), 2000, median(floor), 'bare node:http process');
   line('health ready after start, in memory (median)', median(memory), 2000, median(floor), 'bare node:http process');
+}
 
-  // 2. Reset with RECORDS records stored (PGlite under a data directory).
+/** 2. Reset with RECORDS records stored (PGlite under a data directory), then 3. journal reads. */
+async function resetAndJournal(): Promise<void> {
   const s = await sandbox(['--data-dir', join(dir, 'reset')]);
   const empty: number[] = [];
   for (let i = 0; i < RUNS; i++) empty.push((await timed('POST', `${s.origin}/__tpp/reset`)).t);
@@ -133,13 +150,16 @@ async function main(): Promise<void> {
   line(`GET requests, filter matching ${matched} of ${JOURNAL} (median)`, median(filtered), 50, median(health), 'GET health');
   line(`GET requests, first 100 of ${JOURNAL} (median)`, median(page), 50, median(health), 'GET health');
   await s.stop();
-  await snapshots();
-  await faultOverhead();
 }
 
 const post = (url: string, body: unknown) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
-/** 4. Snapshot and restore of SNAPSHOT registrations: round trips to a sandbox, then the same in this process with the bare SQL. */
+/**
+ * 4. Snapshot and restore of SNAPSHOT registrations: round trips to a sandbox, then the same in this process with the
+ * bare SQL. Two kinds of restore: right after the snapshot is taken (no time for its ready copy: rows are copied),
+ * and as a test suite restores, after a test ran (a few writes and PAUSE ms) while the ready copy was made in the
+ * background (tables renamed into place).
+ */
 async function snapshots(): Promise<void> {
   const s = await sandbox([]);
   const seeded = (await (await post(`${s.origin}/__tpp/seed`, { count: SNAPSHOT })).json()) as { sample: Record<string, number> };
@@ -150,35 +170,81 @@ async function snapshots(): Promise<void> {
     take.push((await timed('POST', `${s.origin}/__tpp/snapshots`, { name: `bench-${i % 2}` })).t);
     back.push((await timed('POST', `${s.origin}/__tpp/snapshots/bench-${i % 2}/restore`)).t);
   }
+  // As a test suite: one snapshot, then per test a few writes, the test's own time, a restore.
+  await timed('POST', `${s.origin}/__tpp/snapshots`, { name: 'suite' });
+  const aud = `${s.origin}/api/v3`;
+  const afterTest: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    for (let k = 0; k < 5; k++) {
+      const r = await fetch(`${aud}/tire-protection/registrations`, { method: 'POST', headers: { authorization: `Bearer ${mint(key, 'BENCH', aud)}`, 'content-type': 'application/json' }, body: JSON.stringify(testRegistration(`T-${i}-${k}`)) });
+      if (r.status !== 201) throw new Error(`create: ${r.status} ${await r.text()}`);
+    }
+    await new Promise((r) => setTimeout(r, PAUSE));
+    afterTest.push((await timed('POST', `${s.origin}/__tpp/snapshots/suite/restore`)).t);
+  }
   await s.stop();
-  // The same rows in a PGlite database of this process: snapshots.ts's functions vs the bare statements.
+  const inProcess = await snapshotsInProcess();
+  const { bareCopy, bareLoad, bareSwap } = inProcess;
+  line(`snapshot of ${SNAPSHOT} registrations, in memory (round trip, median)`, median(take), 200, median(bareCopy), 'bare CREATE TABLE AS');
+  line(`restore right after the snapshot (round trip, median)`, median(back), 200, median(bareLoad), 'bare INSERT … SELECT');
+  line(`restore after a test of ${PAUSE} ms (round trip, median)`, median(afterTest), 200, median(bareSwap), 'bare swap of tables');
+  line(`  takeSnapshot in this process (median)`, median(inProcess.fnTake), 200, median(bareCopy), 'bare CREATE TABLE AS');
+  line(`  restoreSnapshot, rows copied, in this process (median)`, median(inProcess.fnBack), 200, median(bareLoad), 'bare INSERT … SELECT');
+  line(`  restoreSnapshot, ready copy, in this process (median)`, median(inProcess.fnSwap), 200, median(bareSwap), 'bare swap of tables');
+  console.log(`${'  ready copy made in the background (median, off the restore)'.padEnd(58)} ${ms(median(inProcess.readyIn)).padStart(10)}  (from the snapshot call's end, ${READY_DELAY_MS} ms of it waiting for calls to pause)`);
+}
+
+/** A tire-protection registration the spec accepts (spec: Tire protection, create). */
+const testRegistration = (invoiceNumber: string) => ({
+  product_id: 'tire-protection',
+  invoiceNumber,
+  enrollDate: new Date().toISOString().slice(0, 10),
+  customer: { name: 'Ava Garcia', email: 'ava@example.com' },
+  vehicle: { year: 2021, make: 'Toyota', model: 'RAV4' },
+  tires: Array.from({ length: 4 }, () => ({ make: 'Michelin', model: 'Defender2', size: '225/65R17', retailPrice: 189.99 })),
+});
+
+/** The same rows in a PGlite database of this process: snapshots.ts's functions vs the bare statements. */
+async function snapshotsInProcess() {
   const db = await openPglite();
   const c = new OpsContext(db, Date.now, 12);
   await seedSample(c, await upsertPartner(c, 'BENCH', publicKey.export({ type: 'spki', format: 'pem' }).toString(), 'Bench'), SNAPSHOT);
   const tables = (await db.transaction((tx) => catalogOf(db, tx))).filter((r) => r.kind === 't' && !KEPT_TABLES.has(r.name)).map((r) => r.name);
-  const fnTake: number[] = [];
-  const fnBack: number[] = [];
-  const bareCopy: number[] = [];
-  const bareLoad: number[] = [];
+  const out = { fnTake: [] as number[], fnBack: [] as number[], fnSwap: [] as number[], readyIn: [] as number[], bareCopy: [] as number[], bareLoad: [] as number[], bareSwap: [] as number[] };
   const clock = async (f: () => Promise<unknown>) => ((t0) => f().then(() => performance.now() - t0))(performance.now());
+  const ready = async () => {
+    for (;;) {
+      if ((await db.query('SELECT 1 FROM tpp_snapshots.ready', [])).rows.length) return;
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  };
   await db.query('CREATE SCHEMA IF NOT EXISTS bench', []);
   for (let i = 0; i < RUNS; i++) {
-    fnTake.push(await clock(() => takeSnapshot(db, `fn-${i % 2}`, Date.now())));
-    fnBack.push(await clock(() => restoreSnapshot(db, `fn-${i % 2}`)));
+    out.fnTake.push(await clock(() => takeSnapshot(db, `fn-${i % 2}`, Date.now())));
+    out.fnBack.push(await clock(() => restoreSnapshot(db, `fn-${i % 2}`)));
+    // The restore made the ready copy stale for its next restore: made again once calls pause.
+    out.readyIn.push(await clock(ready));
+    out.fnSwap.push(await clock(() => restoreSnapshot(db, `fn-${i % 2}`)));
+    await ready();
+    // The swap alone: the ready copy's tables renamed into place, and the serial counter they own handed over.
+    out.bareSwap.push(await clock(() => db.transaction(async (tx) => {
+      await tx.query('ALTER SEQUENCE tpp.parts_seq_seq OWNED BY NONE', []);
+      await tx.query(`DROP TABLE ${tables.map((t) => `tpp."${t}"`).join(', ')}`, []);
+      for (const t of tables) await tx.query(`ALTER TABLE tpp_ready."${t}" SET SCHEMA tpp`, []);
+      await tx.query('ALTER SEQUENCE tpp.parts_seq_seq OWNED BY tpp.parts.seq', []);
+    })));
+    await db.query('DELETE FROM tpp_snapshots.ready', []);
     await db.query(`DROP TABLE IF EXISTS ${tables.map((t) => `bench."${t}"`).join(', ')}`, []);
-    bareCopy.push(await clock(() => db.transaction(async (tx) => { for (const t of tables) await tx.query(`CREATE TABLE bench."${t}" AS SELECT * FROM tpp."${t}"`, []); })));
+    out.bareCopy.push(await clock(() => db.transaction(async (tx) => { for (const t of tables) await tx.query(`CREATE TABLE bench."${t}" AS SELECT * FROM tpp."${t}"`, []); })));
     // The load alone: the same rows back into the emptied tables (the emptying is not timed), reference checks off.
     await resetRecords(db, false);
-    bareLoad.push(await clock(() => db.transaction(async (tx) => {
+    out.bareLoad.push(await clock(() => db.transaction(async (tx) => {
       await tx.query("SET LOCAL session_replication_role = 'replica'", []);
       for (const t of tables) await tx.query(`INSERT INTO tpp."${t}" SELECT * FROM bench."${t}"`, []);
     })));
   }
   await db.close();
-  line(`snapshot of ${SNAPSHOT} registrations, in memory (round trip, median)`, median(take), 200, median(bareCopy), 'bare CREATE TABLE AS');
-  line(`restore of ${SNAPSHOT} registrations, in memory (round trip, median)`, median(back), 200, median(bareLoad), 'bare INSERT … SELECT');
-  line(`  takeSnapshot in this process (median)`, median(fnTake), 200, median(bareCopy), 'bare CREATE TABLE AS');
-  line(`  restoreSnapshot in this process (median)`, median(fnBack), 200, median(bareLoad), 'bare INSERT … SELECT');
+  return out;
 }
 
 /** 5. Reads by id with 20 faults scheduled that never match them, against none, alternating blocks in one sandbox. */

@@ -43,7 +43,7 @@ function installControlApi(s: SandboxState): void {
   const version = s.opts.version ?? 'dev';
   if (s.schedule && s.requestLog) {
     installControl(s.app, {
-      context: s.context, clock: s.clock, faults: s.schedule, journal: s.requestLog, version, adminToken: s.opts.admin?.token, port: () => s.port,
+      context: s.context, storage: s.storage, clock: s.clock, faults: s.schedule, journal: s.requestLog, version, adminToken: s.opts.admin?.token, port: () => s.port,
       isReady: () => s.ready, partner: s.partnerOf, partnerIds: () => [...s.keys.keys()], registerPartner: s.registerPartner,
       forgetPartners: () => (s.partners.clear(), s.keys.clear()), reloadPartners: s.reloadPartners, startup: () => ({ partners: s.opts.partners ?? [], seeds: s.startupSeeds }),
     });

@@ -2,6 +2,7 @@ import { strict as assert } from 'node:assert';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { READY_DELAY_MS } from '../../../src/core/sandbox/control/snapshotReady';
 import { BACKENDS, claim, Client, request, startWith, tpRegistration, type Reply } from './helpers';
 
 /** Snapshots and records of the control API (docs/testing-your-application.md, Snapshots; Records). */
@@ -72,6 +73,55 @@ describe('Local sandbox: snapshots and stored records', function () {
           assert.equal(all.length, s.json.records.claims);
         }
         assert.ok(snaps.some((s) => s.json.records.registrations > 0));
+        await sb.close();
+      });
+
+      it('restores the same snapshot twice in a row, and again after writes and a pause (its ready copy)', async () => {
+        const { sb, clients } = await startWith(await backend.options());
+        const c = clients[0] as Client;
+        assert.equal((await c.call('POST', '/tire-protection/registrations', tpRegistration('R-1'))).status, 201);
+        assert.equal((await ctl(c, 'POST', 'snapshots', { name: 'base' })).status, 201);
+        for (const pause of [0, 0, READY_DELAY_MS + 700, READY_DELAY_MS + 700]) {
+          await new Promise((r) => setTimeout(r, pause));
+          const r = await ctl(c, 'POST', 'snapshots/base/restore');
+          assert.equal(r.status, 200, r.text);
+          assert.equal(await count(c), 1, `after a pause of ${pause} ms`);
+          assert.equal((await c.call('POST', '/tire-protection/registrations', tpRegistration('R-2'))).status, 201, 'the invoice number written after the snapshot is free');
+          assert.equal((await c.call('POST', '/tire-protection/registrations', tpRegistration('R-1'))).status, 409, 'the one in the snapshot is not');
+        }
+        await sb.close();
+      });
+
+      it('a restore while writers are in flight: every write answered, each whole, the next restore gives the snapshot', async () => {
+        const { sb, clients } = await startWith(await backend.options());
+        const c = clients[0] as Client;
+        assert.equal((await c.call('POST', '/tire-protection/registrations', tpRegistration('B-1'))).status, 201);
+        assert.equal((await ctl(c, 'POST', 'snapshots', { name: 'base' })).status, 201);
+        await new Promise((r) => setTimeout(r, READY_DELAY_MS + 700));
+        let stop = false;
+        const statuses: number[] = [];
+        const writer = async (w: number) => {
+          for (let i = 0; !stop; i++) {
+            const r = await c.call('POST', '/tire-protection/registrations', tpRegistration(`F${w}-${i}`));
+            statuses.push(r.status);
+            if (r.status === 201) statuses.push((await c.call('POST', `/tire-protection/registrations/${r.json.id}/claims`, claim())).status);
+          }
+        };
+        const writers = [0, 1, 2].map(writer);
+        for (let i = 0; i < 3; i++) {
+          await new Promise((r) => setTimeout(r, 200));
+          const r = await ctl(c, 'POST', 'snapshots/base/restore');
+          assert.equal(r.status, 200, r.text);
+        }
+        stop = true;
+        await Promise.all(writers);
+        // A claim may lose its registration to a restore between the two calls (404); nothing else may fail.
+        assert.deepEqual(statuses.filter((s) => s !== 201 && s !== 404), []);
+        const regs = new Set(((await ctl(c, 'GET', 'records?kind=registrations&limit=1000')).json.records as { id: string }[]).map((r) => r.id));
+        const claims = (await ctl(c, 'GET', 'records?kind=claims&limit=1000')).json.records as { registration: string }[];
+        assert.deepEqual(claims.filter((k) => !regs.has(k.registration)), [], 'no claim without its registration');
+        assert.equal((await ctl(c, 'POST', 'snapshots/base/restore')).status, 200);
+        assert.equal(await count(c), 1);
         await sb.close();
       });
     });

@@ -1,3 +1,4 @@
+import type { SandboxDb } from '../db/database';
 import type { OpsContext } from '../ops/common';
 import type { PartnerRecord } from '../ops/partners';
 import type { RequestLog } from '../../requestLog/requestLog';
@@ -8,6 +9,11 @@ import type { StartupState } from './reset';
 /** What the control API acts on: the sandbox's state, handed over by `startSandbox`. */
 export interface ControlDeps {
   readonly context: OpsContext;
+  /**
+   * The database as opened, its writes not announced to the answer cache: for the snapshots' ready copies
+   * (./snapshotReady.ts), tables no answer is built from.
+   */
+  readonly storage: SandboxDb;
   readonly clock: SandboxClock;
   readonly faults: FaultSchedule;
   readonly journal: RequestLog;

@@ -66,14 +66,14 @@ export function installStateRoutes(scope: FastifyInstance, deps: ControlDeps): v
     none(req);
     const { name } = parseControl(snapshotBody, req.body);
     const t0 = performance.now();
-    const taken = await takeSnapshot(db, name, deps.clock.now());
+    const taken = await takeSnapshot(db, name, deps.clock.now(), deps.storage);
     return reply.code(201).send({ ...taken, ms: elapsed(t0) });
   });
   scope.post(`${CONTROL_PREFIX}/snapshots/:name/restore`, async (req) => {
     none(req);
     const name = nameOf(req);
     const t0 = performance.now();
-    const restored = await restoreSnapshot(db, name);
+    const restored = await restoreSnapshot(db, name, deps.storage);
     // The partners table came back as it was: the keys held in memory follow it, and the partners the sandbox was
     // started with keep the keys they were started with (as after a reset; a snapshot may come from an earlier run).
     await deps.reloadPartners();
@@ -83,7 +83,7 @@ export function installStateRoutes(scope: FastifyInstance, deps: ControlDeps): v
   scope.delete(`${CONTROL_PREFIX}/snapshots/:name`, async (req) => {
     none(req);
     const name = nameOf(req);
-    await deleteSnapshot(db, name);
+    await deleteSnapshot(db, name, deps.storage);
     return { deleted: name };
   });
   scope.get(`${CONTROL_PREFIX}/records`, async (req) => readRecords(db, parseControl(recordsQuery, req.query, 'query.')));
