@@ -22,7 +22,7 @@ export const checkEligibility = defineCommand({
   needs: ['api', 'environments', 'log', 'responses'],
   args: ([arg, options]) => {
     const o = fieldsArg(options);
-    return { rowEnv: envOf(arg), given: { vin: textArg(o.vin), licensePlate: textArg(o.licensePlate), state: textArg(o.state) } as EligibilityOptions };
+    return { rowEnv: envOf(arg), given: { vin: textArg(o.vin), licensePlate: textArg(o.licensePlate), state: textArg(o.state) } satisfies EligibilityOptions };
   },
   async run(services, { rowEnv, given }) {
     const env = rowEnv ?? services.environments.active.get();

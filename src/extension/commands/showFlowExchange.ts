@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { fieldsArg, stringArg } from '../commandSupport/args';
 import { defineCommand } from './registry';
 
 /** The file (URI string) and 0-based request index of a test item id `<uri>#<index>`. */
@@ -11,8 +12,8 @@ function parseItemId(id: string): { file: string; index: number } | undefined {
 function requestOf(arg: unknown, index: unknown): { file: string; index: number } | undefined {
   if (arg instanceof vscode.Uri && typeof index === 'number') return { file: arg.toString(), index };
   if (typeof arg === 'string') return parseItemId(arg);
-  const a = arg as { id?: unknown; test?: { id?: unknown } } | undefined;
-  const id = typeof a?.id === 'string' ? a.id : typeof a?.test?.id === 'string' ? a.test.id : undefined;
+  const a = fieldsArg(arg);
+  const id = stringArg(a.id) ?? stringArg(fieldsArg(a.test).id);
   return id ? parseItemId(id) : undefined;
 }
 
