@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { defaultKeyFileName, FileExists, pathTaken, writeNewFile } from '../../core/connect';
 import { ENVIRONMENTS, type EnvironmentId } from '../../core/environments';
-import type { Curve } from '../../core/jwt/algorithms';
+import { isCurve, type Curve } from '../../core/jwt/algorithms';
 import { importPrivateKeyPem, KeyError } from '../../core/jwt/keys';
 import { signingKeyOf } from '../services/keyStore';
 import { audienceOf } from '../services/jwtService';
@@ -13,6 +13,8 @@ import type { Services } from '../container';
 type ConnectServices = Pick<Services, 'localSandbox' | 'keys' | 'settings'>;
 import { UserCancelled } from '../services/userCancelled';
 import { pickKeyFile } from './keyFile';
+import { fieldsArg, flagArg, oneOfArg } from './args';
+import { uriArg } from './pickEnvironment';
 
 /** Second argument of `tpp.connectApplication`: answers given in advance (tests, other commands); the rest is asked. */
 export interface ConnectOptions {
@@ -33,6 +35,22 @@ export interface ConnectOptions {
   readonly gitignore?: boolean;
   /** Open the page on loading the file (default true). */
   readonly show?: boolean;
+}
+
+/** The {@link ConnectOptions} of an argument, each field decoded; others read as not given. */
+export function connectOptionsOf(v: unknown): ConnectOptions {
+  const o = fieldsArg(v);
+  return {
+    destination: oneOfArg(o.destination, ['file', 'clipboard'] as const),
+    file: uriArg(o.file),
+    overwrite: flagArg(o.overwrite),
+    keySource: oneOfArg(o.keySource, ['generate', 'existing'] as const),
+    keyFile: uriArg(o.keyFile),
+    curve: isCurve(o.curve) ? o.curve : undefined,
+    existing: oneOfArg(o.existing, ['rotate', 'replace'] as const),
+    gitignore: flagArg(o.gitignore),
+    show: flagArg(o.show),
+  };
 }
 
 /** Asks before replacing `path` unless `overwrite`; throws {@link UserCancelled} when the user keeps it. */

@@ -1,23 +1,23 @@
 import * as vscode from 'vscode';
 import { PayloadRefused } from '../../core/client/route';
 import type { FlowFile } from '../../core/flows/types';
-import { isEnvironmentId, type EnvironmentId } from '../../core/environments';
+import type { EnvironmentId } from '../../core/environments';
+import type { EnvChoice } from './args';
 import type { EnvironmentModel } from '../services/environmentModel';
 import { pickEnvironment } from './pickEnvironment';
 
 /** The flow file of a command: the URI argument, else the active editor's document when it is a flow. */
-export function flowUriOf(arg: unknown): vscode.Uri {
-  if (arg instanceof vscode.Uri) return arg;
+export function flowUriOf(arg: vscode.Uri | undefined): vscode.Uri {
+  if (arg) return arg;
   const doc = vscode.window.activeTextEditor?.document;
   if (doc && (doc.languageId === 'http' || /\.(http|rest)$/i.test(doc.uri.path))) return doc.uri;
   throw new Error('Open a flow file (.http) first: its requests are what runs.');
 }
 
 /** The environment of a command: an id, `'pick'` to ask, else the active one. */
-export async function flowEnvironmentOf(services: { readonly environments: EnvironmentModel }, arg: unknown, title: string): Promise<EnvironmentId> {
-  if (isEnvironmentId(arg)) return arg;
+export async function flowEnvironmentOf(services: { readonly environments: EnvironmentModel }, arg: EnvChoice, title: string): Promise<EnvironmentId> {
   if (arg === 'pick') return pickEnvironment(services.environments, undefined, title);
-  return services.environments.active.get();
+  return arg ?? services.environments.active.get();
 }
 
 /** Refuses a flow whose parser found errors (docs/flows-editor.md): one line per problem, with Show Problems. */

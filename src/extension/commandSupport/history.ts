@@ -9,18 +9,33 @@ import { treeArgOf } from './treeArgs';
 /** What the history helpers read. */
 type WithHistory = { readonly history: HistoryModel };
 
-/** The history entry of a command argument: a history node's `entry`, or the id of a recorded request. */
-export function entryOf(services: WithHistory, arg: unknown): HistoryEntry | undefined {
-  if (typeof arg === 'string') return services.history.get(arg);
+/**
+ * A recorded request a command argument names: the id of a history entry, a history row (`row`: the row as passed,
+ * for a command it is handed on to), or an exchange (an Integration Log row, or a row holding one: the response view).
+ */
+export type RecordedRef =
+  | { readonly node: 'entryId'; readonly id: string }
+  | { readonly node: 'history'; readonly entry: HistoryEntry; readonly row: unknown }
+  | { readonly node: 'exchange'; readonly exchange: Exchange };
+
+/** The {@link RecordedRef} of a command argument, `undefined` when it names none. */
+export function recordedRefOf(arg: unknown): RecordedRef | undefined {
+  if (typeof arg === 'string') return { node: 'entryId', id: arg };
   const t = treeArgOf(arg);
-  return t?.node === 'history' ? t.entry : undefined;
+  if (t?.node === 'history') return { node: 'history', entry: t.entry, row: arg };
+  return t?.node === 'exchange' ? { node: 'exchange', exchange: t.exchange } : undefined;
 }
 
-/** The exchange of a command argument: an exchange or a row holding one, a history row, or the id of a recorded request. */
-export function exchangeOfArg(services: WithHistory, arg: unknown): Exchange | undefined {
-  if (typeof arg === 'string') return services.history.get(arg)?.exchange;
-  const row = treeArgOf(arg);
-  return row?.node === 'exchange' ? row.exchange : row?.node === 'history' ? row.entry.exchange : undefined;
+/** The history entry a reference names: a history row's `entry`, or the recorded request of an id. */
+export function entryOf(services: WithHistory, ref: RecordedRef | undefined): HistoryEntry | undefined {
+  if (ref?.node === 'entryId') return services.history.get(ref.id);
+  return ref?.node === 'history' ? ref.entry : undefined;
+}
+
+/** The exchange a reference names: the exchange, a history row's, or the recorded request's of an id. */
+export function exchangeOfArg(services: WithHistory, ref: RecordedRef | undefined): Exchange | undefined {
+  if (ref?.node === 'entryId') return services.history.get(ref.id)?.exchange;
+  return ref?.node === 'exchange' ? ref.exchange : ref?.node === 'history' ? ref.entry.exchange : undefined;
 }
 
 /** Asks for a re-sendable recorded request of `env` in a quick pick. Throws {@link UserCancelled}. */

@@ -4,7 +4,10 @@ import { defaultKeyFileName, FileExists, writeNewFile } from '../../core/connect
 import type { EnvironmentId } from '../../core/environments';
 import type { KeyMaterial } from '../../core/jwt/keys';
 import { UserCancelled } from '../services/userCancelled';
-import { labelOf } from './keys';
+import { isCurve } from '../../core/jwt/algorithms';
+import { fieldsArg, flagArg, oneOfArg } from './args';
+import { labelOf, type KeyCommandOptions } from './keys';
+import { uriArg } from './pickEnvironment';
 
 /**
  * Options of Generate Key Pair and Rotate Key for the application's copy of a new key. Only at creation is the key
@@ -62,4 +65,18 @@ export async function keepKeyFile(env: EnvironmentId, key: KeyMaterial, options:
     await writeNewFile(path, key.pkcs8Pem, 0o600, true);
   }
   return path;
+}
+
+/** What to do with a key the environment has already, as the key commands' options name it. */
+const EXISTING = ['rotate', 'replace'] as const;
+
+/** The options of Generate Key Pair and Rotate Key (their second argument), each field decoded; others read as not given. */
+export function keyOptionsOf(v: unknown): KeyCommandOptions & KeyFileOptions {
+  const o = fieldsArg(v);
+  return {
+    curve: isCurve(o.curve) ? o.curve : undefined,
+    existing: oneOfArg(o.existing, EXISTING),
+    keyFile: o.keyFile === 'ask' ? 'ask' : uriArg(o.keyFile),
+    overwriteKeyFile: flagArg(o.overwriteKeyFile),
+  };
 }

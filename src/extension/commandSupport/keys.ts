@@ -54,8 +54,8 @@ export function offerPublicKeyActions(services: { readonly log: Logger }, env: E
   services.log.info(message);
 }
 
-/** True when the caller already confirmed (`opts.confirmed`) or the user chose `action` in a modal warning. */
-export async function confirmModal(opts: unknown, message: string, detail: string, action: string): Promise<boolean> {
-  if ((opts as ConfirmOptions | undefined)?.confirmed === true) return true;
+/** True when the caller already confirmed (`confirmed`, from {@link ConfirmOptions}) or the user chose `action` in a modal warning. */
+export async function confirmModal(confirmed: boolean, message: string, detail: string, action: string): Promise<boolean> {
+  if (confirmed) return true;
   return (await vscode.window.showWarningMessage(message, { modal: true, detail }, action)) === action;
 }

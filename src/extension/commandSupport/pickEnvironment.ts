@@ -4,6 +4,7 @@ import type { EnvironmentModel } from '../services/environmentModel';
 import { UserCancelled } from '../services/userCancelled';
 import { describeGap } from '../statusBar';
 import { envOf } from './treeArgs';
+import type { EnvTarget } from './args';
 
 interface EnvironmentPick extends vscode.QuickPickItem {
   readonly id: EnvironmentId;
@@ -26,4 +27,17 @@ export async function pickEnvironment(model: EnvironmentModel, arg: unknown, tit
   const picked = await vscode.window.showQuickPick(items, { title, placeHolder: 'Choose an environment' });
   if (!picked) throw new UserCancelled();
   return picked.id;
+}
+
+/**
+ * The environment of a command whose argument decoded to `target` (commandSupport/args.ts): the named one, the active
+ * one when none was given, else asked; an environment `filter` refuses is asked for too. Throws {@link UserCancelled}.
+ */
+export function environmentOf(model: EnvironmentModel, target: EnvTarget, title: string, filter?: (id: EnvironmentId) => boolean): Promise<EnvironmentId> {
+  return pickEnvironment(model, target === 'ask' ? undefined : (target ?? model.active.get()), title, filter);
+}
+
+/** A `vscode.Uri` argument, else `undefined`. */
+export function uriArg(v: unknown): vscode.Uri | undefined {
+  return v instanceof vscode.Uri ? v : undefined;
 }

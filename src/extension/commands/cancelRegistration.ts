@@ -3,8 +3,9 @@ import { ENVIRONMENTS } from '../../core/environments';
 import { runRequest } from '../send/runRequest';
 import { CANCELLABLE } from '../../core/listing/registrationPages';
 import { nowIso, pickRegistration, registrationName } from '../commandSupport/registrations';
-import { envOfArg, registrationRefOf, RegistrationRef } from '../commandSupport/treeArgs';
-import { CommandDef, UserCancelled } from './registry';
+import { fieldsArg, textArg } from '../commandSupport/args';
+import { envOf, registrationRefOf, RegistrationRef } from '../commandSupport/treeArgs';
+import { defineCommand, UserCancelled } from './registry';
 
 /** Options (second argument) that skip the prompts: tests and callers that already asked. */
 export interface CancelOptions {
@@ -13,8 +14,8 @@ export interface CancelOptions {
 }
 
 /** Asks for the cancellation date (default: now) unless given; validates ISO 8601. */
-export async function cancellationDate(given: unknown, title: string): Promise<string> {
-  if (typeof given === 'string' && given) return given;
+export async function cancellationDate(given: string | undefined, title: string): Promise<string> {
+  if (given) return given;
   const v = await vscode.window.showInputBox({
     title,
     prompt: 'cancelledOn (ISO 8601 date or date-time; default: now)',
@@ -31,13 +32,15 @@ export async function cancellationDate(given: unknown, title: string): Promise<s
  * unique). From the palette, asks for the registration (picker of known records, or an invoice number) and the
  * date (default: now). 204 shows "Cancelled"; 409 (already cancelled, or the terms forbid it) is shown clearly.
  */
-export const cancelRegistration: CommandDef = {
+export const cancelRegistration = defineCommand({
   id: 'tpp.cancelRegistration',
-  async run(services, arg, options) {
-    const env = envOfArg(services, arg);
+  needs: ['api', 'environments', 'log', 'registrations', 'responses'],
+  args: ([arg, options]) => ({ rowEnv: envOf(arg), ref: registrationRefOf(arg), cancelledOn: textArg(fieldsArg(options).cancelledOn) }),
+  async run(services, { rowEnv, ref: given, cancelledOn: givenDate }) {
+    const env = rowEnv ?? services.environments.active.get();
     const title = `Cancel registration (${ENVIRONMENTS[env].label})`;
-    const ref: RegistrationRef = registrationRefOf(arg) ?? (await pickRegistration(services, env, 'tire-protection', title, true, CANCELLABLE));
-    const cancelledOn = await cancellationDate((options as CancelOptions | undefined)?.cancelledOn, title);
+    const ref: RegistrationRef = given ?? (await pickRegistration(services, env, 'tire-protection', title, true, CANCELLABLE));
+    const cancelledOn = await cancellationDate(givenDate, title);
     const what = `registration ${registrationName(services, env, 'tire-protection', ref)}`;
     return ref.id
       ? runRequest(services, env, 'cancelTireProtectionRegistration', { params: { id: ref.id }, body: { cancelledOn } }, { title: `Cancel ${what}`, success: () => `Cancelled ${what} on ${ENVIRONMENTS[env].label}.` })
@@ -49,4 +52,4 @@ export const cancelRegistration: CommandDef = {
           { title: `Cancel ${what}`, success: () => `Cancelled ${what} on ${ENVIRONMENTS[env].label}.` },
         );
   },
-};
+});

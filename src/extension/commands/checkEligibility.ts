@@ -1,8 +1,9 @@
 import * as vscode from 'vscode';
 import { ENVIRONMENTS } from '../../core/environments';
 import { runRequest } from '../send/runRequest';
-import { envOfArg } from '../commandSupport/treeArgs';
-import { CommandDef, UserCancelled } from './registry';
+import { envOf } from '../commandSupport/treeArgs';
+import { fieldsArg, textArg } from '../commandSupport/args';
+import { defineCommand, UserCancelled } from './registry';
 
 /** Options that skip the prompts. */
 export interface EligibilityOptions {
@@ -16,12 +17,17 @@ export interface EligibilityOptions {
  * two-letter state, and sends GET /vehicle-lookup/{program}/rsa/eligible with the provider's dedicated token
  * (set with "Set Eligibility Token…"). Warns that the lookup is deprecated and unsupported.
  */
-export const checkEligibility: CommandDef = {
+export const checkEligibility = defineCommand({
   id: 'tpp.checkEligibility',
-  async run(services, arg, options) {
-    const env = envOfArg(services, arg);
+  needs: ['api', 'environments', 'log', 'responses'],
+  args: ([arg, options]) => {
+    const o = fieldsArg(options);
+    return { rowEnv: envOf(arg), given: { vin: textArg(o.vin), licensePlate: textArg(o.licensePlate), state: textArg(o.state) } satisfies EligibilityOptions };
+  },
+  async run(services, { rowEnv, given }) {
+    const env = rowEnv ?? services.environments.active.get();
     const title = `Check Vehicle Eligibility (${ENVIRONMENTS[env].label}) — deprecated, unsupported`;
-    let { vin, licensePlate, state } = (options ?? {}) as EligibilityOptions;
+    let { vin, licensePlate, state } = given;
     if (!vin && !licensePlate) {
       const how = await vscode.window.showQuickPick(
         [
@@ -48,4 +54,4 @@ export const checkEligibility: CommandDef = {
       success: (_s, body) => `Eligible: ${String((body as { isEligible?: unknown } | undefined)?.isEligible)} (the lookup is deprecated and unsupported).`,
     });
   },
-};
+});

@@ -2,7 +2,8 @@ import * as vscode from 'vscode';
 import { ENVIRONMENTS, isEnvironmentId } from '../../core/environments';
 import { missingPrerequisites } from '../services/environmentSetup';
 import type { PrerequisiteCheck } from '../send/productionGuard';
-import { CommandDef } from './registry';
+import { fieldsArg, textArg } from '../commandSupport/args';
+import { defineCommand } from './registry';
 
 /** Second argument of `tpp.checkPrerequisites`. */
 export interface CheckOptions {
@@ -15,14 +16,15 @@ export interface CheckOptions {
  * the active one) has its base address, Partner ID and key pair. With `notify`, a failed check shows one error
  * message that lists every missing item with a "Configure Environment…" button. Resolves to a PrerequisiteCheck.
  */
-export const checkPrerequisites: CommandDef = {
+export const checkPrerequisites = defineCommand({
   id: 'tpp.checkPrerequisites',
-  async run(services, arg, opts) {
-    const env = isEnvironmentId(arg) ? arg : services.environments.active.get();
+  needs: ['environments'],
+  args: ([arg, opts]) => ({ named: isEnvironmentId(arg) ? arg : undefined, notify: textArg(fieldsArg(opts).notify) }),
+  async run(services, { named, notify }) {
+    const env = named ?? services.environments.active.get();
     const status = await services.environments.status(env);
     const missing = missingPrerequisites(status.setup).map((it) => it.title);
     const check: PrerequisiteCheck = { env, ok: missing.length === 0, missing };
-    const notify = (opts as CheckOptions | undefined)?.notify;
     if (!check.ok && notify) {
       const label = ENVIRONMENTS[env].label;
       void vscode.window
@@ -31,4 +33,4 @@ export const checkPrerequisites: CommandDef = {
     }
     return check;
   },
-};
+});

@@ -1,10 +1,12 @@
-import { envOfArg } from '../commandSupport/treeArgs';
-import { CommandDef } from './registry';
+import { envOf } from '../commandSupport/treeArgs';
+import { defineCommand } from './registry';
 
 /** `tpp.clearHistory`: forgets the recorded requests of an environment. */
-export const clearHistory: CommandDef = {
+export const clearHistory = defineCommand({
   id: 'tpp.clearHistory',
-  async run(services, arg) {
-    await services.history.clear(envOfArg(services, arg));
+  needs: ['environments', 'history'],
+  args: ([arg]) => ({ rowEnv: envOf(arg) }),
+  async run(services, { rowEnv }) {
+    await services.history.clear(rowEnv ?? services.environments.active.get());
   },
-};
+});

@@ -1,10 +1,12 @@
-import { envOfArg } from '../commandSupport/treeArgs';
-import { CommandDef } from './registry';
+import { envOf } from '../commandSupport/treeArgs';
+import { defineCommand } from './registry';
 
 /** `tpp.clearRegistrationFilter`. */
-export const clearRegistrationFilter: CommandDef = {
+export const clearRegistrationFilter = defineCommand({
   id: 'tpp.clearRegistrationFilter',
-  run(services, arg) {
-    services.registrations.setFilter(envOfArg(services, arg), 'tire-protection', {});
+  needs: ['environments', 'registrations'],
+  args: ([arg]) => ({ rowEnv: envOf(arg) }),
+  run(services, { rowEnv }) {
+    services.registrations.setFilter(rowEnv ?? services.environments.active.get(), 'tire-protection', {});
   },
-};
+});

@@ -1,12 +1,13 @@
 import * as vscode from 'vscode';
 import { ENVIRONMENTS, EnvironmentId } from '../../core/environments';
-import type { Curve } from '../../core/jwt/algorithms';
+import { isCurve, type Curve } from '../../core/jwt/algorithms';
 import type { EnvironmentStatus } from '../services/environmentModel';
 import { SetupItem, SetupItemId, SETUP_ITEMS } from '../services/environmentSetup';
 import { baseUrlProblem } from '../services/environmentSettings';
 import type { Services } from '../container';
-import { pickEnvironment } from '../commandSupport/pickEnvironment';
-import { CommandDef, UserCancelled } from './registry';
+import { envTargetOf, fieldsArg, stringArg, flagArg, oneOfArg } from '../commandSupport/args';
+import { environmentOf, uriArg } from '../commandSupport/pickEnvironment';
+import { defineCommand, UserCancelled } from './registry';
 
 /**
  * Second argument of `tpp.configureEnvironment`. Without it the flow is interactive; with values it fills those
@@ -29,6 +30,20 @@ export interface ConfigureOptions {
   readonly verify?: boolean;
 }
 
+/** The {@link ConfigureOptions} of an argument, each field decoded; others read as not given. */
+function configureOptionsOf(v: unknown): ConfigureOptions {
+  const o = fieldsArg(v);
+  return {
+    item: oneOfArg(o.item, SETUP_ITEMS),
+    listOnly: flagArg(o.listOnly),
+    baseUrl: stringArg(o.baseUrl),
+    partnerId: stringArg(o.partnerId),
+    curve: isCurve(o.curve) ? o.curve : undefined,
+    exportTo: uriArg(o.exportTo),
+    verify: flagArg(o.verify),
+  };
+}
+
 /** What the command resolves to: the environment's checklist after the flow. */
 export interface ConfigureResult {
   readonly env: EnvironmentId;
@@ -37,15 +52,18 @@ export interface ConfigureResult {
   readonly done: boolean;
 }
 
+/** What the checklist reads and stores. */
+type ConfigureServices = Pick<Services, 'environments' | 'settings' | 'keys' | 'localSandbox'>;
+
 const ICON: Record<SetupItem['state'], string> = { done: '$(pass-filled)', missing: '$(circle-large-outline)', automatic: '$(pass)' };
 
-async function result(services: Services, env: EnvironmentId): Promise<ConfigureResult> {
+async function result(services: ConfigureServices, env: EnvironmentId): Promise<ConfigureResult> {
   const s = await services.environments.status(env);
   return { env, items: s.setup, state: s.state, done: s.done };
 }
 
 /** Asks for the v3 base address (validated: http(s), ending in /api/v3) and stores it in the user settings. */
-async function askBaseUrl(services: Services, env: Exclude<EnvironmentId, 'local'>): Promise<void> {
+async function askBaseUrl(services: ConfigureServices, env: Exclude<EnvironmentId, 'local'>): Promise<void> {
   const label = ENVIRONMENTS[env].label;
   const value = await vscode.window.showInputBox({
     title: `Base address of ${label}`,
@@ -60,7 +78,7 @@ async function askBaseUrl(services: Services, env: Exclude<EnvironmentId, 'local
 }
 
 /** Local's addresses (v3, v2, eligibility), each copied when picked, and the port choice (Set Local Port…). */
-async function showLocalAddresses(services: Services): Promise<void> {
+async function showLocalAddresses(services: ConfigureServices): Promise<void> {
   const sandbox = services.localSandbox;
   const a = sandbox.addresses;
   const port = sandbox.port;
@@ -80,7 +98,7 @@ async function showLocalAddresses(services: Services): Promise<void> {
 }
 
 /** Runs the action of one checklist item (interactive). */
-async function runItem(services: Services, env: EnvironmentId, id: SetupItemId): Promise<void> {
+async function runItem(services: ConfigureServices, env: EnvironmentId, id: SetupItemId): Promise<void> {
   const remote = env !== 'local';
   switch (id) {
     case 'baseUrl':
@@ -113,7 +131,7 @@ async function runItem(services: Services, env: EnvironmentId, id: SetupItemId):
 }
 
 /** Fills the items given in `o` without prompts, in checklist order; verification only once the prerequisites pass. */
-async function fill(services: Services, env: EnvironmentId, o: ConfigureOptions): Promise<void> {
+async function fill(services: ConfigureServices, env: EnvironmentId, o: ConfigureOptions): Promise<void> {
   if (env !== 'local' && o.baseUrl !== undefined) await services.settings.setBaseUrl(env, o.baseUrl);
   if (env !== 'local' && o.partnerId !== undefined) await services.settings.setPartnerId(env, o.partnerId.trim());
   if (o.curve && !(await services.keys.has(env))) await vscode.commands.executeCommand('tpp.generateKeyPair', env, { curve: o.curve });
@@ -128,11 +146,12 @@ async function fill(services: Services, env: EnvironmentId, o: ConfigureOptions)
  * and the checklist comes back updated, until "Done". Spec: Base addresses; Authentication, items 2–3.
  * Resolves to {@link ConfigureResult}; throws {@link UserCancelled} when no environment is chosen.
  */
-export const configureEnvironment: CommandDef = {
+export const configureEnvironment = defineCommand({
   id: 'tpp.configureEnvironment',
-  async run(services, arg, opts) {
-    const o = (opts && typeof opts === 'object' ? opts : {}) as ConfigureOptions;
-    const env = await pickEnvironment(services.environments, arg ?? services.environments.active.get(), 'Configure Environment');
+  needs: ['environments', 'keys', 'localSandbox', 'settings'],
+  args: ([arg, opts]) => ({ target: envTargetOf(arg), o: configureOptionsOf(opts) }),
+  async run(services, { target, o }) {
+    const env = await environmentOf(services.environments, target, 'Configure Environment');
     if (o.listOnly) return result(services, env);
     const given = o.baseUrl !== undefined || o.partnerId !== undefined || o.curve || o.exportTo || o.verify;
     if (given) {
@@ -172,4 +191,4 @@ export const configureEnvironment: CommandDef = {
       }
     }
   },
-};
+});

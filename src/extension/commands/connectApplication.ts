@@ -3,9 +3,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { appendToFile, ConnectError, defaultDotenvName, dotenvText, gitignoreAddition, gitRootOf, outsideWorkspaceProblem, repoRelative, writeNewFile, type ConnectionValues } from '../../core/connect';
 import { ENVIRONMENTS, type EnvironmentId } from '../../core/environments';
-import { confirmReplace, localValues, remoteValues, type ConnectOptions } from '../commandSupport/connectValues';
-import { pickEnvironment } from '../commandSupport/pickEnvironment';
-import { CommandDef, UserCancelled } from './registry';
+import { confirmReplace, connectOptionsOf, localValues, remoteValues, type ConnectOptions } from '../commandSupport/connectValues';
+import { envTargetOf } from '../commandSupport/args';
+import { environmentOf } from '../commandSupport/pickEnvironment';
+import { defineCommand, UserCancelled } from './registry';
 
 export type { ConnectOptions };
 
@@ -29,11 +30,12 @@ export interface ConnectResult {
  * Production never write the stored key: a new pair is generated into a file, or the application's PEM is used.
  * Throws an Error with a specific message for a path outside the workspace or a missing setting.
  */
-export const connectApplication: CommandDef = {
+export const connectApplication = defineCommand({
   id: 'tpp.connectApplication',
-  async run(services, arg, opts): Promise<ConnectResult> {
-    const o = (opts && typeof opts === 'object' ? opts : {}) as ConnectOptions;
-    const env = await pickEnvironment(services.environments, arg ?? services.environments.active.get(), 'Connect Your Application');
+  needs: ['environments', 'keys', 'localSandbox', 'log', 'settings'],
+  args: ([arg, opts]) => ({ target: envTargetOf(arg), o: connectOptionsOf(opts) }),
+  async run(services, { target, o }): Promise<ConnectResult> {
+    const env = await environmentOf(services.environments, target, 'Connect Your Application');
     const label = ENVIRONMENTS[env].label;
     const roots = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
     const destination = o.destination ?? (await askDestination(label));
@@ -61,7 +63,7 @@ export const connectApplication: CommandDef = {
     if (o.show !== false) await showResult(label, dotenvFile, values.privateKeyFile, env !== 'local');
     return { env, destination, dotenvFile, keyFile: values.privateKeyFile, text, ...(gitignored ? { gitignored } : {}) };
   },
-};
+});
 
 async function askDestination(label: string): Promise<'file' | 'clipboard'> {
   const picked = await vscode.window.showQuickPick(

@@ -1,17 +1,21 @@
 import * as vscode from 'vscode';
 import { treeArgOf } from '../commandSupport/treeArgs';
-import { CommandDef, UserCancelled } from './registry';
+import { defineCommand, UserCancelled } from './registry';
 
 /**
  * `tpp.copyAddress(node?)`: copies an address row's address (the Local v3, v2 and eligibility base addresses) to the
  * clipboard; from the palette, asks which Local address. Resolves to the address; throws when Local has none yet
  * (port 0 before the sandbox started).
  */
-export const copyAddress: CommandDef = {
+export const copyAddress = defineCommand({
   id: 'tpp.copyAddress',
-  async run(services, arg) {
+  needs: ['localSandbox'],
+  args: ([arg]) => {
     const row = treeArgOf(arg);
-    let url = row?.node === 'address' ? row.url : undefined;
+    return { address: row?.node === 'address' ? row.url : undefined };
+  },
+  async run(services, { address }) {
+    let url = address;
     if (!url) {
       const a = services.localSandbox.addresses;
       if (!a) throw new Error('Local has no address yet: with tpp.local.port = 0 it is known once the sandbox starts (send any Local request, or choose a fixed port with Set Local Port…).');
@@ -30,4 +34,4 @@ export const copyAddress: CommandDef = {
     void vscode.window.setStatusBarMessage(`Copied ${url}`, 3000);
     return url;
   },
-};
+});

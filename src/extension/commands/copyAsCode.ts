@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { ENDPOINTS } from '../../core/contract/endpoints';
+import type { EnvironmentId } from '../../core/environments';
 import type { EndpointId } from '../../core/contract/types';
 import type { HistoryEntry } from '../../core/history/history';
 import {
@@ -13,9 +14,11 @@ import {
   type SampleLanguage,
   type SampleRequest,
 } from '../../core/samples';
-import { entryOf, pickEntry } from '../commandSupport/history';
-import { envOfArg, treeArgOf } from '../commandSupport/treeArgs';
-import { CommandDef, UserCancelled } from './registry';
+import type { Services } from '../container';
+import { entryOf, pickEntry, recordedRefOf, type RecordedRef } from '../commandSupport/history';
+import { uriArg } from '../commandSupport/pickEnvironment';
+import { envOf, treeArgOf, type TreeArg } from '../commandSupport/treeArgs';
+import { defineCommand, UserCancelled } from './registry';
 
 /** The request of a recorded history entry (its endpoint, parameters, query and body). */
 function fromEntry(entry: HistoryEntry): SampleRequest {
@@ -32,7 +35,7 @@ function fromEntry(entry: HistoryEntry): SampleRequest {
  * The payload file's request: the open document's text (unsaved edits included), its `{{variables}}` resolved for
  * the active environment as a send would (a program holds values, not placeholders).
  */
-async function fromDocument(services: Parameters<CommandDef['run']>[0], doc: vscode.TextDocument): Promise<SampleRequest> {
+async function fromDocument(services: Pick<Services, 'variables'>, doc: vscode.TextDocument): Promise<SampleRequest> {
   const name = doc.uri.path.split('/').pop() ?? doc.uri.toString();
   let value: unknown;
   try {
@@ -43,18 +46,30 @@ async function fromDocument(services: Parameters<CommandDef['run']>[0], doc: vsc
   return sampleRequestFromPayload(value, name, services.variables.scope(undefined, doc.uri));
 }
 
+/** What the command's first argument names: a payload file, a row (an exchange, a registration), a recorded request; `given` when there was one. */
+interface CodeTarget {
+  readonly uri?: vscode.Uri;
+  readonly row?: TreeArg;
+  readonly recorded?: RecordedRef;
+  readonly env?: EnvironmentId;
+  readonly given: boolean;
+}
+
+function codeTargetOf(arg: unknown): CodeTarget {
+  return { uri: uriArg(arg), row: treeArgOf(arg), recorded: recordedRefOf(arg), env: envOf(arg), given: arg !== undefined };
+}
+
 /** What to copy, from the command's argument: a payload file, an exchange, a history or log row, a registration row. */
-async function requestOf(services: Parameters<CommandDef['run']>[0], arg: unknown): Promise<SampleRequest> {
-  if (arg instanceof vscode.Uri) return fromDocument(services, await vscode.workspace.openTextDocument(arg));
-  const row = treeArgOf(arg);
+async function requestOf(services: Pick<Services, 'variables' | 'history' | 'environments'>, { uri, row, recorded, env, given }: CodeTarget): Promise<SampleRequest> {
+  if (uri) return fromDocument(services, await vscode.workspace.openTextDocument(uri));
   if (row?.node === 'exchange') return sampleRequestFromExchange(row.exchange);
   if (row?.node === 'registration' && row.id) return sampleRequestFor('getTireProtectionRegistration', { id: row.id });
   if (row?.node === 'motorClub' && row.id) return sampleRequestFor('getMotorClubRegistration', { id: row.id });
-  const entry = entryOf(services, arg);
+  const entry = entryOf(services, recorded);
   if (entry) return fromEntry(entry);
   const doc = vscode.window.activeTextEditor?.document;
-  if (arg === undefined && doc && doc.languageId.startsWith('json')) return fromDocument(services, doc);
-  return fromEntry(await pickEntry(services, envOfArg(services, arg), 'Copy as Code'));
+  if (!given && doc && doc.languageId.startsWith('json')) return fromDocument(services, doc);
+  return fromEntry(await pickEntry(services, env ?? services.environments.active.get(), 'Copy as Code'));
 }
 
 /** Asks for the language (the last one chosen first). Throws {@link UserCancelled}. */
@@ -80,12 +95,14 @@ const LAST_LANGUAGE = 'tpp.copyAsCode.lastLanguage';
  * The copied text holds no token and no key. Resolves to `{ language, title }`.
  * @throws Error when the file is no valid payload, or the request matches no endpoint (shown by the command wrapper).
  */
-export const copyAsCode: CommandDef = {
+export const copyAsCode = defineCommand({
   id: 'tpp.copyAsCode',
-  async run(services, target, language) {
+  needs: ['choices', 'environments', 'history', 'variables'],
+  args: ([target, language]) => ({ target: codeTargetOf(target), language: typeof language === 'string' && isSampleLanguage(language) ? language : undefined }),
+  async run(services, { target, language }) {
     const req = await requestOf(services, target);
     const last = services.choices.get<unknown>(LAST_LANGUAGE);
-    const lang = typeof language === 'string' && isSampleLanguage(language) ? language : await pickLanguage(typeof last === 'string' && isSampleLanguage(last) ? last : undefined);
+    const lang = language ?? (await pickLanguage(typeof last === 'string' && isSampleLanguage(last) ? last : undefined));
     await services.choices.update(LAST_LANGUAGE, lang);
     const text = generateSample(req, lang);
     await vscode.env.clipboard.writeText(text);
@@ -96,4 +113,4 @@ export const copyAsCode: CommandDef = {
     });
     return { language: lang, title: req.title };
   },
-};
+});

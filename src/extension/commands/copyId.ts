@@ -1,21 +1,25 @@
 import * as vscode from 'vscode';
 import { ENVIRONMENTS } from '../../core/environments';
 import { pickRegistration } from '../commandSupport/registrations';
-import { envOfArg, treeArgOf } from '../commandSupport/treeArgs';
-import { CommandDef } from './registry';
+import { envOf, treeArgOf } from '../commandSupport/treeArgs';
+import { defineCommand } from './registry';
 
 /**
  * `tpp.copyId`: copies the id of a registration, motor-club registration, claim or history entry, or the Partner ID
  * of a Partner ID row, to the clipboard; from the palette, asks for a registration of the active environment.
  * Resolves to the id.
  */
-export const copyId: CommandDef = {
+export const copyId = defineCommand({
   id: 'tpp.copyId',
-  async run(services, arg) {
+  needs: ['environments', 'registrations'],
+  args: ([arg]) => {
     const row = treeArgOf(arg);
-    let id = row && 'id' in row ? row.id : undefined;
+    return { rowEnv: envOf(arg), rowId: row && 'id' in row ? row.id : undefined };
+  },
+  async run(services, { rowEnv, rowId }) {
+    let id = rowId;
     if (!id) {
-      const env = envOfArg(services, arg);
+      const env = rowEnv ?? services.environments.active.get();
       id = (await pickRegistration(services, env, 'tire-protection', `Copy ID (${ENVIRONMENTS[env].label})`, false)).id;
     }
     if (!id) throw new Error('No id to copy.');
@@ -23,4 +27,4 @@ export const copyId: CommandDef = {
     void vscode.window.setStatusBarMessage(`Copied ${id}`, 3000);
     return id;
   },
-};
+});

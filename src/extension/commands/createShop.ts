@@ -1,8 +1,10 @@
 import { openPayload } from '../commandSupport/registrations';
-import { CommandDef } from './registry';
+import { defineCommand, noArgs } from './registry';
 
 /** `tpp.createShop`: opens a new shop payload (POST /tire-protection/shops) to fill in and send. */
-export const createShop: CommandDef = {
+export const createShop = defineCommand({
   id: 'tpp.createShop',
+  needs: [],
+  args: noArgs,
   run: () => openPayload('shop'),
-};
+});

@@ -1,18 +1,21 @@
 import { ENVIRONMENTS } from '../../core/environments';
 import { confirmModal, describeKey, labelOf } from '../commandSupport/keys';
-import { pickEnvironment } from '../commandSupport/pickEnvironment';
-import { CommandDef, UserCancelled } from './registry';
+import { confirmedArg, envTargetOf } from '../commandSupport/args';
+import { environmentOf } from '../commandSupport/pickEnvironment';
+import { defineCommand, UserCancelled } from './registry';
 import * as vscode from 'vscode';
 
 /**
  * `tpp.deleteKey`: deletes the environment's private key (and a kept previous key) from SecretStorage after a
  * modal confirmation (skipped with a second argument `{confirmed: true}`). Returns `true` when deleted.
  */
-export const deleteKey: CommandDef = {
+export const deleteKey = defineCommand({
   id: 'tpp.deleteKey',
-  async run(services, arg, opts) {
+  needs: ['environments', 'log'],
+  args: ([arg, opts]) => ({ target: envTargetOf(arg), confirmed: confirmedArg(opts) }),
+  async run(services, { target, confirmed }) {
     const { environments, log } = services;
-    const env = await pickEnvironment(environments, arg ?? environments.active.get(), 'Delete Key');
+    const env = await environmentOf(environments, target, 'Delete Key');
     const summary = await environments.keys.summary(env);
     if (!summary && !(await environments.keys.has(env))) {
       void vscode.window.showInformationMessage(`${labelOf(env)} has no key pair to delete.`);
@@ -20,7 +23,7 @@ export const deleteKey: CommandDef = {
     }
     const what = summary ? `${describeKey(summary.pending ?? summary.signing)}${summary.pending ? ' and the previous key' : ''}` : 'an unreadable key';
     const ok = await confirmModal(
-      opts,
+      confirmed,
       `Delete the private key of ${labelOf(env)} (${what})?`,
       `It cannot be recovered.${ENVIRONMENTS[env].remote ? ' Requests fail until you generate or import another key and the administrator registers its public key.' : ''}`,
       'Delete Key',
@@ -31,4 +34,4 @@ export const deleteKey: CommandDef = {
     void vscode.window.showInformationMessage(`The key pair of ${labelOf(env)} was deleted.`);
     return true;
   },
-};
+});

@@ -3,8 +3,8 @@ import { PAYLOAD_KINDS, schemaUri } from '../../core/contract';
 import { ENVIRONMENTS } from '../../core/environments';
 import { CLAIMABLE, registrationState } from '../../core/listing/registrationPages';
 import { nowIso, pickRegistration } from '../commandSupport/registrations';
-import { envOfArg, registrationRefOf } from '../commandSupport/treeArgs';
-import { CommandDef } from './registry';
+import { envOf, registrationRefOf } from '../commandSupport/treeArgs';
+import { defineCommand } from './registry';
 
 /**
  * `tpp.fileClaim`: opens a new tire-protection claim payload for a registration (a node, `{id}`, or picked),
@@ -15,11 +15,13 @@ import { CommandDef } from './registry';
  * (`tpp-draft:`, titled "Claim on <invoice number>"): it is closed and dropped once the claim is stored, and closing
  * it never asks to save. Send it with the CodeLens or "Send Payload". Resolves to the document, or `undefined`.
  */
-export const fileClaim: CommandDef = {
+export const fileClaim = defineCommand({
   id: 'tpp.fileClaim',
-  async run(services, arg) {
-    const env = envOfArg(services, arg);
-    let id = registrationRefOf(arg)?.id;
+  needs: ['drafts', 'environments', 'registrations'],
+  args: ([arg]) => ({ rowEnv: envOf(arg), given: registrationRefOf(arg)?.id }),
+  async run(services, { rowEnv, given }) {
+    const env = rowEnv ?? services.environments.active.get();
+    let id = given;
     if (!id) id = (await pickRegistration(services, env, 'tire-protection', `File a claim (${ENVIRONMENTS[env].label})`, false, CLAIMABLE)).id;
     const details = id ? await services.registrations.registrationDetails(env, id).catch(() => undefined) : undefined;
     const reg = details?.registration ?? {};
@@ -51,4 +53,4 @@ export const fileClaim: CommandDef = {
     };
     return services.drafts.open(`Claim on ${invoice ?? 'a registration'}`, JSON.stringify(values, null, 2) + '\n', id);
   },
-};
+});

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { STATUS_FILTERS, type StatusFilter } from '../services/integrationLog';
-import { CommandDef } from './registry';
+import { fieldsArg, flagArg, oneOfArg } from '../commandSupport/args';
+import { defineCommand } from './registry';
 
 const LABELS: Readonly<Record<StatusFilter, string>> = {
   all: 'All requests',
@@ -14,12 +15,13 @@ const LABELS: Readonly<Record<StatusFilter, string>> = {
  * boolean }`, or the last item of the pick) shows or hides the editor's own reads (hidden by default). Without an
  * argument (or with one that is neither) it asks with a quick pick.
  */
-export const filterIntegrationLog: CommandDef = {
+export const filterIntegrationLog = defineCommand({
   id: 'tpp.filterIntegrationLog',
-  async run({ integrationLog }, arg) {
-    const editorReads = (arg as { editorReads?: unknown } | undefined)?.editorReads;
+  needs: ['integrationLog'],
+  args: ([arg]) => ({ editorReads: flagArg(fieldsArg(arg).editorReads), given: oneOfArg(arg, STATUS_FILTERS) }),
+  async run({ integrationLog }, { editorReads, given }) {
     if (typeof editorReads === 'boolean') return integrationLog.showEditorReads(editorReads);
-    let filter = STATUS_FILTERS.includes(arg as StatusFilter) ? (arg as StatusFilter) : undefined;
+    let filter = given;
     if (!filter) {
       const shown = integrationLog.editorReadsShown;
       const picked = await vscode.window.showQuickPick<vscode.QuickPickItem & { filter?: StatusFilter }>(
@@ -35,4 +37,4 @@ export const filterIntegrationLog: CommandDef = {
     }
     if (filter) integrationLog.setFilter(filter);
   },
-};
+});

@@ -1,8 +1,9 @@
 import * as vscode from 'vscode';
 import { ENVIRONMENTS } from '../../core/environments';
 import type { RegistrationFilter } from '../services/registrationsModel';
-import { envOfArg } from '../commandSupport/treeArgs';
-import { CommandDef, UserCancelled } from './registry';
+import { envOf } from '../commandSupport/treeArgs';
+import { fieldsArg, stringArg } from '../commandSupport/args';
+import { defineCommand, UserCancelled } from './registry';
 
 /** Options that skip the prompts (the fields of {@link RegistrationFilter}). */
 export type FilterOptions = RegistrationFilter;
@@ -18,18 +19,27 @@ export function invoiceFilterOf(text: string): Pick<RegistrationFilter, 'invoice
   return v.endsWith('*') ? { invoicePrefix: v.replace(/\*+$/, '').trim() } : { invoiceNumber: v };
 }
 
+/** The {@link FilterOptions} of an argument (its string fields), `undefined` for anything that is not an object. */
+function filterOptionsOf(v: unknown): FilterOptions | undefined {
+  if (v === null || typeof v !== 'object') return undefined;
+  const o = fieldsArg(v);
+  return { invoiceNumber: stringArg(o.invoiceNumber), invoicePrefix: stringArg(o.invoicePrefix), storeNumber: stringArg(o.storeNumber) };
+}
+
 /**
  * `tpp.filterRegistrations`: filters the tire-protection list (spec: Tire-protection registrations, GET with
  * invoiceNumber and storeNumber). A whole invoice number and a store number are sent to the server; an invoice
  * prefix (`INV-10*`) is matched here among the pages read so far, and the prompt says so. The folder is read again
  * from page 1.
  */
-export const filterRegistrations: CommandDef = {
+export const filterRegistrations = defineCommand({
   id: 'tpp.filterRegistrations',
-  async run(services, arg, options) {
-    const env = envOfArg(services, arg);
-    let f = options as FilterOptions | undefined;
-    if (!f || typeof f !== 'object') {
+  needs: ['environments', 'registrations'],
+  args: ([arg, options]) => ({ rowEnv: envOf(arg), given: filterOptionsOf(options) }),
+  async run(services, { rowEnv, given }) {
+    const env = rowEnv ?? services.environments.active.get();
+    let f = given;
+    if (!f) {
       const current = services.registrations.filter(env, 'tire-protection');
       const title = `Filter registrations (${ENVIRONMENTS[env].label})`;
       const invoice = await vscode.window.showInputBox({
@@ -46,4 +56,4 @@ export const filterRegistrations: CommandDef = {
     }
     services.registrations.setFilter(env, 'tire-protection', f);
   },
-};
+});

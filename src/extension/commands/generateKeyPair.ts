@@ -1,11 +1,11 @@
 import * as vscode from 'vscode';
 import { ENVIRONMENTS } from '../../core/environments';
-import { isCurve } from '../../core/jwt/algorithms';
 import { generateKeyMaterial } from '../../core/jwt/keys';
-import { describeKey, KeyCommandOptions, labelOf, offerPublicKeyActions, pickCurve } from '../commandSupport/keys';
-import { askKeyFile, keepKeyFile, type KeyFileOptions } from '../commandSupport/keyFile';
-import { pickEnvironment } from '../commandSupport/pickEnvironment';
-import { CommandDef, UserCancelled } from './registry';
+import { describeKey, labelOf, offerPublicKeyActions, pickCurve } from '../commandSupport/keys';
+import { askKeyFile, keepKeyFile, keyOptionsOf } from '../commandSupport/keyFile';
+import { envTargetOf } from '../commandSupport/args';
+import { environmentOf } from '../commandSupport/pickEnvironment';
+import { defineCommand, UserCancelled } from './registry';
 
 /**
  * `tpp.generateKeyPair` (spec: Authentication, item 2): creates an ECDSA key pair for an environment (the
@@ -16,12 +16,13 @@ import { CommandDef, UserCancelled } from './registry';
  * that the application and the editor sign with the key the administrator registers. Returns
  * `{env, curve, fingerprint, keyFile?}` (nothing secret).
  */
-export const generateKeyPair: CommandDef = {
+export const generateKeyPair = defineCommand({
   id: 'tpp.generateKeyPair',
-  async run(services, arg, opts) {
+  needs: ['environments', 'log'],
+  args: ([arg, opts]) => ({ target: envTargetOf(arg), options: keyOptionsOf(opts) }),
+  async run(services, { target, options }) {
     const { environments, log } = services;
-    const options = (opts ?? {}) as KeyCommandOptions & KeyFileOptions;
-    const env = await pickEnvironment(environments, arg ?? environments.active.get(), 'Generate Key Pair');
+    const env = await environmentOf(environments, target, 'Generate Key Pair');
     const existing = await environments.keys.summary(env);
     if (existing) {
       const choice = options.existing === 'rotate' ? 'Rotate Key…' : options.existing === 'replace' ? 'Replace' : await vscode.window.showWarningMessage(
@@ -38,8 +39,8 @@ export const generateKeyPair: CommandDef = {
       if (choice === 'Rotate Key…') return vscode.commands.executeCommand('tpp.rotateKey', env, options);
       if (choice !== 'Replace') throw new UserCancelled();
     }
-    const interactive = !(options.curve && isCurve(options.curve));
-    const curve = options.curve && isCurve(options.curve) ? options.curve : await pickCurve(`Generate Key Pair for ${labelOf(env)}`);
+    const interactive = !options.curve;
+    const curve = options.curve ?? (await pickCurve(`Generate Key Pair for ${labelOf(env)}`));
     const fileOption = options.keyFile ?? (interactive ? await askKeyFile(env) : undefined);
     const key = await generateKeyMaterial(curve);
     const keyFile = await keepKeyFile(env, key, { ...options, keyFile: fileOption });
@@ -52,4 +53,4 @@ export const generateKeyPair: CommandDef = {
     );
     return { env, curve, fingerprint: key.fingerprint, ...(keyFile ? { keyFile } : {}) };
   },
-};
+});

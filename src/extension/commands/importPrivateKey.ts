@@ -3,8 +3,9 @@ import { ENVIRONMENTS } from '../../core/environments';
 import { importPrivateKeyPem, KeyError } from '../../core/jwt/keys';
 import { signingKeyOf } from '../services/keyStore';
 import { describeKey, labelOf, offerPublicKeyActions } from '../commandSupport/keys';
-import { pickEnvironment } from '../commandSupport/pickEnvironment';
-import { CommandDef, UserCancelled } from './registry';
+import { envTargetOf, fieldsArg, oneOfArg } from '../commandSupport/args';
+import { environmentOf, uriArg } from '../commandSupport/pickEnvironment';
+import { defineCommand, UserCancelled } from './registry';
 
 /** Second argument of `tpp.importPrivateKey`: where to read from (skips the source prompt). */
 export interface ImportOptions {
@@ -15,18 +16,25 @@ export interface ImportOptions {
   readonly uri?: vscode.Uri;
 }
 
+/** The {@link ImportOptions} of an argument, each field decoded; others read as not given. */
+function importOptionsOf(v: unknown): ImportOptions {
+  const o = fieldsArg(v);
+  return { source: oneOfArg(o.source, ['file', 'clipboard'] as const), existing: oneOfArg(o.existing, ['rotate', 'replace'] as const), uri: uriArg(o.uri) };
+}
+
 /**
  * `tpp.importPrivateKey`: reads a PKCS#8 (or SEC1) PEM private key from a file or the clipboard, checks that
  * it is ECDSA on P-256, P-384 or P-521, and stores it in SecretStorage. The contents are never shown or
  * logged; a clipboard that held the key is cleared. An existing key is replaced or, for remote environments,
  * kept as the previous key of a rotation. Returns `{env, curve, fingerprint}`.
  */
-export const importPrivateKey: CommandDef = {
+export const importPrivateKey = defineCommand({
   id: 'tpp.importPrivateKey',
-  async run(services, arg, opts) {
+  needs: ['environments', 'log'],
+  args: ([arg, opts]) => ({ target: envTargetOf(arg), options: importOptionsOf(opts) }),
+  async run(services, { target, options }) {
     const { environments, log } = services;
-    const options = (opts ?? {}) as ImportOptions;
-    const env = await pickEnvironment(environments, arg ?? environments.active.get(), 'Import Private Key');
+    const env = await environmentOf(environments, target, 'Import Private Key');
     let source = options.source;
     if (!source) {
       const picked = await vscode.window.showQuickPick(
@@ -81,4 +89,4 @@ export const importPrivateKey: CommandDef = {
     offerPublicKeyActions(services, env, `Imported a ${key.curve} private key for ${labelOf(env)} (${describeKey(key)})${source === 'clipboard' ? '; the clipboard was cleared' : ''}.`);
     return { env, curve: key.curve, fingerprint: key.fingerprint };
   },
-};
+});

@@ -6,7 +6,8 @@ import type { Services } from '../container';
 import { labelOf } from '../commandSupport/keys';
 import { pickEnvironment } from '../commandSupport/pickEnvironment';
 import { envOf } from '../commandSupport/treeArgs';
-import { CommandDef, UserCancelled } from './registry';
+import { fieldsArg, oneOfArg, stringArg } from '../commandSupport/args';
+import { defineCommand, UserCancelled } from './registry';
 
 /** Where `tpp.inspectJwt` takes its token from. */
 export type TokenSource = 'selection' | 'clipboard' | 'input' | 'mint';
@@ -29,13 +30,23 @@ export interface InspectResult {
   readonly failed: readonly string[];
 }
 
+const TOKEN_SOURCES: readonly TokenSource[] = ['selection', 'clipboard', 'input', 'mint'];
+
+/** The {@link InspectOptions} of an argument, each field decoded. Throws on a `source` that is none of {@link TokenSource}. */
+function inspectOptionsOf(v: unknown): InspectOptions {
+  const o = fieldsArg(v);
+  const source = oneOfArg(o.source, TOKEN_SOURCES);
+  if (o.source !== undefined && !source) throw new Error(`Unknown token source '${String(o.source)}'.`);
+  return { source, token: stringArg(o.token), env: isEnvironmentId(o.env) ? o.env : undefined, note: stringArg(o.note) };
+}
+
 const LOOKS_LIKE_JWT = /^\s*(?:bearer\s+)?["']?eyJ[\w-]*\.[\w-]*\.[\w-]*/i;
 
 /**
  * Checks `token` against `env` and opens the read-only preview (decoded header and claims, dates, checklist).
  * Shared by `tpp.inspectJwt` and `tpp.verifyConnection`.
  */
-export async function showInspection(services: Services, env: EnvironmentId, token: string, source: string, note?: string): Promise<{ inspection: JwtInspection; uri: vscode.Uri }> {
+export async function showInspection(services: Pick<Services, 'jwt' | 'jwtPreview'>, env: EnvironmentId, token: string, source: string, note?: string): Promise<{ inspection: JwtInspection; uri: vscode.Uri }> {
   const inspection = await services.jwt.inspect(env, token);
   const target = await services.jwt.partialTarget(env);
   const markdown = renderInspectionMarkdown(inspection, { environment: labelOf(env), source, token, iss: target.iss, aud: target.aud, note });
@@ -48,10 +59,11 @@ export async function showInspection(services: Services, env: EnvironmentId, tok
  * and shows the decoded header and claims with the checklist of every rule of spec section Authentication,
  * checked against an environment's Partner ID, base address and public key.
  */
-export const inspectJwt: CommandDef = {
+export const inspectJwt = defineCommand({
   id: 'tpp.inspectJwt',
-  async run(services, arg, opts) {
-    const options = (opts ?? {}) as InspectOptions;
+  needs: ['environments', 'jwt', 'jwtPreview'],
+  args: ([arg, opts]) => ({ rowEnv: envOf(arg), options: inspectOptionsOf(opts) }),
+  async run(services, { rowEnv, options }) {
     const { environments } = services;
     let source = options.source;
     const selection = (() => {
@@ -70,7 +82,7 @@ export const inspectJwt: CommandDef = {
       if (!picked) throw new UserCancelled();
       source = picked.source;
     }
-    const argEnv = options.env ?? envOf(arg);
+    const argEnv = options.env ?? rowEnv;
     let env: EnvironmentId = argEnv ?? environments.active.get();
     let token: string;
     let from: string;
@@ -107,4 +119,4 @@ export const inspectJwt: CommandDef = {
     const result: InspectResult = { uri: uri.toString(), ok: inspection.ok, failed };
     return result;
   },
-};
+});

@@ -1,12 +1,14 @@
 import * as vscode from 'vscode';
-import { CommandDef } from './registry';
+import { defineCommand, noArgs } from './registry';
 
 /**
  * `tpp.loadSampleData`: loads a few hundred realistic registrations (with claims and cancellations), shops and
  * motor-club registrations into the Local sandbox, starting it if needed, and redraws the Local registration folders.
  */
-export const loadSampleData: CommandDef = {
+export const loadSampleData = defineCommand({
   id: 'tpp.loadSampleData',
+  needs: ['localSandbox', 'log', 'registrations'],
+  args: noArgs,
   async run(services) {
     const sandbox = services.localSandbox;
     const s = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Loading sample data into the Local sandbox…' }, () =>
@@ -21,4 +23,4 @@ export const loadSampleData: CommandDef = {
     );
     return s;
   },
-};
+});

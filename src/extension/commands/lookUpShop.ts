@@ -1,15 +1,18 @@
 import * as vscode from 'vscode';
 import { ENVIRONMENTS } from '../../core/environments';
 import { runRequest } from '../send/runRequest';
-import { envOfArg } from '../commandSupport/treeArgs';
-import { CommandDef, UserCancelled } from './registry';
+import { envOf } from '../commandSupport/treeArgs';
+import { textArg } from '../commandSupport/args';
+import { defineCommand, UserCancelled } from './registry';
 
 /** `tpp.lookUpShop` (GET /tire-protection/shops/lookup?query=): by phone number, or name and address. */
-export const lookUpShop: CommandDef = {
+export const lookUpShop = defineCommand({
   id: 'tpp.lookUpShop',
-  async run(services, arg, given) {
-    const env = envOfArg(services, arg);
-    let query = typeof given === 'string' ? given : undefined;
+  needs: ['api', 'environments', 'log', 'responses'],
+  args: ([arg, given]) => ({ rowEnv: envOf(arg), given: textArg(given) }),
+  async run(services, { rowEnv, given }) {
+    const env = rowEnv ?? services.environments.active.get();
+    let query = given;
     if (!query) {
       query = await vscode.window.showInputBox({
         title: `Look Up Shop (${ENVIRONMENTS[env].label})`,
@@ -20,4 +23,4 @@ export const lookUpShop: CommandDef = {
     }
     return runRequest(services, env, 'lookupShop', { query: { query: query.trim() } }, { title: `Look up shop "${query.trim()}"`, reveal: 'always' });
   },
-};
+});

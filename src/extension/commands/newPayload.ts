@@ -1,16 +1,18 @@
 import * as vscode from 'vscode';
 import { PAYLOAD_KINDS, schemaUri, type PayloadKind } from '../../core/contract';
-import { CommandDef, UserCancelled } from './registry';
+import { defineCommand, UserCancelled } from './registry';
 
 /**
  * `tpp.newPayload` (New Payload…): picks a payload kind and opens a new, untitled JSON document with the
  * kind's template, which declares `"$schema": "tpp://schemas/<kind>.json"` on its first line.
  * An argument (a kind name) skips the picker. Resolves to the new document.
  */
-export const newPayload: CommandDef = {
+export const newPayload = defineCommand({
   id: 'tpp.newPayload',
-  async run(_services, arg) {
-    let kind = typeof arg === 'string' && Object.hasOwn(PAYLOAD_KINDS, arg) ? (arg as PayloadKind) : undefined;
+  needs: [],
+  args: ([arg]) => ({ given: typeof arg === 'string' && Object.hasOwn(PAYLOAD_KINDS, arg) ? (arg as PayloadKind) : undefined }),
+  async run(_services, { given }) {
+    let kind = given;
     if (!kind) {
       const items = Object.values(PAYLOAD_KINDS).map((def) => ({
         label: def.title,
@@ -28,4 +30,4 @@ export const newPayload: CommandDef = {
     await vscode.window.showTextDocument(doc);
     return doc;
   },
-};
+});

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { TreeNode } from '../tree/node';
-import { envOfArg, treeArgOf } from '../commandSupport/treeArgs';
-import { CommandDef } from './registry';
+import { envOf, treeArgOf } from '../commandSupport/treeArgs';
+import { defineCommand } from './registry';
 
 /** A string field of a record, or `''`. */
 function text(record: unknown, name: string): string {
@@ -15,12 +15,13 @@ function text(record: unknown, name: string): string {
  * status. Tabs are titled by invoice number (`INV-1042 · registration`, `SRV-7 · claim`), not by raw ids.
  * Resolves to the document URI (string).
  */
-export const openRecord: CommandDef = {
+export const openRecord = defineCommand({
   id: 'tpp.openRecord',
-  async run(services, arg) {
+  needs: ['environments', 'records'],
+  args: ([arg]) => ({ rowEnv: envOf(arg), row: treeArgOf(arg), node: arg as Partial<TreeNode> | undefined }),
+  async run(services, { rowEnv, row, node }) {
     const records = services.records;
-    const row = treeArgOf(arg);
-    const env = envOfArg(services, arg);
+    const env = rowEnv ?? services.environments.active.get();
     let uri: vscode.Uri;
     if (row?.node === 'registration' && row.id) uri = records.liveUri(env, 'registration', row.id, row.invoiceNumber);
     else if (row?.node === 'motorClub' && row.id) uri = records.liveUri(env, 'motor-club', row.id, row.invoiceNumber);
@@ -28,10 +29,10 @@ export const openRecord: CommandDef = {
     else if (row?.node === 'history') uri = records.snapshot(env, `${text(row.entry, 'method')} ${text(row.entry, 'time').slice(11, 19)} · request`, row.entry);
     else if (row?.node === 'environment') uri = records.snapshot(env, `${row.label || env} · environment`, row.status);
     else {
-      const item = (arg as Partial<TreeNode> | undefined)?.toTreeItem?.();
+      const item = typeof node?.toTreeItem === 'function' ? node.toTreeItem() : undefined;
       uri = records.snapshot(env, `${typeof item?.label === 'string' ? item.label : 'row'}`, { label: item?.label, description: item?.description, tooltip: typeof item?.tooltip === 'string' ? item.tooltip : undefined });
     }
     await records.open(uri);
     return uri.toString();
   },
-};
+});

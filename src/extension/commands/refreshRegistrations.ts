@@ -1,11 +1,13 @@
-import { CommandDef } from './registry';
-import { envOfArg, listProductOf } from '../commandSupport/treeArgs';
+import { defineCommand } from './registry';
+import { envOf, listProductOf } from '../commandSupport/treeArgs';
 
 /** `tpp.refreshRegistrations` (also Retry of an error row): reads the list again from page 1. */
-export const refreshRegistrations: CommandDef = {
+export const refreshRegistrations = defineCommand({
   id: 'tpp.refreshRegistrations',
-  run(services, arg, product) {
-    const env = envOfArg(services, arg);
-    services.registrations.invalidate(env, listProductOf(arg, product));
+  needs: ['environments', 'registrations'],
+  args: ([arg, second]) => ({ rowEnv: envOf(arg), product: listProductOf(arg, second) }),
+  run(services, { rowEnv, product }) {
+    const env = rowEnv ?? services.environments.active.get();
+    services.registrations.invalidate(env, product);
   },
-};
+});

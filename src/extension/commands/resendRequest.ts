@@ -4,9 +4,10 @@ import type { EndpointId } from '../../core/contract/types';
 import { ENVIRONMENTS, EnvironmentId } from '../../core/environments';
 import type { HistoryEntry } from '../../core/history/history';
 import { runRequest } from '../send/runRequest';
-import { entryOf, pickEntry } from '../commandSupport/history';
-import { envOfArg } from '../commandSupport/treeArgs';
-import { CommandDef, UserCancelled } from './registry';
+import { entryOf, pickEntry, recordedRefOf } from '../commandSupport/history';
+import { envOf } from '../commandSupport/treeArgs';
+import { fieldsArg } from '../commandSupport/args';
+import { defineCommand, UserCancelled } from './registry';
 
 /** The question Resend asks before a request that changes data. */
 export interface ResendQuestion {
@@ -59,11 +60,16 @@ export function resendQuestion(entry: HistoryEntry, envLabel: string): ResendQue
  * in a modal showing method, URL, invoice number and size, and is sent only on **Resend** (the Production guard still
  * asks for Production). Resolves to the request outcome.
  */
-export const resendRequest: CommandDef = {
+export const resendRequest = defineCommand({
   id: 'tpp.resendRequest',
-  async run(services, arg, options) {
-    const env0 = envOfArg(services, arg);
-    const entry = entryOf(services, arg) ?? (await pickEntry(services, env0, 'Resend Request'));
+  needs: ['api', 'environments', 'history', 'log', 'records', 'responses'],
+  args: ([arg, options]) => {
+    const confirm = fieldsArg(options).confirm;
+    return { rowEnv: envOf(arg), recorded: recordedRefOf(arg), confirm: typeof confirm === 'function' ? (confirm as NonNullable<ResendOptions['confirm']>) : undefined };
+  },
+  async run(services, { rowEnv, recorded, confirm }) {
+    const env0 = rowEnv ?? services.environments.active.get();
+    const entry = entryOf(services, recorded) ?? (await pickEntry(services, env0, 'Resend Request'));
     if (!entry.replay || !Object.hasOwn(ENDPOINTS, entry.replay.endpointId)) throw new Error('This request cannot be sent again (its body was too large to keep, or it is from another version).');
     const env = (Object.hasOwn(ENVIRONMENTS, entry.env) ? entry.env : env0) as EnvironmentId;
     const r = entry.replay;
@@ -72,10 +78,9 @@ export const resendRequest: CommandDef = {
     if (def.method !== 'GET') {
       const q = resendQuestion(entry, ENVIRONMENTS[env].label);
       if (body !== undefined) await services.records.open(services.records.snapshot(env, `${invoiceOf(body) || `${entry.method} ${entry.path}`} · body to resend`, body));
-      const confirm = (options as ResendOptions | undefined)?.confirm;
       const ok = confirm ? await confirm(q) : (await vscode.window.showWarningMessage(q.message, { modal: true, detail: q.detail }, 'Resend')) === 'Resend';
       if (!ok) throw new UserCancelled();
     }
     return runRequest(services, env, r.endpointId as EndpointId, { params: r.params, query: r.query, body }, { title: `Resend ${entry.method} ${entry.path}`, reveal: 'always' });
   },
-};
+});

@@ -1,11 +1,11 @@
 import * as vscode from 'vscode';
-import { isCurve } from '../../core/jwt/algorithms';
 import { generateKeyMaterial } from '../../core/jwt/keys';
 import { signingKeyOf } from '../services/keyStore';
-import { describeKey, KeyCommandOptions, labelOf, offerPublicKeyActions, pickCurve } from '../commandSupport/keys';
-import { askKeyFile, keepKeyFile, type KeyFileOptions } from '../commandSupport/keyFile';
-import { pickEnvironment } from '../commandSupport/pickEnvironment';
-import { CommandDef } from './registry';
+import { describeKey, labelOf, offerPublicKeyActions, pickCurve } from '../commandSupport/keys';
+import { askKeyFile, keepKeyFile, keyOptionsOf } from '../commandSupport/keyFile';
+import { envTargetOf } from '../commandSupport/args';
+import { environmentOf } from '../commandSupport/pickEnvironment';
+import { defineCommand } from './registry';
 
 /**
  * `tpp.rotateKey`: generates a new key pair for an environment that has one, keeping the current key — which
@@ -13,17 +13,18 @@ import { CommandDef } from './registry';
  * the new public key. Like Generate Key Pair it can also write the new key to a file for the application (`keyFile`);
  * point the application at it once the rotation is confirmed. Returns `{env, curve, fingerprint, keyFile?}` of the new key.
  */
-export const rotateKey: CommandDef = {
+export const rotateKey = defineCommand({
   id: 'tpp.rotateKey',
-  async run(services, arg, opts) {
+  needs: ['environments', 'jwt', 'log'],
+  args: ([arg, opts]) => ({ target: envTargetOf(arg), options: keyOptionsOf(opts) }),
+  async run(services, { target, options }) {
     const { environments, log } = services;
-    const options = (opts ?? {}) as KeyCommandOptions & KeyFileOptions;
-    const env = await pickEnvironment(environments, arg ?? environments.active.get(), 'Rotate Key');
+    const env = await environmentOf(environments, target, 'Rotate Key');
     const rec = await services.jwt.record(env);
     if (rec.previous) throw new Error(`${labelOf(env)} already has a rotation waiting: confirm it (Confirm Key Rotation) or cancel it first.`);
     const current = signingKeyOf(rec);
-    const interactive = !(options.curve && isCurve(options.curve));
-    const curve = options.curve && isCurve(options.curve) ? options.curve : await pickCurve(`New key for ${labelOf(env)}`, current.curve);
+    const interactive = !options.curve;
+    const curve = options.curve ?? (await pickCurve(`New key for ${labelOf(env)}`, current.curve));
     const fileOption = options.keyFile ?? (interactive ? await askKeyFile(env) : undefined);
     const key = await generateKeyMaterial(curve);
     const keyFile = await keepKeyFile(env, key, { ...options, keyFile: fileOption });
@@ -36,4 +37,4 @@ export const rotateKey: CommandDef = {
     );
     return { env, curve, fingerprint: key.fingerprint, ...(keyFile ? { keyFile } : {}) };
   },
-};
+});

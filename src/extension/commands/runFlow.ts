@@ -1,7 +1,9 @@
 import * as vscode from 'vscode';
 import { ENVIRONMENTS } from '../../core/environments';
 import { flowEnvironmentOf, flowUriOf, refuseBrokenFlow } from '../commandSupport/flows';
-import { CommandDef } from './registry';
+import { envChoiceOf } from '../commandSupport/args';
+import { uriArg } from '../commandSupport/pickEnvironment';
+import { defineCommand } from './registry';
 
 /**
  * `tpp.runFlow(uri?: Uri, env?: EnvironmentId | 'pick')` (the **Run Flow** CodeLens, the editor title, the palette):
@@ -9,10 +11,12 @@ import { CommandDef } from './registry';
  * a Test Explorer run, so each request's result, duration and failed assertions show there
  * (docs/flows-editor.md). Refused while the parser reports errors. Resolves to the results (`RequestResult[]`).
  */
-export const runFlow: CommandDef = {
+export const runFlow = defineCommand({
   id: 'tpp.runFlow',
-  async run(services, uriArg, envArg) {
-    const uri = flowUriOf(uriArg);
+  needs: ['environments', 'flowRuns', 'flows'],
+  args: ([uri, env]) => ({ given: uriArg(uri), envArg: envChoiceOf(env) }),
+  async run(services, { given, envArg }) {
+    const uri = flowUriOf(given);
     const env = await flowEnvironmentOf(services, envArg, 'Run Flow on…');
     refuseBrokenFlow(await services.flows.load(uri));
     const results = await services.flowRuns.runInExplorer(uri, env);
@@ -25,4 +29,4 @@ export const runFlow: CommandDef = {
     else void vscode.window.showInformationMessage(summary, 'Show Tests').then(show);
     return results;
   },
-};
+});

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { CommandDef } from './registry';
+import { defineCommand, noArgs } from './registry';
 
 /** Requests the tour script sends (examples/mistakes/send-mistakes.mjs). */
 const TOUR_REQUESTS = 3;
@@ -12,8 +12,10 @@ const LOG_WAIT_MS = 10_000;
  * rows, which explain each of its three broken requests (walkthrough step). Resolves to the tour's Partner ID as
  * soon as the script started.
  */
-export const runMistakesTour: CommandDef = {
+export const runMistakesTour = defineCommand({
   id: 'tpp.runMistakesTour',
+  needs: ['integrationLog', 'mistakesTour'],
+  args: noArgs,
   async run({ mistakesTour, integrationLog }) {
     const { partnerId, done } = await mistakesTour.run();
     await vscode.commands.executeCommand('tpp.integrationLog.focus');
@@ -30,4 +32,4 @@ export const runMistakesTour: CommandDef = {
     });
     return partnerId;
   },
-};
+});

@@ -1,20 +1,23 @@
 import * as vscode from 'vscode';
 import { publicKeyPem } from '../../core/jwt/keys';
 import { describeKey, labelOf } from '../commandSupport/keys';
-import { pickEnvironment } from '../commandSupport/pickEnvironment';
-import { CommandDef, UserCancelled } from './registry';
+import { envTargetOf } from '../commandSupport/args';
+import { environmentOf, uriArg } from '../commandSupport/pickEnvironment';
+import { defineCommand, UserCancelled } from './registry';
 
 /**
  * `tpp.savePublicKey`: saves the environment's public key (SPKI PEM) to a file chosen in a save dialog
  * (default name `tpp-<env>-public.pem`); a `vscode.Uri` second argument skips the dialog. Returns the URI.
  */
-export const savePublicKey: CommandDef = {
+export const savePublicKey = defineCommand({
   id: 'tpp.savePublicKey',
-  async run(services, arg, target) {
+  needs: ['environments', 'jwt', 'log', 'marks'],
+  args: ([arg, file]) => ({ target: envTargetOf(arg), file: uriArg(file) }),
+  async run(services, { target, file }) {
     const { environments, log } = services;
-    const env = await pickEnvironment(environments, arg ?? environments.active.get(), 'Save Public Key');
+    const env = await environmentOf(environments, target, 'Save Public Key');
     const rec = await services.jwt.record(env);
-    let uri = target instanceof vscode.Uri ? target : undefined;
+    let uri = file;
     if (!uri) {
       const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
       const name = `tpp-${env}-public.pem`;
@@ -32,4 +35,4 @@ export const savePublicKey: CommandDef = {
     void vscode.window.showInformationMessage(`Public key of ${labelOf(env)} saved to ${vscode.workspace.asRelativePath(uri)}: send this file to the administrator.`);
     return uri;
   },
-};
+});

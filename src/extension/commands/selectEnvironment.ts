@@ -1,14 +1,17 @@
-import { CommandDef } from './registry';
+import { envOf } from '../commandSupport/treeArgs';
+import { defineCommand } from './registry';
 import { pickEnvironment } from '../commandSupport/pickEnvironment';
 import { ENVIRONMENTS } from '../../core/environments';
 
 /** `tpp.selectEnvironment`: quick pick of Local, Sandbox, Production; the choice is persisted. Returns the id. */
-export const selectEnvironment: CommandDef = {
+export const selectEnvironment = defineCommand({
   id: 'tpp.selectEnvironment',
-  async run({ environments, log }, arg) {
-    const id = await pickEnvironment(environments, arg, 'Tire Protection: Select Environment');
+  needs: ['environments', 'log'],
+  args: ([arg]) => ({ named: envOf(arg) }),
+  async run({ environments, log }, { named }) {
+    const id = await pickEnvironment(environments, named, 'Tire Protection: Select Environment');
     await environments.active.set(id);
     log.info(`Active environment: ${ENVIRONMENTS[id].label}`);
     return id;
   },
-};
+});

@@ -1,7 +1,9 @@
 import { confirmFlowRun } from '../flows/guard';
 import { UserCancelled } from '../services/userCancelled';
 import { flowEnvironmentOf, flowUriOf, refuseBrokenFlow } from '../commandSupport/flows';
-import { CommandDef } from './registry';
+import { envChoiceOf, numberArg } from '../commandSupport/args';
+import { uriArg } from '../commandSupport/pickEnvironment';
+import { defineCommand } from './registry';
 
 /**
  * `tpp.sendFlowRequest(uri?: Uri, index?: number, env?: EnvironmentId | 'pick')` (the **Send to <environment>**
@@ -11,10 +13,12 @@ import { CommandDef } from './registry';
  * `{ result: RequestResult, results: RequestResult[] }` (`results`: every request that ran). The sending itself is in
  * dist/flows.js (src/extension/flows/sendRequest.ts), loaded with the flow features.
  */
-export const sendFlowRequest: CommandDef = {
+export const sendFlowRequest = defineCommand({
   id: 'tpp.sendFlowRequest',
-  async run(services, uriArg, indexArg, envArg) {
-    const uri = flowUriOf(uriArg);
+  needs: ['environments', 'flowRuns', 'flows', 'responses'],
+  args: ([uri, index, env]) => ({ given: uriArg(uri), indexArg: numberArg(index), envArg: envChoiceOf(env) }),
+  async run(services, { given, indexArg, envArg }) {
+    const uri = flowUriOf(given);
     const flow = await services.flows.load(uri);
     const flows = require('../flows') as typeof import('../flows');
     const index = flows.requestIndexOf(flow, indexArg);
@@ -25,4 +29,4 @@ export const sendFlowRequest: CommandDef = {
     if (!sent) throw new UserCancelled();
     return sent;
   },
-};
+});

@@ -2,15 +2,17 @@ import * as vscode from 'vscode';
 import { PayloadRefused, routePayload, type PayloadRoute, type RouteAnswers, type RouteNeed } from '../../core/client/route';
 import { kindFromSchemaUri } from '../../core/contract/kinds';
 import { VariableError, resolvePayloadVariables } from '../../core/variables';
-import { ENVIRONMENTS, EnvironmentId, isEnvironmentId } from '../../core/environments';
+import { ENVIRONMENTS, EnvironmentId } from '../../core/environments';
 import { readPayload } from '../send/payloadSend';
 import { runRequest } from '../send/runRequest';
-import { pickRegistration } from '../commandSupport/registrations';
-import { pickEnvironment } from '../commandSupport/pickEnvironment';
-import { CommandDef, UserCancelled } from './registry';
+import { pickRegistration, type RegistrationLists } from '../commandSupport/registrations';
+import { uriArg } from '../commandSupport/pickEnvironment';
+import { envChoiceOf, fieldsArg } from '../commandSupport/args';
+import { flowEnvironmentOf } from '../commandSupport/flows';
+import { defineCommand, UserCancelled } from './registry';
 
 /** Asks for what the file does not say: a registration (picker of the tree's rows, or an invoice number) or a shop. */
-async function ask(services: Parameters<CommandDef['run']>[0], env: EnvironmentId, need: RouteNeed, name: string): Promise<RouteAnswers> {
+async function ask(services: RegistrationLists, env: EnvironmentId, need: RouteNeed, name: string): Promise<RouteAnswers> {
   if (need.need === 'registration') {
     const ref = await pickRegistration(services, env, need.product, `Which registration is ${name} for?`, need.byInvoice);
     return { registrationId: ref.id, invoiceNumber: ref.invoiceNumber, storeNumber: ref.storeNumber };
@@ -31,19 +33,16 @@ async function ask(services: Parameters<CommandDef['run']>[0], env: EnvironmentI
  * captured (`{{lastRegistration.id}}`). Ctrl+Alt+R / Cmd+Alt+R runs it on the active payload file. Resolves to the
  * request outcome (status, body, response document).
  */
-export const sendPayload: CommandDef = {
+export const sendPayload = defineCommand({
   id: 'tpp.sendPayload',
-  async run(services, arg, envArg, opts) {
-    const uri = arg instanceof vscode.Uri ? arg : vscode.window.activeTextEditor?.document.uri;
+  needs: ['api', 'environments', 'log', 'registrations', 'responses', 'variables'],
+  args: ([arg, env, opts]) => ({ given: uriArg(arg), envArg: envChoiceOf(env), anyway: fieldsArg(opts).anyway === true }),
+  async run(services, { given, envArg, anyway }) {
+    const uri = given ?? vscode.window.activeTextEditor?.document.uri;
     if (!uri) throw new Error('Open a payload file (a JSON file with a "$schema": "tpp://schemas/<kind>.json" line) first.');
     const doc = await vscode.workspace.openTextDocument(uri);
-    const env = isEnvironmentId(envArg)
-      ? envArg
-      : envArg === 'pick'
-        ? await pickEnvironment(services.environments, undefined, 'Send Payload to…')
-        : services.environments.active.get();
+    const env = await flowEnvironmentOf(services, envArg, 'Send Payload to…');
     // Send Anyway (offered on a refusal by the checker) sends the same file to the same environment past the checker.
-    const anyway = (opts as { anyway?: unknown } | undefined)?.anyway === true;
     const { value: file, name } = readPayload(doc, { ignoreErrors: anyway, sendAnyway: () => vscode.commands.executeCommand('tpp.sendPayload', uri, env, { anyway: true }) });
     const schema = (file as { $schema?: unknown } | null)?.$schema;
     const kind = typeof schema === 'string' ? kindFromSchemaUri(schema) : undefined;
@@ -75,4 +74,4 @@ export const sendPayload: CommandDef = {
     if (outcome.ok && outcome.status !== undefined && outcome.status >= 200 && outcome.status < 300) await services.variables.capture(env, route.kind, value, outcome.body);
     return outcome;
   },
-};
+});

@@ -1,18 +1,21 @@
 import * as vscode from 'vscode';
 import { labelOf } from '../commandSupport/keys';
-import { pickEnvironment } from '../commandSupport/pickEnvironment';
-import { CommandDef, UserCancelled } from './registry';
+import { envTargetOf } from '../commandSupport/args';
+import { environmentOf } from '../commandSupport/pickEnvironment';
+import { defineCommand, UserCancelled } from './registry';
 
 /**
  * `tpp.setEligibilityToken` (spec: Vehicle eligibility lookup): stores the dedicated token the provider issued
  * for the eligibility lookup — partner JWTs do not work there — as its own secret per environment. An empty
  * entry deletes it. The token is never shown or logged. Returns `true` when stored, `false` when deleted.
  */
-export const setEligibilityToken: CommandDef = {
+export const setEligibilityToken = defineCommand({
   id: 'tpp.setEligibilityToken',
-  async run(services, arg) {
+  needs: ['environments', 'log'],
+  args: ([arg]) => ({ target: envTargetOf(arg) }),
+  async run(services, { target }) {
     const { environments, log } = services;
-    const env = await pickEnvironment(environments, arg ?? environments.active.get(), 'Set Eligibility Token');
+    const env = await environmentOf(environments, target, 'Set Eligibility Token');
     const has = await environments.keys.hasEligibilityToken(env);
     const value = await vscode.window.showInputBox({
       title: `Eligibility Token for ${labelOf(env)}`,
@@ -28,4 +31,4 @@ export const setEligibilityToken: CommandDef = {
     void vscode.window.showInformationMessage(token ? `Eligibility token stored for ${labelOf(env)} in secret storage.` : `Eligibility token of ${labelOf(env)} deleted.`);
     return token !== '';
   },
-};
+});

@@ -1,7 +1,8 @@
 import { createServer } from 'node:net';
 import * as vscode from 'vscode';
 import { DEFAULT_LOCAL_PORT } from '../../core/sandbox/addresses';
-import { CommandDef, UserCancelled } from './registry';
+import { numberArg } from '../commandSupport/args';
+import { defineCommand, UserCancelled } from './registry';
 
 /** Why `text` is not a port 1..65535, or undefined when it is one. */
 export function portProblem(text: string): string | undefined {
@@ -45,15 +46,17 @@ export async function portProblemNow(text: string, own: number): Promise<string 
  * offered. With a number argument (0..65535) no prompt is shown. Resolves to the port stored; throws on an argument
  * that is not a port or is held by another program.
  */
-export const setLocalPort: CommandDef = {
+export const setLocalPort = defineCommand({
   id: 'tpp.setLocalPort',
-  async run(services, arg) {
+  needs: ['localSandbox'],
+  args: ([arg]) => ({ given: numberArg(arg) }),
+  async run(services, { given }) {
     // The sandbox's own port is free to keep; any other must be free now, or the working sandbox would stop.
     const own = services.localSandbox.status.portInUse ? -1 : services.localSandbox.port;
     let port: number;
-    if (typeof arg === 'number') {
-      if (!Number.isInteger(arg) || arg < 0 || arg > 65535) throw new Error(`${arg} is not a port: use 1..65535, or 0 for any free port.`);
-      port = arg;
+    if (given !== undefined) {
+      if (!Number.isInteger(given) || given < 0 || given > 65535) throw new Error(`${given} is not a port: use 1..65535, or 0 for any free port.`);
+      port = given;
       const taken = port === 0 ? undefined : await portProblemNow(String(port), own);
       if (taken) throw new Error(taken);
     } else {
@@ -64,7 +67,7 @@ export const setLocalPort: CommandDef = {
     void vscode.window.setStatusBarMessage(`Local sandbox: ${where}`, 4000);
     return port;
   },
-};
+});
 
 async function ask(current: number, taken: number | undefined, own: number): Promise<number> {
   type Pick = vscode.QuickPickItem & { port?: number };

@@ -1,16 +1,19 @@
 import * as vscode from 'vscode';
-import { CommandDef, UserCancelled } from './registry';
-import { pickEnvironment } from '../commandSupport/pickEnvironment';
+import { defineCommand, UserCancelled } from './registry';
+import { envTargetOf } from '../commandSupport/args';
+import { environmentOf } from '../commandSupport/pickEnvironment';
 import { ENVIRONMENTS } from '../../core/environments';
 
 /**
  * `tpp.setPartnerId`: asks for the Partner ID the administrator returned (spec: Authentication, item 2)
  * and stores it in the user setting `tpp.<env>.partnerId` (application scope). Local generates its own.
  */
-export const setPartnerId: CommandDef = {
+export const setPartnerId = defineCommand({
   id: 'tpp.setPartnerId',
-  async run({ environments, log }, arg) {
-    const env = await pickEnvironment(environments, arg ?? environments.active.get(), 'Set Partner ID', (id) => ENVIRONMENTS[id].remote);
+  needs: ['environments', 'log'],
+  args: ([arg]) => ({ target: envTargetOf(arg) }),
+  async run({ environments, log }, { target }) {
+    const env = await environmentOf(environments, target, 'Set Partner ID', (id) => ENVIRONMENTS[id].remote);
     if (env === 'local') throw new UserCancelled();
     const current = environments.settings.remote(env)?.partnerId ?? '';
     const value = await vscode.window.showInputBox({
@@ -24,4 +27,4 @@ export const setPartnerId: CommandDef = {
     await environments.settings.setPartnerId(env, value.trim());
     log.info(`Partner ID set for ${ENVIRONMENTS[env].label}`);
   },
-};
+});

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import { exchangeOfArg } from '../commandSupport/history';
-import { treeArgOf } from '../commandSupport/treeArgs';
-import { CommandDef } from './registry';
+import { uriArg } from '../commandSupport/pickEnvironment';
+import { exchangeOfArg, recordedRefOf } from '../commandSupport/history';
+import { defineCommand } from './registry';
 
 /**
  * `tpp.showExchange(exchange: Exchange, payloadUri?: Uri)`: shows a request and its answer in the response view
@@ -9,14 +9,16 @@ import { CommandDef } from './registry';
  * shown (with the page's render report), `undefined` when the argument holds no exchange (an entry written by an
  * earlier version: then it opens as JSON).
  */
-export const showExchange: CommandDef = {
+export const showExchange = defineCommand({
   id: 'tpp.showExchange',
-  async run(services, arg, payloadUri) {
-    const x = exchangeOfArg(services, arg);
+  needs: ['history', 'responses'],
+  args: ([arg, payloadUri]) => ({ target: recordedRefOf(arg), payloadUri: uriArg(payloadUri) }),
+  async run(services, { target, payloadUri }) {
+    const x = exchangeOfArg(services, target);
     if (!x) {
-      if (treeArgOf(arg)?.node === 'history') return vscode.commands.executeCommand('tpp.openRecord', arg);
+      if (target?.node === 'history') return vscode.commands.executeCommand('tpp.openRecord', target.row);
       throw new Error('Nothing to show: pick a request of the Request history.');
     }
-    return services.responses.show(x, payloadUri instanceof vscode.Uri ? { payloadUri } : {});
+    return services.responses.show(x, payloadUri ? { payloadUri } : {});
   },
-};
+});

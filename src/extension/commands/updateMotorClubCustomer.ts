@@ -1,20 +1,23 @@
 import { ENVIRONMENTS } from '../../core/environments';
 import { openPayload, pickRegistration } from '../commandSupport/registrations';
-import { envOfArg, registrationRefOf, treeArgOf } from '../commandSupport/treeArgs';
-import { CommandDef } from './registry';
+import { envOf, registrationRefOf, treeArgOf } from '../commandSupport/treeArgs';
+import { defineCommand } from './registry';
 
 /**
  * `tpp.updateMotorClubCustomer`: opens a motor-club customer payload for a registration (node or picked), with
  * `$registrationId` (or `$invoiceNumber`) and the current customer prefilled. Send it to replace the customer.
  */
-export const updateMotorClubCustomer: CommandDef = {
+export const updateMotorClubCustomer = defineCommand({
   id: 'tpp.updateMotorClubCustomer',
-  async run(services, arg) {
-    const env = envOfArg(services, arg);
-    const ref = registrationRefOf(arg) ?? (await pickRegistration(services, env, 'motor-club', `Update motor-club customer (${ENVIRONMENTS[env].label})`, true));
+  needs: ['environments', 'registrations'],
+  args: ([arg]) => {
     const row = treeArgOf(arg);
-    const record = row?.node === 'motorClub' || row?.node === 'registration' ? row.record : undefined;
+    return { rowEnv: envOf(arg), given: registrationRefOf(arg), record: row?.node === 'motorClub' || row?.node === 'registration' ? row.record : undefined };
+  },
+  async run(services, { rowEnv, given, record }) {
+    const env = rowEnv ?? services.environments.active.get();
+    const ref = given ?? (await pickRegistration(services, env, 'motor-club', `Update motor-club customer (${ENVIRONMENTS[env].label})`, true));
     const meta = ref.id ? { $registrationId: ref.id } : { $registrationId: undefined, $invoiceNumber: ref.invoiceNumber };
     return openPayload('motor-club-customer', { ...meta, ...(record?.customer ? { customer: record.customer } : {}) });
   },
-};
+});

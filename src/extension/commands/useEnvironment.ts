@@ -1,5 +1,8 @@
-import { CommandDef } from './registry';
+import { defineCommand } from './registry';
 import { selectEnvironment } from './selectEnvironment';
 
 /** `tpp.useEnvironment`: inline tree action, makes the clicked environment active. */
-export const useEnvironment: CommandDef = { id: 'tpp.useEnvironment', run: selectEnvironment.run };
+export const useEnvironment = defineCommand({
+  ...selectEnvironment.spec,
+  id: 'tpp.useEnvironment',
+});

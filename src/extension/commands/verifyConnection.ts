@@ -4,8 +4,9 @@ import { ENVIRONMENTS } from '../../core/environments';
 import { LOCAL_NOT_AVAILABLE } from '../services/jwtService';
 import { showInspection } from './inspectJwt';
 import { labelOf } from '../commandSupport/keys';
-import { pickEnvironment } from '../commandSupport/pickEnvironment';
-import { CommandDef } from './registry';
+import { envTargetOf } from '../commandSupport/args';
+import { environmentOf } from '../commandSupport/pickEnvironment';
+import { defineCommand } from './registry';
 
 /** What `tpp.verifyConnection` returns (for tests): the HTTP status and, on 200, who the server says we are. */
 export interface VerifyResult {
@@ -24,11 +25,13 @@ export interface VerifyResult {
  * is visible. Local uses the Local sandbox; when it cannot provide its address the command says
  * "Local sandbox not available yet".
  */
-export const verifyConnection: CommandDef = {
+export const verifyConnection = defineCommand({
   id: 'tpp.verifyConnection',
-  async run(services, arg) {
+  needs: ['api', 'environments', 'jwt', 'jwtPreview', 'marks'],
+  args: ([arg]) => ({ target: envTargetOf(arg) }),
+  async run(services, { target }) {
     const { environments, jwt, api } = services;
-    const env = await pickEnvironment(environments, arg ?? environments.active.get(), 'Verify Connection');
+    const env = await environmentOf(environments, target, 'Verify Connection');
     const label = labelOf(env);
     if (env === 'local' && !(await jwt.partialTarget('local')).aud) {
       void vscode.window.showWarningMessage(LOCAL_NOT_AVAILABLE);
@@ -74,4 +77,4 @@ export const verifyConnection: CommandDef = {
       return { status: err.status } satisfies VerifyResult;
     }
   },
-};
+});

@@ -3,13 +3,18 @@ import { ENVIRONMENTS } from '../../core/environments';
 import type { WatchedEnvironment, WatchInfo } from '../services/applicationWatch';
 import type { Services } from '../container';
 import { envOf } from '../commandSupport/treeArgs';
-import { CommandDef, UserCancelled } from './registry';
+import { fieldsArg, numberArg } from '../commandSupport/args';
+import { defineCommand, UserCancelled } from './registry';
 
-/** The environment of an argument (tree node, id) or asked for. */
-export async function watchedEnvironmentOf(arg: unknown, placeHolder: string): Promise<WatchedEnvironment> {
-  // An environment id, or the Environments view's row of one (EnvironmentNode: status.info.id).
-  const id = typeof arg === 'string' ? arg : envOf(arg);
-  if (id === 'sandbox' || id === 'production') return id;
+/** The watchable environment an argument names (an environment id, or the Environments view's row of one), else `undefined`. */
+function watchableOf(arg: unknown): WatchedEnvironment | undefined {
+  const id = envOf(arg);
+  return id === 'sandbox' || id === 'production' ? id : undefined;
+}
+
+/** The environment `named`, else asked for. */
+export async function watchedEnvironmentOf(named: WatchedEnvironment | undefined, placeHolder: string): Promise<WatchedEnvironment> {
+  if (named) return named;
   const picked = await vscode.window.showQuickPick(
     (['sandbox', 'production'] as const).map((env) => ({ label: ENVIRONMENTS[env].label, env, ...(env === 'production' ? { description: 'live data' } : {}) })),
     { placeHolder },
@@ -23,14 +28,19 @@ export async function watchedEnvironmentOf(arg: unknown, placeHolder: string): P
  * (docs/proxy.md) and says which addresses the application uses. Arguments (optional): the environment id, and
  * `{ port }` (tests).
  */
-export const watchApplication: CommandDef = {
+export const watchApplication = defineCommand({
   id: 'tpp.watchApplication',
-  async run(services, arg?: unknown, options?: { port?: number; quiet?: boolean }) {
+  needs: ['applicationWatch', 'settings'],
+  args: ([arg, options]) => {
+    const o = fieldsArg(options);
+    return { named: watchableOf(arg), port: numberArg(o.port), quiet: o.quiet === true };
+  },
+  async run(services, { named, port, quiet }) {
     const { applicationWatch } = services;
-    const env = await watchedEnvironmentOf(arg, 'Watch your application on which environment?');
-    const info = await applicationWatch.start(env, options?.port ?? 0);
+    const env = await watchedEnvironmentOf(named, 'Watch your application on which environment?');
+    const info = await applicationWatch.start(env, port ?? 0);
     const label = env === 'production' ? 'PRODUCTION' : ENVIRONMENTS[env].label;
-    if (!options?.quiet) {
+    if (!quiet) {
       const copy = 'Copy Settings';
       const choice = await vscode.window.showInformationMessage(
         `Watching your application on ${label}: point it at ${info.v3BaseUrl} and keep the token's aud at ${info.target} (TPP_AUDIENCE). Its requests appear in the Integration Log, explained. Copy Settings stays on the Integration Log's title bar while the watch runs.`,
@@ -40,19 +50,21 @@ export const watchApplication: CommandDef = {
     }
     return info;
   },
-};
+});
 
 /**
  * `tpp.stopWatchingApplication` (Stop Application Watch…): stops the proxy of an environment and says what stopped.
  * Without an argument it asks only when several environments are watched, and says so when none is. Resolves with
  * the environments stopped.
  */
-export const stopWatchingApplication: CommandDef = {
+export const stopWatchingApplication = defineCommand({
   id: 'tpp.stopWatchingApplication',
-  async run({ applicationWatch }, arg?: unknown) {
+  needs: ['applicationWatch'],
+  args: ([arg]) => ({ given: arg !== undefined, named: watchableOf(arg) }),
+  async run({ applicationWatch }, { given, named }) {
     const watching = applicationWatch.watching();
-    const given = arg === undefined ? undefined : await watchedEnvironmentOf(arg, '');
-    const env = given ?? (watching.length <= 1 ? watching[0] : await pickWatched(watching));
+    const chosen = given ? await watchedEnvironmentOf(named, '') : undefined;
+    const env = chosen ?? (watching.length <= 1 ? watching[0] : await pickWatched(watching));
     const info = env ? await applicationWatch.stop(env) : undefined;
     if (!env || !info) {
       void vscode.window.showInformationMessage(`Your application was not being watched${env ? ` on ${labelOf(env)}` : ''}: nothing to stop. Watch My Application on Sandbox/Production… starts a watch.`);
@@ -61,7 +73,7 @@ export const stopWatchingApplication: CommandDef = {
     void vscode.window.showInformationMessage(`Stopped watching your application on ${labelOf(env)}: ${info.v3BaseUrl} no longer answers; point your application back at ${info.target}.`);
     return [env];
   },
-};
+});
 
 const labelOf = (env: WatchedEnvironment) => (env === 'production' ? 'PRODUCTION' : ENVIRONMENTS[env].label);
 
@@ -98,12 +110,14 @@ export function watchSettings(services: Pick<Services, 'settings'>, info: WatchI
  * while a watch runs): puts {@link watchSettings} of the watched environment on the clipboard. Without an argument
  * it asks only when several environments are watched, and says so when none is. Resolves with the text copied.
  */
-export const copyWatchSettings: CommandDef = {
+export const copyWatchSettings = defineCommand({
   id: 'tpp.copyWatchSettings',
-  async run(services, arg?: unknown) {
+  needs: ['applicationWatch', 'settings'],
+  args: ([arg]) => ({ given: arg !== undefined, named: watchableOf(arg) }),
+  async run(services, { given, named }) {
     const watching = services.applicationWatch.watching();
-    const given = arg === undefined ? undefined : await watchedEnvironmentOf(arg, '');
-    const env = given ?? (watching.length <= 1 ? watching[0] : await pickWatched(watching));
+    const chosen = given ? await watchedEnvironmentOf(named, '') : undefined;
+    const env = chosen ?? (watching.length <= 1 ? watching[0] : await pickWatched(watching));
     const info = env && services.applicationWatch.info(env);
     if (!env || !info) {
       void vscode.window.showInformationMessage(`Your application is not being watched${env ? ` on ${labelOf(env)}` : ''}: Watch My Application on Sandbox/Production… starts a watch and gives its settings.`);
@@ -114,4 +128,4 @@ export const copyWatchSettings: CommandDef = {
     void vscode.window.showInformationMessage(`Copied the settings of your application watched on ${labelOf(env)}: TPP_BASE_URL, TPP_V2_BASE_URL, TPP_AUDIENCE and TPP_PARTNER_ID; keep TPP_PRIVATE_KEY_FILE from tpp-${env}.env.`);
     return text;
   },
-};
+});

@@ -65,6 +65,9 @@ function serverMessage(body: unknown): string | undefined {
   return undefined;
 }
 
+/** The services a request is sent and shown with. */
+export type RequestServices = Pick<Services, 'api' | 'log' | 'responses'>;
+
 /** Shown when a request takes longer than this (milliseconds): a notification with Cancel. */
 export const PROGRESS_NOTIFICATION_DELAY_MS = 1000;
 
@@ -73,7 +76,7 @@ export const PROGRESS_NOTIFICATION_DELAY_MS = 1000;
  * server), a progress notification with Cancel. Rejects with the client's error (an AbortError when cancelled).
  */
 export async function sendWithProgress<E extends EndpointId>(
-  services: Services,
+  services: Pick<Services, 'api'>,
   env: EnvironmentId,
   endpointId: E,
   call: RequestSpec<E>,
@@ -117,7 +120,7 @@ function payloadUriOf(opts: RunOptions, hasBody: boolean): vscode.Uri | undefine
  * @throws UserCancelled when the user dismissed the Production confirmation; errors that prevent sending at all
  *   (no key, no address) as they are, so the command registry shows them.
  */
-export async function runRequest<E extends EndpointId>(services: Services, env: EnvironmentId, endpointId: E, call: RequestSpec<E>, opts: RunOptions): Promise<RequestOutcome> {
+export async function runRequest<E extends EndpointId>(services: RequestServices, env: EnvironmentId, endpointId: E, call: RequestSpec<E>, opts: RunOptions): Promise<RequestOutcome> {
   const started = performance.now();
   const { responses } = services;
   const def = ENDPOINTS[endpointId];

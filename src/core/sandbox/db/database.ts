@@ -15,6 +15,18 @@ export interface Queryable {
   query<T = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<QueryResult<T>>;
 }
 
+/**
+ * The {@link Queryable} of an open transaction: each query is the back end's `run` on the transaction's own
+ * connection `conn` (a PGlite transaction, a pooled pg client), as the database's own queries are.
+ */
+export function queryableOn<C>(conn: C, run: <T>(conn: C, sql: string, params?: readonly unknown[]) => Promise<QueryResult<T>>): Queryable {
+  return {
+    query<T>(sql: string, params?: readonly unknown[]): Promise<QueryResult<T>> {
+      return run<T>(conn, sql, params);
+    },
+  };
+}
+
 /** An open database of the sandbox. */
 export interface SandboxDb extends Queryable {
   /** Which back end: `pglite` (embedded) or `postgres` (a server). */

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, openAsBlob, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { PGlite as PGliteType, Transaction } from '@electric-sql/pglite';
-import { DataDirInUseError, Queryable, QueryResult, SandboxDataError, SandboxDb, asStorageError } from './database';
+import { DataDirInUseError, Queryable, QueryResult, SandboxDataError, SandboxDb, asStorageError, queryableOn } from './database';
 import { LATEST_VERSION, migrate } from './migrations';
 import { lockDataDir } from './lock';
 import { makeScratchDir, removeScratchDir, sweepScratch } from './scratch';
@@ -61,13 +61,6 @@ async function run<T>(target: PgliteRunner, sql: string, params?: readonly unkno
     return { rows: r.rows, affectedRows: r.affectedRows };
   } catch (err) {
     throw asStorageError(err);
-  }
-}
-
-class PgliteTx implements Queryable {
-  constructor(private readonly tx: Transaction) {}
-  query<T>(sql: string, params?: readonly unknown[]): Promise<QueryResult<T>> {
-    return run<T>(this.tx, sql, params);
   }
 }
 
@@ -231,7 +224,7 @@ class PgliteDb implements SandboxDb {
   }
 
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
-    return inTransaction((run) => this.pg.transaction((tx) => run(new PgliteTx(tx))), fn);
+    return inTransaction((body) => this.pg.transaction((tx) => body(queryableOn<PgliteRunner>(tx, run))), fn);
   }
 
   async close(): Promise<void> {

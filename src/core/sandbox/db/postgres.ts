@@ -1,5 +1,5 @@
 import type { Pool, PoolClient } from 'pg';
-import { Queryable, QueryResult, SandboxDb, asStorageError, redactUrl } from './database';
+import { Queryable, QueryResult, SandboxDb, asStorageError, queryableOn, redactUrl } from './database';
 import { migrate } from './migrations';
 import { inTransaction } from './transaction';
 
@@ -33,13 +33,6 @@ async function run<T>(target: Pool | PoolClient, sql: string, params?: readonly 
     return { rows: r.rows as T[], affectedRows: r.rowCount ?? undefined };
   } catch (err) {
     throw asStorageError(err);
-  }
-}
-
-class PgTx implements Queryable {
-  constructor(private readonly client: PoolClient) {}
-  query<T>(sql: string, params?: readonly unknown[]): Promise<QueryResult<T>> {
-    return run<T>(this.client, sql, params);
   }
 }
 
@@ -78,11 +71,11 @@ class PostgresDb implements SandboxDb {
   }
 
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
-    return inTransaction(async (run) => {
+    return inTransaction(async (body) => {
       const client = await this.pool.connect();
       try {
         await client.query('BEGIN');
-        const out = await run(new PgTx(client));
+        const out = await body(queryableOn<Pool | PoolClient>(client, run));
         await client.query('COMMIT');
         return out;
       } catch (err) {
