@@ -232,10 +232,11 @@ export class RegistrationsModel implements vscode.Disposable {
   }
 
   /**
-   * A successful write: a claim or a cancellation by id changes one registration (its details are read again and its
-   * row redrawn); any other registration write changes the lists it touches (those folders are read again).
+   * A successful write, the editor's own or another client's on the Local sandbox: a claim or a cancellation by id
+   * changes one registration (its details are read again and its row redrawn); any other registration write changes
+   * the lists it touches (those folders are read again).
    */
-  private dataChanged({ env, endpointId, params }: DataChange): void {
+  dataChanged({ env, endpointId, params }: DataChange): void {
     const id = params?.id;
     if (id !== undefined && (endpointId === 'createTireProtectionClaim' || endpointId === 'cancelTireProtectionRegistration')) {
       const k = `${env}:${id}`;
