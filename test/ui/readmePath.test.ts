@@ -1,9 +1,10 @@
-// README "Quick start" › First steps 1–5, in order and by the means the README names (the Tire Protection view, its
-// welcome button, tree rows and their context menus, the CodeLens, palette titles), from a profile with no key; then
-// "Your application" › Local first: Copy as Code (Python) of the example registration, the program run as its own
-// process with the dotenv file's standard-library loader line at its top, its 201 in the Integration Log and its
-// registration in the tree. Screenshots: test-results/ui/readme-*.png, one per step. Prints the machine time of the
-// whole path (never asserted). Leaves the workbench as it found it for the suites after it.
+// README "Quick start" › First steps 1–6, in order and by the means the README names (the Tire Protection view, its
+// welcome button, tree rows and their context menus, the CodeLens, palette titles, a notification's button), from a
+// profile with no key. Step 6 ("Your application" › Local first): Copy as Code (Python) of the example registration,
+// opened in the editor and saved as tpp_sample.py with the dotenv file's standard-library loader line at its top, run
+// as its own process (python3 tpp_sample.py): its 201 in the Integration Log and its registration in the tree.
+// Screenshots: test-results/ui/readme-*.png, one or more per step. Prints the machine time of the whole path (never
+// asserted). Leaves the workbench as it found it for the suites after it.
 import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -14,7 +15,7 @@ import type { ExtensionApi } from '../../src/extension/extension';
 import { findTool } from '../samples/harness';
 import { activateExtension } from '../shared/extension';
 import { driver, frameTexts, screenshot, sleep, texts, until } from '../shared/driver';
-import { answerInput, contextMenu, expandRow, pick, runFromPalette, scrollLogToTop, sidebarRows, waitToast } from '../shared/workbench';
+import { answerInput, clickToastButton, contextMenu, expandRow, pick, quickInput, runFromPalette, scrollLogToTop, sidebarRows, waitToast } from '../shared/workbench';
 
 const cmd = <T = unknown>(id: string, ...args: unknown[]) => vscode.commands.executeCommand<T>(id, ...args);
 const lenses = () => texts('.monaco-editor .codelens-decoration a');
@@ -185,8 +186,8 @@ describe('README first steps, then your own application on Local (rendered workb
     await cmd('notifications.clearAll');
   });
 
-  it('Your application: Copy as Code (Python), the program run with the dotenv loader line: 201, and its row in the tree', async () => {
-    // The dotenv file is open: its comment gives the Python line that needs no package, to put at the program's top.
+  it('README step 6: Copy as Code (Python), Open in Editor, saved with the dotenv loader line on top: the program gets 201', async () => {
+    // The dotenv file is open beside the example: its comment gives the Python line that needs no package.
     const dotenv = await until(() => vscode.window.visibleTextEditors.find((e) => e.document.uri.path.endsWith('/tpp-local.env'))?.document.getText());
     assert.ok(dotenv, 'Connect Your Application opened the dotenv file');
     const loader = /^#\s+Python \(standard library\):\s*(.+)$/m.exec(dotenv)?.[1];
@@ -195,10 +196,19 @@ describe('README first steps, then your own application on Local (rendered workb
     assert.ok(await until(() => (vscode.window.activeTextEditor?.document.uri.path.endsWith('/tire-protection-registration.json') ? true : undefined)), 'the example is in front');
     await runFromPalette('Tire Protection: Copy as Code');
     await pick(/Copy as Code/, /^Python/, 'Python');
-    await waitToast(/Copied a Python program/, 'readme-6-copied-as-code');
-    // The browser's clipboard cannot be pasted from headless: the program is read from the editor's clipboard and
-    // saved as tpp_sample.py below the loader line, as the user pastes both into a new file.
-    fs.writeFileSync(path.join(workspace, 'tpp_sample.py'), `${loader.trim()}\n${await vscode.env.clipboard.readText()}`);
+    await waitToast(/Copied a Python program/, 'readme-6a-copied-as-code');
+    await clickToastButton('Copied a Python program', 'Open in Editor');
+    const editor = await until(() => (vscode.window.activeTextEditor?.document.isUntitled && vscode.window.activeTextEditor.document.languageId === 'python' ? vscode.window.activeTextEditor : undefined));
+    assert.ok(editor, 'Open in Editor opened the program');
+    // The loader line as the user pastes it (typed, the editor's auto-closing quotes would change it).
+    assert.ok(await editor.edit((e) => e.insert(new vscode.Position(0, 0), `${loader.trim()}\n`)));
+    await driver('press', 'Control+s');
+    // The editor's own Save As dialog (an input holding the proposed path): the path typed over it.
+    assert.ok(await until(async () => /Save As|Untitled/i.test(await quickInput())), `the Save As dialog; shown: ${await quickInput()}`);
+    await driver('press', 'Control+a');
+    await answerInput(/./, path.join(workspace, 'tpp_sample.py'));
+    assert.ok(await until(() => (vscode.window.activeTextEditor?.document.uri.path.endsWith('/tpp_sample.py') && !vscode.window.activeTextEditor.document.isDirty ? true : undefined)), 'tpp_sample.py saved');
+    await screenshot('readme-6b-program-saved');
     await cmd('notifications.clearAll');
     const run = await runPython(workspace, python!);
     assert.equal(run.status, 201, run.output);
@@ -208,14 +218,13 @@ describe('README first steps, then your own application on Local (rendered workb
     const logged = await until(() => api.integrationLog.list().find((e) => e.source === 'sandbox-log' && e.response?.status === 201 && String(e.response.body ?? '').includes(id)), 20_000);
     const mine = invoiceOf(logged?.request.body);
     assert.match(mine, /^INV-/, JSON.stringify(logged));
-    await cmd('tpp.integrationLog.focus');
     await until(async () => {
       await scrollLogToTop();
       return (await sidebarRows()).find((t) => /^201 · Local · POST registrations/.test(t));
     }, 20_000);
     await row(/^201 · Local · POST registrations/);
     await row(new RegExp(`^${mine}`));
-    await screenshot('readme-7-your-program-201');
+    await screenshot('readme-6c-your-program-201');
     console.log(`      README first steps and your application's 201: ${((performance.now() - started) / 1000).toFixed(1)} s of machine time`);
   });
 });
