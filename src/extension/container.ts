@@ -16,7 +16,8 @@ import type { FlowIndex } from './services/flowIndex';
 import type { FlowRuns } from './services/flowRuns';
 import { FlowFeatures } from './flowFeatures';
 import { HistoryModel } from './services/historyModel';
-import { IntegrationLog } from './services/integrationLog';
+import { EDITOR_READ_USER_AGENT, EDITOR_SEND_USER_AGENT, IntegrationLog } from './services/integrationLog';
+import { otherClientWrites } from '../core/exchange/otherClientWrites';
 import { MistakesTour } from './services/integrationLogTour';
 import { KeyStore } from './services/keyStore';
 import { LocalSandbox } from './services/localSandbox';
@@ -102,7 +103,14 @@ export class Container implements vscode.Disposable {
     this.variables = own(new VariablesService(context.globalState, this.active));
     this.drafts = own(new DraftFiles(this.api));
     this.integrationLog = own(new IntegrationLog(join(context.globalStorageUri.fsPath, 'integration-log'), context.globalState, this.log));
-    own(this.localSandbox.onDidLogExchanges((records) => this.integrationLog.add(records)));
+    own(
+      this.localSandbox.onDidLogExchanges((records) => {
+        this.integrationLog.add(records);
+        // Your application's writes on Local change the Registrations folders as the editor's own sends do, which
+        // ApiClients reports (README, Your application: its registration appears in the tree).
+        for (const w of otherClientWrites(records, [EDITOR_SEND_USER_AGENT, EDITOR_READ_USER_AGENT])) this.registrations.dataChanged({ env: 'local', ...w });
+      }),
+    );
     this.mistakesTour = own(new MistakesTour(this.localSandbox, join(__dirname, 'send-mistakes.js')));
     this.applicationWatch = own(new ApplicationWatch(this.keys, this.settings, this.integrationLog, this.log));
     this.flowFeatures = own(new FlowFeatures(this));

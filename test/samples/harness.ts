@@ -109,6 +109,13 @@ export function findTool(candidates: readonly string[], probe: readonly string[]
   return undefined;
 }
 
+/** python3 with the Python sample's libraries (PyJWT, cryptography, requests); undefined, once said how to install them, without. */
+export function samplePython(): string | undefined {
+  const python = findTool(['/usr/bin/python3', 'python3'], ['-c', 'import jwt, requests, cryptography']);
+  if (!python) console.log("      skipped: no python3 with PyJWT, cryptography and requests: install Debian's python3-jwt python3-cryptography python3-requests (test/samples/setup-toolchains.sh does)");
+  return python;
+}
+
 export function removeDir(dir: string): void {
   rmSync(dir, { recursive: true, force: true });
 }

@@ -98,7 +98,8 @@ export async function runFromPalette(title: string): Promise<void> {
   void vscode.commands.executeCommand('workbench.action.showCommands');
   assert.ok(await until(async () => ((await quickInput()) && (await texts('.quick-input-widget .monaco-list-row')).length ? true : undefined)), 'the Command Palette opened');
   await sleep(200); // the input takes focus after it is drawn
-  await driver('type', title);
+  // Each key redraws the palette's list: on a loaded machine typing a long title takes longer than one op's default.
+  await driver('type', title, 60_000);
   const row = await until(async () => {
     const r = await focusedPick();
     return r.startsWith(title) ? r : undefined;

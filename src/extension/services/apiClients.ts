@@ -15,7 +15,7 @@ import type { HistoryModel } from './historyModel';
 import type { LocalSandbox } from './localSandbox';
 import type { Exchange } from '../../core/exchange/types';
 import { exchangeOf } from '../../core/exchange/exchangeOf';
-import { EDITOR_READ_USER_AGENT } from './integrationLog';
+import { EDITOR_READ_USER_AGENT, EDITOR_SEND_USER_AGENT } from './integrationLog';
 import { EditorDiagnosisReads, withEditorDiagnosis } from './editorDiagnosis';
 
 /** A successful data-changing request: which environment and endpoint (the registrations model drops what it touched). */
@@ -214,7 +214,7 @@ export class ApiClients implements vscode.Disposable {
       eligibilityToken: eligibilityToken ? () => eligibilityToken : undefined,
       retry: { maxAttempts: req.maxAttempts, maxTotalMs: req.maxTotalMs },
       timeoutMs: req.timeoutMs,
-      userAgent: options.quiet ? EDITOR_READ_USER_AGENT : 'tire-protection-partner-toolkit',
+      userAgent: options.quiet ? EDITOR_READ_USER_AGENT : EDITOR_SEND_USER_AGENT,
       onEvent: (e) => this.log.info(`[${label}] ${e.type} ${e.method} ${e.url}${e.type === 'retry' ? ` (attempt ${e.attempt}, waiting ${e.delayMs} ms: ${e.reason})` : ''}`),
     });
     const { quiet, title, ...callOptions } = options;
@@ -235,7 +235,7 @@ export class ApiClients implements vscode.Disposable {
       url: `${target.baseUrls[def.base] ?? ''}${def.path}`,
       body,
       time,
-      userAgent: quiet ? EDITOR_READ_USER_AGENT : 'tire-protection-partner-toolkit',
+      userAgent: quiet ? EDITOR_READ_USER_AGENT : EDITOR_SEND_USER_AGENT,
       authorized: def.base !== 'eligibility' || !!eligibilityToken,
     };
     try {

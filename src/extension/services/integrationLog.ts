@@ -23,6 +23,9 @@ const EDITOR_READS_STATE_KEY = 'tpp.integrationLog.editorReads';
  */
 export const EDITOR_READ_USER_AGENT = 'tire-protection-partner-toolkit (view)';
 
+/** The User-Agent of the editor's own sends (the requests a person asked for: they are recorded in its history). */
+export const EDITOR_SEND_USER_AGENT = 'tire-protection-partner-toolkit';
+
 /** True when `x` is one of the editor's own reads ({@link EDITOR_READ_USER_AGENT}). */
 export function isEditorRead(x: Exchange): boolean {
   return x.request.headers?.['user-agent'] === EDITOR_READ_USER_AGENT;

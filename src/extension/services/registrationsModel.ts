@@ -88,6 +88,14 @@ export class RegistrationsModel implements vscode.Disposable {
     return this.listings.registrationDetails(...a);
   }
 
+  /**
+   * A successful write, the editor's own or another client's on the Local sandbox (what it changes:
+   * {@link RegistrationListings.dataChanged}).
+   */
+  dataChanged(...a: Parameters<Listings['dataChanged']>): void {
+    this.made?.dataChanged(...a);
+  }
+
   settled(...a: Parameters<Listings['settled']>): Promise<void> {
     return this.made ? this.made.settled(...a) : Promise.resolve();
   }
