@@ -73,7 +73,7 @@ describe('workbench (rendered DOM)', () => {
     const r = await vscode.commands.executeCommand<{ uri: string; ok: boolean } | undefined>('tpp.inspectJwt', 'local', { source: 'mint' });
     assert.ok(r?.ok, JSON.stringify(r));
     // Rendered by VS Code's Markdown preview, a webview: its tab says which it is, its frame holds the checklist.
-    const tab = await until(async () => (await texts('.part.editor .tabs-container .tab')).find((t) => /Preview JWT Preview \(Local\)/.test(t)));
+    const tab = await until(async () => (await texts('.part.editor .tabs-container .tab')).find((t) => /Preview JWT Checklist \(Local\)/.test(t)));
     assert.ok(tab, `the rendered preview's tab: ${JSON.stringify(await texts('.part.editor .tabs-container .tab'))}`);
     assert.ok(!(await texts('.part.editor .view-lines')).some((t) => t.includes('All 13 checks pass')), 'no Markdown source open');
     const rendered = await until(async () => (await frameTexts('body')).find((t) => /All \d+ checks pass/.test(t)), 20_000);

@@ -39,7 +39,7 @@ export async function showInspection(services: Services, env: EnvironmentId, tok
   const inspection = await services.jwt.inspect(env, token);
   const target = await services.jwt.partialTarget(env);
   const markdown = renderInspectionMarkdown(inspection, { environment: labelOf(env), source, token, iss: target.iss, aud: target.aud, note });
-  const uri = await services.jwtPreview.show(`JWT Preview (${labelOf(env)}).md`, markdown);
+  const uri = await services.jwtPreview.show(`JWT Checklist (${labelOf(env)}).md`, markdown);
   return { inspection, uri };
 }
 
