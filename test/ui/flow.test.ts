@@ -62,7 +62,8 @@ describe('main flow on the Local sandbox (rendered workbench)', function () {
 
   it('2. verifies the connection', async () => {
     void cmd('tpp.verifyConnection', 'local');
-    await waitToast(/Local accepts the token: partner_id local-/, 'flow-02-connection-verified');
+    // The first use of Local starts the sandbox (its database included): over 20 s on a loaded machine.
+    await waitToast(/Local accepts the token: partner_id local-/, 'flow-02-connection-verified', 40_000);
     await clearToasts();
   });
 
