@@ -58,7 +58,7 @@ export class Container implements vscode.Disposable {
   readonly records: RecordProvider;
   /** `{{variables}}` of payload files: the `tpp.variables` setting and the captures per environment. */
   readonly variables: VariablesService;
-  /** In-memory `tpp-draft:` payload drafts (File Claim…), discarded once sent or closed. */
+  /** In-memory `tpp-draft:` payload drafts (File Claim…), dropped once closed. */
   readonly drafts: DraftFiles;
   /** Every request any client sent to the Local sandbox, with its diagnosis (Integration Log view). */
   readonly integrationLog: IntegrationLog;
@@ -101,7 +101,7 @@ export class Container implements vscode.Disposable {
     this.responses = own(new ResponsePanel(context.extensionUri));
     this.records = own(new RecordProvider(this.api));
     this.variables = own(new VariablesService(context.globalState, this.active));
-    this.drafts = own(new DraftFiles(this.api));
+    this.drafts = own(new DraftFiles());
     this.integrationLog = own(new IntegrationLog(join(context.globalStorageUri.fsPath, 'integration-log'), context.globalState, this.log));
     own(
       this.localSandbox.onDidLogExchanges((records) => {

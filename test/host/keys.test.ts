@@ -194,12 +194,24 @@ describe('keys, tokens and the JWT preview (commands)', () => {
       assert.match(seen ?? '', /^Bearer eyJ/);
       assert.equal(decode(seen!.slice(7), 1).aud, base);
       mode = 401;
+      // The Markdown preview loads a preview's document on its own schedule (seconds on a busy CI machine): the
+      // checklists of 401s it has loaded so far, by URI.
+      const loaded = new Map<string, string>();
+      const checklists = (n: number) => until(() => {
+        for (const d of vscode.workspace.textDocuments) if (d.uri.scheme === 'tpp-jwt' && d.getText().includes('answered 401')) loaded.set(d.uri.toString(), d.getText());
+        return loaded.size >= n ? [...loaded.values()] : undefined;
+      }, 30_000);
       const rejected = await cmd<{ status: number; failed: string[] }>('tpp.verifyConnection', 'sandbox');
       assert.deepEqual(rejected, { status: 401, failed: [] });
-      // The Markdown preview loads the preview's document on its own schedule (seconds on a busy CI machine).
-      const preview = await until(() => vscode.workspace.textDocuments.filter((d) => d.uri.scheme === 'tpp-jwt').map((d) => d.getText()).find((t) => t.includes('answered 401')), 30_000);
+      const preview = (await checklists(1))?.[0];
       assert.ok(preview, 'the preview of the sent token is open');
       assert.match(preview, /All 13 checks pass/);
+      // Again: the preview opens where the first one is, and the Markdown preview tells documents apart by path
+      // alone, so the second checklist must not share the first one's path (else the first stays on screen).
+      assert.deepEqual(await cmd('tpp.verifyConnection', 'sandbox'), { status: 401, failed: [] });
+      assert.ok(await checklists(2), 'the checklist of the second token is loaded too');
+      const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs.map((t) => t.label));
+      assert.ok(tabs.includes('Preview JWT Checklist (Sandbox).md'), `the tab says what it shows: ${JSON.stringify(tabs)}`);
     } finally {
       server.close();
       await config('tpp.sandbox').update('baseUrl', AUD, vscode.ConfigurationTarget.Global);

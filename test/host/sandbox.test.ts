@@ -35,6 +35,9 @@ describe('Local sandbox: its own process', () => {
     await crashed;
     assert.match(sandbox.status.reason ?? '', /killed by SIGKILL/);
     assert.notEqual(await statusOf(`${target.baseUrls.v3}/verify-token`), 401, 'nothing answers any more');
+    const local = (await api.view.getChildren()).find((n) => n.toTreeItem().id === 'environment:local');
+    const connection = ((await local?.children?.()) ?? []).map((n) => n.toTreeItem()).find((i) => i.id === 'local:connection');
+    assert.match(String(connection?.description), /^not answering: the Local sandbox stopped \(.*SIGKILL/, 'the Connection row follows the sandbox');
     if (hasDriver()) {
       await vscode.commands.executeCommand('workbench.view.extension.tpp');
       const row = await until(async () => (await sidebarDescriptions()).find((d) => /sandbox crashed/.test(d)));
@@ -109,6 +112,11 @@ describe('Local sandbox: a Local address that stays (tpp.local.port)', () => {
         await screenshot('local-addresses');
       }
 
+      // A working Local sandbox: its Connection row says it answers.
+      api.history.noteQuiet('local', 200, undefined, new Date().toISOString());
+      const connection = async () => (await localRows()).children.find((c) => c.item.id === 'local:connection')?.item;
+      assert.match(String((await connection())?.description), /^answering — last status 200/);
+
       // Set Local Port… refuses a port another program holds, before anything moves, and names a free one nearby.
       assert.equal(await vscode.commands.executeCommand('tpp.setLocalPort', taken), undefined, 'refused: no port stored');
       assert.equal(vscode.workspace.getConfiguration('tpp.local').get('port'), fixed, 'the setting did not move');
@@ -123,10 +131,17 @@ describe('Local sandbox: a Local address that stays (tpp.local.port)', () => {
       const url = after.children.find((c) => c.item.id === 'local:url')?.item;
       assert.match(String(url?.description), new RegExp(`port ${taken} is in use by another program`));
       assert.equal(url?.command?.command, 'tpp.setLocalPort', 'a click offers another port or any free port');
+      // The Connection row follows the sandbox, not the last answer in the history (docs/sandbox.md).
+      const stopped = await connection();
+      assert.doesNotMatch(String(stopped?.description), /^answering/, 'no longer "answering" once the sandbox stopped');
+      assert.match(String(stopped?.description), new RegExp(`^not answering: port ${taken} is taken by another program — Set Local Port….*last status 200`));
+      assert.equal(stopped?.command?.command, 'tpp.setLocalPort', 'its click offers another port too');
       if (hasDriver()) {
         await vscode.commands.executeCommand('tpp.selectEnvironment', 'local');
         const bar = await until(async () => (await texts('.part.statusbar .statusbar-item')).find((t) => t.includes('TPP: Local (port taken)')));
         assert.ok(bar, 'the status bar says the port is taken');
+        const row = await until(async () => (await sidebarDescriptions()).find((d) => d.startsWith(`not answering: port ${taken}`)));
+        assert.ok(row, `the rendered Connection row says the sandbox is not answering: ${JSON.stringify(await sidebarDescriptions())}`);
         await screenshot('local-port-taken');
       }
     } finally {

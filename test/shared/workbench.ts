@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { resolvePayloadVariables } from '../../src/core/variables';
 import type { ExtensionApi } from '../../src/extension/extension';
-import { driver, screenshot, sleep, texts, until } from './driver';
+import { driver, frameTexts, screenshot, sleep, texts, until } from './driver';
 import { activateExtension } from './extension';
 
 /** A box in page pixels, as getBoundingClientRect gives it. */
@@ -82,6 +82,20 @@ export async function waitToast(re: RegExp, shot?: string, ms = 10_000): Promise
     await vscode.commands.executeCommand('notifications.hideList');
   }
   assert.ok(t, `notification ${re} shown; have ${JSON.stringify(await toasts())}`);
+  return t;
+}
+
+/**
+ * Waits until the response view (a webview) shows text matching `re` and no toast says the same (the view explains a
+ * refusal: docs/sending.md), takes screenshot `shot` if given, and returns the view's text.
+ */
+export async function waitResponse(re: RegExp, shot?: string, ms = 20_000): Promise<string> {
+  const t = await until(async () => (await frameTexts('body')).find((x) => re.test(x)), ms);
+  assert.ok(t, `the response view shows ${re}; have ${JSON.stringify(await frameTexts('body'))}`);
+  await sleep(600); // a toast would have appeared by now
+  const over = (await toasts()).filter((x) => re.test(x));
+  assert.deepEqual(over, [], 'no toast over the response view says it again');
+  if (shot) await screenshot(shot);
   return t;
 }
 

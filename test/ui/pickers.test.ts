@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../src/extension/extension';
 import { driver, screenshot, sleep, texts, until } from '../shared/driver';
-import { answerInput, exampleRegistration, expandRow, pick, quickPickRows, runFromPalette, startWithLocalKey, waitToast } from '../shared/workbench';
+import { answerInput, exampleRegistration, expandRow, pick, quickPickRows, runFromPalette, startWithLocalKey, waitResponse, waitToast } from '../shared/workbench';
 
 const cmd = <T = unknown>(id: string, ...args: unknown[]) => vscode.commands.executeCommand<T>(id, ...args);
 const sidebarRows = () => texts('.part.sidebar .monaco-list-row');
@@ -64,7 +64,7 @@ describe('registration pickers of the palette (rendered workbench)', function ()
     assert.match(cancelRows[cancelledAt]!, /Cancelled[\s\S]*409/, 'its state and the 409 it meets are shown');
     await pick(/Cancel registration \(Local\)/, new RegExp(`^${cancelled}`), cancelled);
     await answerInput(/cancelledOn/);
-    await waitToast(/409 Conflict/, 'picker-cancel-again-409');
+    await waitResponse(/409 Conflict/, 'picker-cancel-again-409');
     await cmd('notifications.clearAll');
 
     await runFromPalette('Tire Protection: File Claim…');
@@ -75,7 +75,7 @@ describe('registration pickers of the palette (rendered workbench)', function ()
     await waitToast(new RegExp(`Registration ${cancelled} is cancelled: the server answers this claim with 409`));
     assert.ok(await until(() => (vscode.window.activeTextEditor?.document.uri.scheme === 'tpp-draft' ? true : undefined)), 'the claim draft opened');
     await runFromPalette('Tire Protection: Send Payload');
-    await waitToast(/409 Conflict/, 'picker-claim-on-cancelled-409');
+    await waitResponse(/409 Conflict/, 'picker-claim-on-cancelled-409');
     await cmd('notifications.clearAll');
     await cmd('workbench.action.closeAllEditors');
   });

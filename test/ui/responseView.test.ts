@@ -76,6 +76,9 @@ describe('response view (rendered workbench)', function () {
     assert.equal(report.live.length, 1, `one live region: ${JSON.stringify(report.live)}`);
     assert.match(report.live[0]!, /^409 Conflict: /, 'the live region says the status line only');
     assert.ok(report.live[0]!.length < 200, report.live[0]);
+    await sleep(600);
+    const toasts = await texts('.notifications-toasts .notification-list-item-message');
+    assert.ok(!toasts.some((t) => /409|refused/.test(t)), `no toast over the response view that explains the 409: ${JSON.stringify(toasts)}`);
     await cmd('notifications.clearAll');
     await sleep(600);
     await screenshot('response-view-409');

@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { activateExtension } from '../shared/extension';
 import { driver, frameTexts, screenshot, sidebarDescriptions, sidebarLabels, sleep, texts, until } from '../shared/driver';
+import { boxes, type Box } from '../shared/workbench';
 
 const sidebarRows = () => texts('.part.sidebar .monaco-list-row');
 const statusItems = () => texts('.part.statusbar .statusbar-item');
@@ -73,7 +74,7 @@ describe('workbench (rendered DOM)', () => {
     const r = await vscode.commands.executeCommand<{ uri: string; ok: boolean } | undefined>('tpp.inspectJwt', 'local', { source: 'mint' });
     assert.ok(r?.ok, JSON.stringify(r));
     // Rendered by VS Code's Markdown preview, a webview: its tab says which it is, its frame holds the checklist.
-    const tab = await until(async () => (await texts('.part.editor .tabs-container .tab')).find((t) => /Preview JWT Preview \(Local\)/.test(t)));
+    const tab = await until(async () => (await texts('.part.editor .tabs-container .tab')).find((t) => /Preview JWT Checklist \(Local\)/.test(t)));
     assert.ok(tab, `the rendered preview's tab: ${JSON.stringify(await texts('.part.editor .tabs-container .tab'))}`);
     assert.ok(!(await texts('.part.editor .view-lines')).some((t) => t.includes('All 13 checks pass')), 'no Markdown source open');
     const rendered = await until(async () => (await frameTexts('body')).find((t) => /All \d+ checks pass/.test(t)), 20_000);
@@ -81,5 +82,25 @@ describe('workbench (rendered DOM)', () => {
     await vscode.commands.executeCommand('notifications.clearAll');
     await sleep(300); // the toasts' fade-out
     await screenshot('07-jwt-preview');
+  });
+
+  it("the walkthrough's Connect Your Application button shows whole inside its step (screenshot walkthrough-connect-app)", async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await vscode.commands.executeCommand('workbench.action.openWalkthrough', 'tpp-toolkit.tire-protection-partner-toolkit#tpp.gettingStarted', false);
+    const title = '.getting-started-step:has-text("Connect your own application")';
+    assert.ok(await until(async () => ((await texts(title)) ?? []).length > 0, 20_000), 'the walkthrough lists the step');
+    await driver('click', `${title} h3`);
+    const button = '.getting-started-step.expanded .button-container .monaco-button';
+    const label = await until(async () => ((await texts(button)) ?? []).find((t) => t.includes('Connect Your Application')), 20_000);
+    assert.ok(label, `the step's button: ${JSON.stringify(await texts('.getting-started-step.expanded'))}`);
+    await sleep(1000); // the step's expand animation and scroll
+    await screenshot('walkthrough-connect-app');
+    const [b] = await boxes(button);
+    const [steps] = await boxes('.gettingStartedDetailsContent > .steps-container');
+    const [editor] = await boxes('.part.editor');
+    assert.ok(b && steps && editor, 'boxes of the button, the steps column and the editor');
+    const within = (inner: Box, outer: Box) => inner.x >= outer.x - 1 && inner.x + inner.width <= outer.x + outer.width + 1 && inner.y >= outer.y - 1 && inner.y + inner.height <= outer.y + outer.height + 1;
+    assert.ok(within(b, steps) && within(b, editor), `the button ${JSON.stringify(b)} lies inside the steps column ${JSON.stringify(steps)} and the editor ${JSON.stringify(editor)}`);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 });

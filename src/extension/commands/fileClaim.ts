@@ -12,8 +12,9 @@ import { defineCommand } from './registry';
  * replacement) tire, with that tire's price as the authorized amount. The registration and its metadata are read first:
  * for a cancelled or expired registration, or one with no tires left, a warning says the server will refuse the claim,
  * and the draft opens anyway: sending it is the user's choice (spec: States and transitions). The payload is a draft in memory
- * (`tpp-draft:`, titled "Claim on <invoice number>"): it is closed and dropped once the claim is stored, and closing
- * it never asks to save. Send it with the CodeLens or "Send Payload". Resolves to the document, or `undefined`.
+ * (`tpp-draft:`, titled "Claim on <invoice number>"): it stays open after a send, to be edited and sent again, until
+ * its tab is closed, which never asks to save. Send it with the CodeLens or "Send Payload". Resolves to the document,
+ * or `undefined`.
  */
 export const fileClaim = defineCommand({
   id: 'tpp.fileClaim',
@@ -51,6 +52,6 @@ export const fileClaim = defineCommand({
       ...(amount > 0 ? { authorizedAmount: Math.round(amount * 100) / 100 } : {}),
       ...(tires ? { tires } : {}),
     };
-    return services.drafts.open(`Claim on ${invoice ?? 'a registration'}`, JSON.stringify(values, null, 2) + '\n', id);
+    return services.drafts.open(`Claim on ${invoice ?? 'a registration'}`, JSON.stringify(values, null, 2) + '\n');
   },
 });

@@ -50,7 +50,7 @@ export async function showInspection(services: Pick<Services, 'jwt' | 'jwtPrevie
   const inspection = await services.jwt.inspect(env, token);
   const target = await services.jwt.partialTarget(env);
   const markdown = renderInspectionMarkdown(inspection, { environment: labelOf(env), source, token, iss: target.iss, aud: target.aud, note });
-  const uri = await services.jwtPreview.show(`JWT Preview (${labelOf(env)}).md`, markdown);
+  const uri = await services.jwtPreview.show(`JWT Checklist (${labelOf(env)}).md`, markdown);
   return { inspection, uri };
 }
 

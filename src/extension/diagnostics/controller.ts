@@ -161,6 +161,9 @@ export class DiagnosticsController implements vscode.Disposable {
       this.clear(uri);
       return;
     }
+    // A deprecated kind is a note for whoever opens the file, not a problem of the workspace: the scan of files not
+    // open leaves it out of the Problems view (docs/diagnostics.md, Every diagnostic).
+    if (!doc) problems = problems.filter((p) => p.code !== 'deprecated');
     this.found.set(uri.toString(), { uri, problems });
     this.render(uri, problems, doc);
   }

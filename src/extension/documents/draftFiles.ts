@@ -1,5 +1,4 @@
 import * as vscode from 'vscode';
-import type { ApiClients, DataChange } from '../services/apiClients';
 
 /** URI scheme of prefilled payload drafts (File Claim…): files kept in memory, never on disk (`tpp-draft:/<n>/<title>.json`). */
 export const DRAFT_SCHEME = 'tpp-draft';
@@ -10,27 +9,24 @@ const SAVE_AFTER_MS = 300;
 interface Draft {
   data: Uint8Array;
   mtime: number;
-  /** Set for a claim draft: the registration it is for; a successful claim on it discards the draft. */
-  readonly registrationId?: string;
 }
 
 /**
  * Prefilled payload drafts as an in-memory file system (`tpp-draft:/<n>/<title>.json`): a draft is a real document (with
  * the payload diagnostics and the Send CodeLens), written back to memory shortly after each edit so that it is never
- * left dirty, removed when its tab is closed, and closed and removed once it was sent successfully (a claim on its
- * registration). No untitled document is left behind, and closing never asks to save.
+ * left dirty, and removed when its tab is closed. A draft sent successfully stays open, to be edited and sent again (a
+ * second claim, or the 409 of a claim the server refuses: spec, States and transitions). No untitled document is left
+ * behind, and closing never asks to save.
  */
 export class DraftFiles implements vscode.FileSystemProvider, vscode.Disposable {
   private readonly files = new Map<string, Draft>();
   private readonly emitter = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
   private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
-  /** Write-backs in flight, by path: a discard waits for them (two saves at once would conflict). */
-  private readonly saving = new Map<string, Thenable<boolean>>();
   private readonly subscriptions: vscode.Disposable[];
   private seq = 0;
   readonly onDidChangeFile = this.emitter.event;
 
-  constructor(api: ApiClients) {
+  constructor() {
     this.subscriptions = [
       vscode.workspace.registerFileSystemProvider(DRAFT_SCHEME, this, { isCaseSensitive: true }),
       vscode.workspace.onDidChangeTextDocument((e) => this.edited(e.document)),
@@ -40,7 +36,6 @@ export class DraftFiles implements vscode.FileSystemProvider, vscode.Disposable 
           if (uri?.scheme === DRAFT_SCHEME && !this.tabsOf(uri).length) this.forget(uri);
         }
       }),
-      api.onDidChangeData((change) => void this.sent(change)),
     ];
   }
 
@@ -49,32 +44,17 @@ export class DraftFiles implements vscode.FileSystemProvider, vscode.Disposable 
     return this.files.size;
   }
 
-  /**
-   * Creates a draft named `title` (e.g. `Claim on INV-1042`) holding `content`, and opens it as JSON.
-   * @param registrationId the registration a claim draft is for (a successful claim on it discards the draft).
-   */
-  async open(title: string, content: string, registrationId?: string): Promise<vscode.TextDocument> {
+  /** Creates a draft named `title` (e.g. `Claim on INV-1042`) holding `content`, and opens it as JSON. */
+  async open(title: string, content: string): Promise<vscode.TextDocument> {
     // A fresh folder per draft: the tab shows the title, and a URI is never reused (VS Code may still hold the
     // document of an earlier, closed draft).
     const path = `/${++this.seq}/${title.replace(/[/\\]/g, '-')}.json`;
     const uri = vscode.Uri.from({ scheme: DRAFT_SCHEME, path });
-    this.files.set(uri.path, { data: Buffer.from(content, 'utf8'), mtime: Date.now(), registrationId });
+    this.files.set(uri.path, { data: Buffer.from(content, 'utf8'), mtime: Date.now() });
     const doc = await vscode.workspace.openTextDocument(uri);
     const json = doc.languageId === 'json' ? doc : await vscode.languages.setTextDocumentLanguage(doc, 'json');
     await vscode.window.showTextDocument(json);
     return json;
-  }
-
-  /** Closes the draft's tabs without asking (it is written back first) and removes it from memory. */
-  async discard(uri: vscode.Uri): Promise<void> {
-    clearTimeout(this.timers.get(uri.path));
-    this.timers.delete(uri.path);
-    await this.saving.get(uri.path);
-    const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString() && !d.isClosed);
-    if (doc?.isDirty) await doc.save();
-    const tabs = this.tabsOf(uri);
-    if (tabs.length) await vscode.window.tabGroups.close(tabs);
-    this.forget(uri);
   }
 
   private tabsOf(uri: vscode.Uri): vscode.Tab[] {
@@ -96,18 +76,9 @@ export class DraftFiles implements vscode.FileSystemProvider, vscode.Disposable 
       doc.uri.path,
       setTimeout(() => {
         this.timers.delete(doc.uri.path);
-        if (!doc.isDirty || doc.isClosed) return;
-        const saved = doc.save();
-        this.saving.set(doc.uri.path, saved);
-        void Promise.resolve(saved).finally(() => this.saving.get(doc.uri.path) === saved && this.saving.delete(doc.uri.path));
+        if (doc.isDirty && !doc.isClosed) void doc.save();
       }, SAVE_AFTER_MS),
     );
-  }
-
-  /** A claim was stored: its drafts are done. */
-  private async sent({ endpointId, params }: DataChange): Promise<void> {
-    if (endpointId !== 'createTireProtectionClaim' || params?.id === undefined) return;
-    for (const [path, d] of [...this.files]) if (d.registrationId === String(params.id)) await this.discard(vscode.Uri.from({ scheme: DRAFT_SCHEME, path }));
   }
 
   // FileSystemProvider: one flat directory of drafts.
@@ -140,7 +111,7 @@ export class DraftFiles implements vscode.FileSystemProvider, vscode.Disposable 
 
   writeFile(uri: vscode.Uri, content: Uint8Array): void {
     const f = this.files.get(uri.path);
-    // A late write-back of a draft already discarded (sent): nothing to keep.
+    // A late write-back of a draft already closed: nothing to keep.
     if (!f) return;
     // No change event: the only writer is the editor saving this very document.
     f.data = content;

@@ -16,11 +16,14 @@ export class JwtPreviewProvider extends MemoryDocuments {
   }
 
   /**
-   * Shows `markdown` rendered (the Markdown preview, beside the editor) under a new URI titled `title` (a file name
-   * ending in .md) and returns that URI. Without the built-in Markdown extension it opens the source instead.
+   * Shows `markdown` rendered (the Markdown preview, beside the editor) under a new URI `tpp-jwt:/<n>/<title>`, titled
+   * `title` (a file name ending in .md), and returns that URI. Without the built-in Markdown extension it opens the
+   * source instead.
    */
   async show(title: string, markdown: string): Promise<vscode.Uri> {
-    const uri = this.store(markdown, () => `/${title.replace(/[\\/]/g, '-')}`, String);
+    // A fresh folder per preview, not only a fresh query: the Markdown preview tells documents apart by their path
+    // alone, so a second checklist of one environment under the same path would only refresh the first one.
+    const uri = this.store(markdown, (seq) => `/${seq}/${title.replace(/[\\/]/g, '-')}`);
     try {
       await vscode.commands.executeCommand('markdown.showPreviewToSide', uri);
     } catch {

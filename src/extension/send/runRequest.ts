@@ -115,7 +115,7 @@ function payloadUriOf(opts: RunOptions, hasBody: boolean): vscode.Uri | undefine
 /**
  * Sends one request with everything around it: the Production guard for data-changing requests, a progress
  * notification with Cancel, the answer in the response view (one panel beside the editor, reused), or, when the
- * answer is not shown there, a short notification with **Show Response**. A non-success answer is not thrown: it is shown and returned with `ok: false`.
+ * answer is not shown there, a notification with **Show Response** (an error one for a refusal). A non-success answer is not thrown: it is shown and returned with `ok: false`.
  *
  * @throws UserCancelled when the user dismissed the Production confirmation; errors that prevent sending at all
  *   (no key, no address) as they are, so the command registry shows them.
@@ -158,7 +158,9 @@ export async function runRequest<E extends EndpointId>(services: RequestServices
       message = `${label} refused "${opts.title}": ${err.status} ${err.statusName} — ${said ?? err.meaning}`;
     } else message = `${label}: ${opts.title} failed — ${err instanceof Error ? err.message : String(err)}`;
     services.log.warn(message);
-    void vscode.window.showErrorMessage(message, ...(exchange ? ['Show Response'] : [])).then((c) => exchange && offerShow(exchange)(c));
+    // A refusal the response view explains (status, meaning, the record it conflicts with) needs no error toast over
+    // it, which would stay until dismissed (VS Code UX Guidelines, Notifications); one not shown there gets one.
+    if (!shown) void vscode.window.showErrorMessage(message, ...(exchange ? ['Show Response'] : [])).then((c) => exchange && offerShow(exchange)(c));
     const api = err instanceof ApiError ? err : undefined;
     return { ok: false, status: api?.status, body: api?.body, ...(exchange ? { exchange } : {}), ...(shown ? { shown } : {}), message };
   }

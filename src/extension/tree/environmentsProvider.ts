@@ -78,8 +78,9 @@ export class EnvironmentsProvider implements vscode.TreeDataProvider<TreeNode>, 
     let f = this.folders.get(env);
     if (!f) {
       const { registrations, history, log } = this.models;
+      const sandbox = env === 'local' ? this.models.localSandbox : undefined;
       f = {
-        connection: new ConnectionNode(history, env),
+        connection: new ConnectionNode(history, env, sandbox && (() => sandbox.status)),
         lists: { 'tire-protection': new RegistrationsFolderNode(registrations, log, env, 'tire-protection'), 'motor-club': new RegistrationsFolderNode(registrations, log, env, 'motor-club') },
         history: new HistoryFolderNode(history, env),
       };
