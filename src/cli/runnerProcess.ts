@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { dataDirectiveOf } from '../core/backfill/directive';
 import { childEnv } from '../core/childProcess/childProtocol';
+import { relayUntilExit } from './childRelay';
 
 /**
  * `tpp run` over a data file (docs/backfills.md, Figures: memory) sends its rows from a process of its own, started
@@ -48,22 +49,8 @@ export function isDataRun(argv: readonly string[], cwd: string = process.cwd()):
  */
 export function runInRunner(argv: readonly string[], script: string): Promise<number> {
   const child = spawn(process.execPath, [...RUNNER_EXEC_ARGV, script, ...argv], { stdio: ['inherit', 'inherit', 'inherit', 'ipc'], env: childEnv(process.env) });
-  const forward = (signal: NodeJS.Signals) => () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-  };
-  const signals: [NodeJS.Signals, () => void][] = [
-    ['SIGINT', () => undefined],
-    ['SIGTERM', forward('SIGTERM')],
-    ['SIGHUP', forward('SIGTERM')],
-  ];
-  for (const [s, f] of signals) process.on(s, f);
-  return new Promise<number>((resolvePromise, reject) => {
-    child.once('error', reject);
-    child.once('exit', (code) => {
-      for (const [s, f] of signals) process.off(s, f);
-      resolvePromise(code ?? 1);
-    });
-  });
+  // The runner shares the terminal's process group: a Ctrl+C reaches it without this process passing it on.
+  return relayUntilExit(child, 'ignore');
 }
 
 /** In the runner: dies by SIGKILL as soon as the `tpp` that started it is gone. The channel keeps nothing alive. */
