@@ -7,8 +7,10 @@ import { relayUntilExit } from './childRelay';
 
 /**
  * `tpp run` over a data file (docs/backfills.md, Figures: memory) sends its rows from a process of its own, started
- * with a smaller young generation: V8's default lets the semi-spaces grow to 2 × 16 MiB under a backfill's steady
- * allocation, and its options cannot be set once it runs (Node reads none of them from NODE_OPTIONS either), so the
+ * with a smaller heap: V8's default lets the semi-spaces grow to 2 × 16 MiB under a backfill's steady
+ * allocation, and lets the old generation grow further between full collections than a run whose live data stays
+ * flat needs (the same options as the sandbox's process, core/childProcess/childProtocol.ts). V8's options cannot be
+ * set once it runs (Node reads none of them from NODE_OPTIONS either), so the
  * command starts `node <options> <tpp> run <args>` and waits for it, as `tpp sandbox` does (sandboxProcess.ts).
  *
  * Stops keep their meaning (docs/backfills.md, What a stop can lose): the runner shares the terminal's process group,
@@ -19,7 +21,7 @@ import { relayUntilExit } from './childRelay';
  */
 
 /** V8 options of the process that sends a backfill's rows. */
-export const RUNNER_EXEC_ARGV: readonly string[] = ['--max-semi-space-size=4'];
+export const RUNNER_EXEC_ARGV: readonly string[] = ['--max-semi-space-size=4', '--heap-growing-percent=20'];
 
 /** Whether this process runs with the runner's options. */
 export function runsHere(execArgv: readonly string[] = process.execArgv): boolean {
