@@ -68,6 +68,33 @@ describe('backfills: a data-driven flow in the Test Explorer (Local sandbox)', f
     assert.equal(children[0]?.uri?.path.endsWith('rows.csv'), true, 'a failed row opens its line of the data file');
   });
 
+  it('invalid rows: Cancel sends nothing; "Send the N valid rows (skip M invalid)" sends the others, the invalid ones skipped', async () => {
+    const invoices = Array.from({ length: 6 }, (_, i) => `${prefix}-C${i + 1}`);
+    const dir = vscode.Uri.joinPath(folder(), 'backfills', 'invalid');
+    const emails = invoices.map((_, i) => (i === 1 || i === 4 ? 'not-an-email' : `buyer${i}@example.com`));
+    await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(dir, 'rows.csv'), Buffer.from(`invoice,name,email\n${invoices.map((v, i) => `${v},Buyer ${i + 1},${emails[i]}`).join('\n')}\n`));
+    const uri = vscode.Uri.joinPath(dir, 'backfill.http');
+    await vscode.workspace.fs.writeFile(uri, Buffer.from(FLOW.join('\n').replace('buyer@example.com', '{{row.email}}')));
+    const env = await api.flowRuns.environment('local');
+    const client = createPartnerClient({ baseUrls: { v3: env.baseUrl }, token: env.token!, userAgent: 'host-test' });
+    const stored = async () => (await Promise.all(invoices.map(async (invoiceNumber) => ((await client.call('listTireProtectionRegistrations', {}, undefined, { query: { invoiceNumber } })).body as { results: unknown[] }).results.length))).join(',');
+
+    await api.flowTests.runFile(uri, 'local', { invalidRows: 'cancel' });
+    const cancelled = api.flowTests.lastBackfill;
+    assert.ok(cancelled?.summary?.notSent, JSON.stringify(cancelled));
+    assert.equal(cancelled.summary.invalid, 2);
+    assert.equal(await stored(), '0,0,0,0,0,0', 'nothing sent');
+
+    await api.flowTests.runFile(uri, 'local', { invalidRows: 'send' });
+    const sent = api.flowTests.lastBackfill;
+    assert.ok(sent?.summary && !sent.summary.notSent, JSON.stringify(sent));
+    assert.equal(sent.summary.created, 4);
+    assert.equal(sent.summary.skipped, 2);
+    assert.deepEqual(sent.rowItems.map((l) => /^row (\d+) /.exec(l)?.[1]), ['2', '5'], 'each invalid row listed once');
+    assert.match(sent.rowItems[0] ?? '', /column email: email/);
+    assert.equal(await stored(), '1,0,1,1,0,1', 'the valid rows stored once, the invalid ones not sent');
+  });
+
   it('a cancelled run leaves a resumable journal; Resume Backfill continues it and no invoice is stored twice', async () => {
     const invoices = Array.from({ length: 160 }, (_, i) => `${prefix}-B${i + 1}`);
     const uri = await writeBackfill('cancel', invoices);

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { CHILD_EXEC_ARGV, childEnv } from '../../core/childProcess/childProtocol';
+import { relayUntilExit } from '../childRelay';
 
 /**
  * `tpp sandbox` serves from a process of its own, started with the V8 options and environment of the editor's
@@ -29,24 +30,9 @@ export function respawnSandbox(args: readonly string[], script = process.argv[1]
     env: childEnv(process.env),
     detached: posix,
   });
-  const forward = (signal: NodeJS.Signals) => () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-  };
   // On Windows the console's Ctrl+C reaches both processes: this one only waits. A closed terminal (SIGHUP) stops
   // the sandbox cleanly, as SIGTERM does (it handles SIGINT and SIGTERM only).
-  const signals: [NodeJS.Signals, () => void][] = [
-    ['SIGINT', posix ? forward('SIGINT') : () => undefined],
-    ['SIGTERM', forward('SIGTERM')],
-    ['SIGHUP', forward('SIGTERM')],
-  ];
-  for (const [s, f] of signals) process.on(s, f);
-  return new Promise<number>((resolve, reject) => {
-    child.once('error', reject);
-    child.once('exit', (code) => {
-      for (const [s, f] of signals) process.off(s, f);
-      resolve(code ?? 1);
-    });
-  });
+  return relayUntilExit(child, posix ? 'forward' : 'ignore');
 }
 
 /**

@@ -7,7 +7,8 @@
  */
 import { PAYLOAD_KINDS } from '../contract/kinds';
 import type { EndpointId, PayloadKind } from '../contract/types';
-import { diagnosePayload } from '../diagnostics/payload';
+import { compileAccept } from '../diagnostics/fastAccept';
+import { diagnosePayload, targetFor } from '../diagnostics/payload';
 import type { Problem } from '../diagnostics/types';
 import { flowRefs } from '../flows/refs';
 import { FlowBodyFileError, FlowVariableError, prepareRequest } from '../flows/prepare';
@@ -64,8 +65,40 @@ function unquotedColumn(r: FlowRequest, row: DataRow): { column?: string } {
   return {};
 }
 
-/** Diagnostics of a body for the endpoint's kinds: the kind with the fewest errors. */
+/** Whether a string anywhere in `value` holds `{{` (the diagnostics then check it as a variable). */
+function hasBraces(value: unknown, depth = 0): boolean {
+  if (typeof value === 'string') return value.includes('{{');
+  if (value === null || typeof value !== 'object' || depth > 64) return false;
+  for (const v of Array.isArray(value) ? value : Object.values(value)) if (hasBraces(v, depth + 1)) return true;
+  return false;
+}
+
+/**
+ * Whether the payload diagnostics of `kind` would find no error in `value`, told without them: the contract's schema
+ * accepts it (fastAccept.ts's predicate, else zod) and the kind's own rules across fields (semantic checks, spec:
+ * Resources and their fields) find no error. When this is true the diagnostics find no error either (their errors
+ * are the schema's issues, those checks' errors, and `{{…}}` variables, which send this value the long way); when
+ * false they run and say where.
+ */
+function surelyValid(kind: PayloadKind, value: unknown): boolean {
+  if (value === null || typeof value !== 'object' || Array.isArray(value) || hasBraces(value)) return false;
+  const target = targetFor(kind);
+  const accept = compileAccept(target.schema);
+  let accepted: boolean;
+  try {
+    accepted = accept ? accept(value) : target.schema.safeParse(value).success;
+  } catch {
+    accepted = false; // an async refinement: the diagnostics decide
+  }
+  if (!accepted) return false;
+  const now = new Date();
+  for (const check of target.checks ?? []) for (const f of check(value as Record<string, unknown>, { now })) if (f.severity === 'error') return false;
+  return true;
+}
+
+/** Diagnostics of a body for the endpoint's kinds: the kind with the fewest errors; none when one kind is surely valid. */
 function bodyErrors(id: EndpointId, value: unknown): Problem[] {
+  if (kindsOf(id).some((kind) => surelyValid(kind, value))) return [];
   const text = JSON.stringify(value, null, 2);
   let best: Problem[] = [];
   let first = true;

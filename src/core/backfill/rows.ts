@@ -31,13 +31,9 @@ export class RowsError extends Error {
   }
 }
 
-const DATA_RE = /^\s*(?:#|\/\/)\s*@data\s+(\S.*?)\s*$/m;
 const ROW_PREFIX = 'row.';
 
-/** The data file a flow names with `# @data <path>` (relative to the flow file), if any. */
-export function dataDirectiveOf(flowText: string): string | undefined {
-  return DATA_RE.exec(flowText)?.[1];
-}
+export { dataDirectiveOf } from './directive';
 
 /** The columns `{{row.<column>}}` references in `texts` read, in first-use order. */
 export function columnsUsed(texts: Iterable<string>): string[] {

@@ -136,7 +136,7 @@ function sharedNext(rows: AsyncIterator<DataRow>): () => Promise<DataRow | undef
 
 /**
  * Runs a backfill (see the module comment and docs/backfills.md).
- * @param o the flow, data file, environment, jobs (1…64, default 4), dry run, skipInvalid, resume, retryUnknown,
+ * @param o the flow, data file, environment, jobs (1…64, default 4), dry run, skipInvalid (or confirmSkipInvalid), resume, retryUnknown,
  *   journal path (or `false`), cancellation and listener (types.ts).
  * @returns the run's counts; row outcomes go to `o.listener.onRowEnd` as they end (in the order they end).
  * @throws RowsError for a data file that cannot be read (before anything is sent when found by the check pass),
@@ -149,7 +149,8 @@ export async function runBackfill(o: BackfillOptions): Promise<BackfillSummary> 
   const checked = await checkAll(o, columns, skip, read);
   o.listener?.onChecked?.(checked.total, checked.invalidCount);
   const tally = newTally(checked.total, checked.invalidCount, o.listener);
-  if (o.dryRun || (checked.invalidCount > 0 && !o.skipInvalid)) return tally.summary(true, performance.now() - began);
+  const skipInvalid = o.skipInvalid === true || (checked.invalidCount > 0 && !o.dryRun && (await o.confirmSkipInvalid?.(checked.total, checked.invalidCount)) === true);
+  if (o.dryRun || (checked.invalidCount > 0 && !skipInvalid)) return tally.summary(true, performance.now() - began);
   const jobs = Math.max(1, Math.min(MAX_JOBS, Math.floor(o.jobs ?? DEFAULT_JOBS)));
   let journal: JournalWriter | undefined;
   let marks = new RowMarks();

@@ -111,6 +111,12 @@ export interface BackfillOptions {
   readonly dryRun?: boolean;
   /** Send the valid rows when some are invalid (the invalid ones end `skipped`). */
   readonly skipInvalid?: boolean;
+  /**
+   * Asked once every row is checked, when some are invalid and neither `skipInvalid` nor `dryRun` is set (the
+   * editor's choice, docs/backfills.md, Checks before sending): resolves true to send the valid rows (the invalid ones
+   * end `skipped`, as with `skipInvalid`), false to send nothing. Without it nothing is sent.
+   */
+  readonly confirmSkipInvalid?: (total: number, invalid: number) => Promise<boolean>;
   /** Continue the journal of an earlier run. */
   readonly resume?: boolean;
   /** With `resume`: send again the writes of started rows that have no duplicate check (the user checked). */

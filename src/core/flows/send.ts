@@ -46,6 +46,18 @@ export interface SendOutcome {
 
 /** The environment's base addresses by kind, without trailing slashes: v3, then eligibility, then the version 2 host. */
 export function environmentBases(env: FlowEnvironment): [BaseKind, string][] {
+  // Asked for each request a flow or a backfill row sends (docs/backfills.md, Sending): kept per environment object,
+  // and made again when one of its addresses differs.
+  const known = basesOf.get(env);
+  if (known && known.v3 === env.baseUrl && known.v2 === env.v2BaseUrl && known.eligibility === env.eligibilityBaseUrl) return known.bases;
+  const bases = basesFrom(env);
+  basesOf.set(env, { v3: env.baseUrl, v2: env.v2BaseUrl, eligibility: env.eligibilityBaseUrl, bases });
+  return bases;
+}
+
+const basesOf = new WeakMap<FlowEnvironment, { v3: string; v2: string | undefined; eligibility: string | undefined; bases: [BaseKind, string][] }>();
+
+function basesFrom(env: FlowEnvironment): [BaseKind, string][] {
   let origin = '';
   try {
     origin = new URL(env.baseUrl).origin;

@@ -5,6 +5,7 @@ import { ENVIRONMENTS, type EnvironmentId } from '../../core/environments';
 import type { FlowFile } from '../../core/flows/types';
 import { readText } from '../services/flowIndex';
 import { relativeTo, type FlowRuns } from '../services/flowRuns';
+import { askInvalidRows, checkOf, jobsSetting, offerRetryUnknown, resendUnknown, type BackfillChoices } from './backfillChoices';
 
 /** Failed rows shown as child items of the data-driven request; the others are counted in one more item. */
 export const MAX_ROW_ITEMS = 100;
@@ -38,6 +39,8 @@ export interface BackfillItemRun {
   readonly env: EnvironmentId;
   readonly flowRuns: FlowRuns;
   readonly resume: boolean;
+  /** Answers given in advance; the others are asked (backfillChoices.ts). */
+  readonly choices: BackfillChoices;
   readonly token: vscode.CancellationToken;
 }
 
@@ -59,11 +62,26 @@ const rowText = (r: RowResult): string => `row ${r.row} (line ${r.line}): ${r.st
 /** A progress line: rows done/total, rate and failures. */
 const progressText = (p: BackfillProgress): string => `${p.done}/${p.total} rows · ${p.rate.toFixed(1)} rows/s · ${p.failed} failed${p.etaMs !== undefined ? ` · ${Math.ceil(p.etaMs / 1000)} s left` : ''}`;
 
+/** Reports rows done to a progress notification, at most four times a second (and the last row). */
+function progressReporter(progress: vscode.Progress<{ message?: string; increment?: number }>): (p: BackfillProgress) => void {
+  let shown = 0;
+  let last = 0;
+  return (p) => {
+    const now = Date.now();
+    if (now - last < 250 && p.done < p.total) return;
+    last = now;
+    const pct = p.total > 0 ? (100 * p.done) / p.total : 0;
+    progress.report({ message: progressText(p), increment: pct - shown });
+    shown = pct;
+  };
+}
+
 /**
  * Runs a data-driven flow (docs/backfills.md) as a Test Explorer run of its request items, with a cancellable
  * notification (rows done/total, rate, failures). Cancelling (the notification or the Test Explorer) stops taking
  * rows; requests in flight finish and the journal stays resumable ({@link RESUME_BACKFILL_COMMAND}). The first
- * request item shows the row counts and gets one child item per failed row (at most {@link MAX_ROW_ITEMS}).
+ * request item shows the row counts and gets one child item per failed row (at most {@link MAX_ROW_ITEMS}). Invalid
+ * rows and, after a resume, rows of unknown outcome ask the user what to do (backfillChoices.ts).
  * @returns what was reported; never throws for a row, a data file or a journal problem (the item says it).
  * @throws NotReadyError when the environment cannot sign or has no address.
  */
@@ -76,8 +94,13 @@ export async function runBackfillItems(a: BackfillItemRun): Promise<BackfillTest
   const rowItems: string[] = [];
   let more = 0;
   let moreItem: vscode.TestItem | undefined;
+  let firstInvalid: { data: vscode.Uri; line: number } | undefined;
+  let firstCheck: string | undefined;
   const onRowEnd = (r: RowResult, invalid = false) => {
     if (r.status === 'created' || r.status === 'recovered') return;
+    if (r.status === 'unknown') firstCheck ??= checkOf(r);
+    const listed = r.status === 'skipped' && !invalid ? head.children.get(`${head.id}#row-${r.row}`) : undefined;
+    if (listed) return a.run.skipped(listed); // an invalid row, listed by the check, that the user chose to skip
     if (rowItems.length >= MAX_ROW_ITEMS) {
       more++;
       moreItem ??= a.controller.createTestItem(`${head.id}#rows-more`, '', a.uri);
@@ -96,6 +119,7 @@ export async function runBackfillItems(a: BackfillItemRun): Promise<BackfillTest
   };
   const onInvalidRow = (problems: readonly RowProblem[]) => {
     const first = problems[0];
+    if (first) firstInvalid ??= { data, line: first.line };
     if (first) onRowEnd({ row: first.row, line: first.line, status: 'skipped', message: 'invalid', problems, durationMs: 0 }, true);
   };
   const started = Date.now();
@@ -107,8 +131,6 @@ export async function runBackfillItems(a: BackfillItemRun): Promise<BackfillTest
   try {
     summary = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
       token.onCancellationRequested(() => abort.abort());
-      let shown = 0;
-      let last = 0;
       return runBackfill({
         flow: a.flow,
         flowText: a.text,
@@ -118,19 +140,15 @@ export async function runBackfillItems(a: BackfillItemRun): Promise<BackfillTest
         readFile: (p) => readText(relativeTo(a.uri, p)),
         variables: a.flowRuns.variablesOf(a.env, a.uri),
         resume: a.resume,
+        jobs: jobsSetting(a.uri),
+        retryUnknown: a.choices.retryUnknown ?? false,
+        confirmSkipInvalid: (total, invalid) => askInvalidRows(total, invalid, firstInvalid, a.choices.invalidRows),
         signal: abort.signal,
         listener: {
           onInvalidRow,
           onChecked: (total, invalid) => progress.report({ message: `${total} rows checked${invalid ? `, ${invalid} invalid` : ''}: sending…` }),
           onRowEnd,
-          onProgress: (p) => {
-            const now = Date.now();
-            if (now - last < 250 && p.done < p.total) return;
-            last = now;
-            const pct = p.total > 0 ? (100 * p.done) / p.total : 0;
-            progress.report({ message: progressText(p), increment: pct - shown });
-            shown = pct;
-          },
+          onProgress: progressReporter(progress),
         },
       });
     });
@@ -141,6 +159,7 @@ export async function runBackfillItems(a: BackfillItemRun): Promise<BackfillTest
   } finally {
     cancelRun.dispose();
   }
+  if (summary && a.resume && !a.choices.retryUnknown) offerRetryUnknown(summary, firstCheck, resendUnknown(a.uri, a.env, RESUME_BACKFILL_COMMAND));
   return report(a, head, { summary, error, rowItems, more, cancelled: abort.signal.aborted, durationMs: Date.now() - started });
 }
 

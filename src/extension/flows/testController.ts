@@ -3,7 +3,7 @@ import type { FlowFile, RequestResult } from '../../core/flows/types';
 import { ENVIRONMENT_IDS, ENVIRONMENTS, type EnvironmentId } from '../../core/environments';
 import type { Logger } from '../log';
 import type { FlowIndex } from '../services/flowIndex';
-import type { FlowRuns } from '../services/flowRuns';
+import type { ExplorerRunOptions, FlowRuns } from '../services/flowRuns';
 import { UserCancelled } from '../services/userCancelled';
 import { readText } from '../services/flowIndex';
 import { dataFileOf, runBackfillItems, type BackfillTestReport } from './backfillRun';
@@ -98,15 +98,16 @@ export class FlowTestController implements vscode.Disposable {
   /**
    * Runs the file `uri` on `env` as a Test Explorer run of its item; resolves to every request's result (none for a
    * data-driven flow: see {@link lastBackfill}), or `undefined` when the Production guard or a missing prerequisite
-   * stopped the run (the user has been told). `resume`: continue a data-driven flow's journal; `token` cancels.
+   * stopped the run (the user has been told). `resume`: continue a data-driven flow's journal, `invalidRows` and
+   * `retryUnknown` its choices given in advance (ExplorerRunOptions); `token` cancels.
    */
-  async runFile(uri: vscode.Uri, env: EnvironmentId, options: { resume?: boolean; token?: vscode.CancellationToken } = {}): Promise<readonly RequestResult[] | undefined> {
+  async runFile(uri: vscode.Uri, env: EnvironmentId, options: ExplorerRunOptions & { token?: vscode.CancellationToken } = {}): Promise<readonly RequestResult[] | undefined> {
     const item = this.upsert(uri, await this.services.flows.load(uri));
     if (!item) throw new Error(`${vscode.workspace.asRelativePath(uri)} is not a flow file on disk: save it as a .http file first.`);
     const source = new vscode.CancellationTokenSource();
     const relay = options.token?.onCancellationRequested(() => source.cancel());
     try {
-      return await this.run(env, new vscode.TestRunRequest([item], undefined, this.profiles.get(env)), source.token, options.resume ?? false);
+      return await this.run(env, new vscode.TestRunRequest([item], undefined, this.profiles.get(env)), source.token, options);
     } catch (err) {
       if (err instanceof UserCancelled) return undefined;
       throw err;
@@ -141,10 +142,10 @@ export class FlowTestController implements vscode.Disposable {
 
   /**
    * One Test Explorer run on `env`: guard, then each planned file in turn (a data-driven one through
-   * backfillRun.ts, `resume` continuing its journal); cancellation stops sending.
+   * backfillRun.ts, `options.resume` continuing its journal); cancellation stops sending.
    * @throws UserCancelled when the guard stopped the run (its requests are reported skipped).
    */
-  private async run(env: EnvironmentId, request: vscode.TestRunRequest, token: vscode.CancellationToken, resume = false): Promise<RequestResult[]> {
+  private async run(env: EnvironmentId, request: vscode.TestRunRequest, token: vscode.CancellationToken, options: ExplorerRunOptions = {}): Promise<RequestResult[]> {
     const run = this.controller.createTestRun(request, `Flows on ${ENVIRONMENTS[env].label}`, true);
     const reports: FlowTestReport[] = [];
     const results: RequestResult[] = [];
@@ -163,7 +164,7 @@ export class FlowTestController implements vscode.Disposable {
         if (dataFileOf(p.uri, text)) {
           const items = p.flow.requests.flatMap((r) => item(r.index) ?? []);
           for (const it of items) pending.delete(it.id);
-          this.lastBackfill = await runBackfillItems({ run, controller: this.controller, items, uri: p.uri, flow: p.flow, text, env, flowRuns: this.services.flowRuns, resume, token });
+          this.lastBackfill = await runBackfillItems({ run, controller: this.controller, items, uri: p.uri, flow: p.flow, text, env, flowRuns: this.services.flowRuns, resume: options.resume ?? false, choices: { ...(options.invalidRows ? { invalidRows: options.invalidRows } : {}), ...(options.retryUnknown ? { retryUnknown: true } : {}) }, token });
           continue;
         }
         const ran = await this.services.flowRuns.run({

@@ -22,9 +22,18 @@ export interface FlowRunSpec {
 /** Runs flow files in the Test Explorer and resolves to every request's result; rejects with UserCancelled when stopped by the guard. */
 export type ExplorerRunner = (uri: vscode.Uri, env: EnvironmentId, options?: ExplorerRunOptions) => Promise<readonly RequestResult[]>;
 
-/** `resume`: continue a data-driven flow's journal (docs/backfills.md). */
+/** What to do when rows of a data-driven flow are invalid: send the valid ones, show the invalid ones, or send nothing. */
+export type InvalidRowsChoice = 'send' | 'show' | 'cancel';
+
+/**
+ * A data-driven flow's run (docs/backfills.md): `resume` continues its journal; `invalidRows` and `retryUnknown` answer
+ * in advance what the run would ask (`--skip-invalid`, `--retry-unknown`: tests, other commands).
+ */
 export interface ExplorerRunOptions {
   readonly resume?: boolean;
+  readonly invalidRows?: InvalidRowsChoice;
+  /** Resend writes whose outcome is unknown (the user checked they were not stored). */
+  readonly retryUnknown?: boolean;
 }
 
 /** The key of a request's last result: its file (URI string) and 0-based index. */

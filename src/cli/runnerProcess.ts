@@ -1,0 +1,63 @@
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { dataDirectiveOf } from '../core/backfill/directive';
+import { childEnv } from '../core/childProcess/childProtocol';
+import { relayUntilExit } from './childRelay';
+
+/**
+ * `tpp run` over a data file (docs/backfills.md, Figures: memory) sends its rows from a process of its own, started
+ * with a smaller heap: V8's default lets the semi-spaces grow to 2 × 16 MiB under a backfill's steady
+ * allocation, and lets the old generation grow further between full collections than a run whose live data stays
+ * flat needs (the same options as the sandbox's process, core/childProcess/childProtocol.ts). V8's options cannot be
+ * set once it runs (Node reads none of them from NODE_OPTIONS either), so the
+ * command starts `node <options> <tpp> run <args>` and waits for it, as `tpp sandbox` does (sandboxProcess.ts).
+ *
+ * Stops keep their meaning (docs/backfills.md, What a stop can lose): the runner shares the terminal's process group,
+ * so a Ctrl+C reaches it directly (this process ignores it and waits); a SIGTERM or SIGHUP is passed on; and when this
+ * process dies, even by SIGKILL, its IPC channel closes and the runner kills itself with SIGKILL at once, so that a
+ * killed `tpp run` never leaves rows being sent. The runner opens and locks the journal itself, so the lock belongs
+ * to the process that writes it and is released by the kernel when it dies.
+ */
+
+/** V8 options of the process that sends a backfill's rows. */
+export const RUNNER_EXEC_ARGV: readonly string[] = ['--max-semi-space-size=4', '--heap-growing-percent=20'];
+
+/** Whether this process runs with the runner's options. */
+export function runsHere(execArgv: readonly string[] = process.execArgv): boolean {
+  return RUNNER_EXEC_ARGV.every((flag) => execArgv.includes(flag));
+}
+
+/**
+ * Whether `argv` (after `node tpp`) is a `tpp run` over a data file: `--data`, or an argument that is a readable file
+ * with a `# @data` line. A miss only runs the rows in this process (more memory); it never changes what is sent.
+ */
+export function isDataRun(argv: readonly string[], cwd: string = process.cwd()): boolean {
+  if (argv[0] !== 'run' || argv.includes('--help') || argv.includes('-h')) return false;
+  return argv.slice(1).some((a) => {
+    if (a === '--data' || a.startsWith('--data=')) return true;
+    if (a.startsWith('-') || !/\.(http|rest)$/i.test(a)) return false;
+    try {
+      return dataDirectiveOf(readFileSync(resolve(cwd, a), 'utf8')) !== undefined;
+    } catch {
+      return false;
+    }
+  });
+}
+
+/**
+ * Runs `tpp <argv>` in a runner process (see the module comment); resolves to its exit code (1 when a signal ended
+ * it). Rejects when it cannot be started.
+ */
+export function runInRunner(argv: readonly string[], script: string): Promise<number> {
+  const child = spawn(process.execPath, [...RUNNER_EXEC_ARGV, script, ...argv], { stdio: ['inherit', 'inherit', 'inherit', 'ipc'], env: childEnv(process.env) });
+  // The runner shares the terminal's process group: a Ctrl+C reaches it without this process passing it on.
+  return relayUntilExit(child, 'ignore');
+}
+
+/** In the runner: dies by SIGKILL as soon as the `tpp` that started it is gone. The channel keeps nothing alive. */
+export function dieWithLauncher(): void {
+  if (!process.send || !process.channel || !runsHere()) return;
+  process.channel.unref();
+  process.once('disconnect', () => process.kill(process.pid, 'SIGKILL'));
+}
