@@ -10,7 +10,7 @@ import { relayUntilExit } from './childRelay';
  * with a smaller heap: V8's default lets the semi-spaces grow to 2 × 16 MiB under a backfill's steady
  * allocation, and lets the old generation grow further between full collections than a run whose live data stays
  * flat needs (the same options as the sandbox's process, core/childProcess/childProtocol.ts). V8's options cannot be
- * set once it runs (Node reads none of them from NODE_OPTIONS either), so the
+ * set once it runs, and NODE_OPTIONS, read only at start too, refuses `--heap-growing-percent`, so the
  * command starts `node <options> <tpp> run <args>` and waits for it, as `tpp sandbox` does (sandboxProcess.ts).
  *
  * Stops keep their meaning (docs/backfills.md, What a stop can lose): the runner shares the terminal's process group,
