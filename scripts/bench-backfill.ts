@@ -7,7 +7,8 @@
  * moments and resumed until it ends; prints expected, stored, duplicates, missing. 2. speed: `--speed-rows` rows,
  * no faults, `runBackfill` with `--jobs` against a bare client sending the same creates at the same concurrency with
  * no journal (ratio, target >= 0.8), and journal on against off (cost, target <= 10 %). 3. the peak RSS of `tpp run
- * --data` over `--rss-rows` rows (target <= 150 MiB): the process that sends the rows, and `tpp run` that started it. Sizes are flags so that a quick run is possible.
+ * --data` over `--rss-rows` rows (target <= 150 MiB for the process that sends the rows and the `tpp run` that started it,
+ * together; each is printed). Sizes are flags so that a quick run is possible.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
@@ -229,8 +230,10 @@ async function rss(base: string, keyFile: string): Promise<boolean> {
   const r = await runCli([join(work, 'flow.http'), '--base-url', base, '--iss', 'P1', '--key', keyFile, '--jobs', String(JOBS), '--reporter', 'json', '--out', join(work, 'report.json')]);
   const mib = r.peakRss / 1048576;
   const launcher = r.launcherRss / 1048576;
-  console.log(`memory: tpp run --data over ${RSS_ROWS} rows: exit ${r.code}, peak RSS of the process sending the rows ${mib.toFixed(0)} MiB (target <= 150 MiB)${launcher ? `; tpp run, which started it and waits, ${launcher.toFixed(0)} MiB (together ${(mib + launcher).toFixed(0)} MiB)` : ''}, ${((performance.now() - t) / 1000).toFixed(1)} s`);
-  return r.code === 0 && mib <= 150;
+  // The target is the memory of what the user runs: the row sender and the `tpp run` waiting for it, together.
+  const total = mib + launcher;
+  console.log(`memory: tpp run --data over ${RSS_ROWS} rows: exit ${r.code}, peak RSS ${total.toFixed(0)} MiB (target <= 150 MiB: ${total <= 150 ? 'met' : 'MISSED'})${launcher ? `: the process sending the rows ${mib.toFixed(0)} MiB, tpp run, which started it and waits, ${launcher.toFixed(0)} MiB` : ''}, ${((performance.now() - t) / 1000).toFixed(1)} s`);
+  return r.code === 0 && total <= 150;
 }
 
 main().then(
