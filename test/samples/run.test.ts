@@ -3,7 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildGo, CLI, findTool, makePartner, prepareGo, removeDir, ROOT, runProgram, runSample, scratchDir, startSandbox, tpp, tppBinDir, type SampleRun, type TestPartner } from './harness';
 
-// Issue 13, item 3: the curl, Node and Python samples that `tpp code` prints are run, as an integrator would run them,
+// So that a sample works as printed (README, Code samples): the curl, Node and Python samples that `tpp code` prints are run, as an integrator would run them,
 // against the Local sandbox (`tpp sandbox` from dist) for a create, a read and a list; each must succeed. Python is
 // Debian's python3 with python3-jwt, python3-cryptography and python3-requests (installed by .ci/run); Node's jose is
 // the project's own dependency. Go is built and run too where Debian's golang-go and golang-jwt are installed (golang-jwt

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { generateSample, SAMPLE_LANGUAGE_INFO, type SampleLanguage, type SampleRequest, sampleRequestFor, sampleRequestFromPayload } from '../../src/core/samples';
 import { findTool, removeDir, ROOT, scratchDir } from './harness';
 
-// Issue 13, item 3: the languages CI cannot run against the sandbox are compiled or syntax-checked with the toolchains
+// So that every code sample is known to build (README, Code samples): the languages CI cannot run against the sandbox are compiled or syntax-checked with the toolchains
 // Debian packages (.ci/run installs golang-go and php-cli; the JDK is there already); each check that cannot run says
 // why. Every language also gets the requests whose literals are hardest to write (quotes, backslashes, backticks,
 // `"""`, `$`, newlines and non-ASCII in the body; a path part from an environment variable; a query).

@@ -5,7 +5,7 @@ import { editorSchema } from '../../../src/core/diagnostics/editorSchema';
 import { diagnosePayload } from '../../../src/core/diagnostics/payload';
 
 /**
- * Issue 12, item 6: completing a property inserts a value the contract accepts (today's date for dates, not `""`).
+ * Completing a property inserts a value the contract accepts (today's date for dates, not `""`).
  * Completion runs through vscode-json-languageservice, the library behind VS Code's JSON support, on the schema the
  * extension serves; the snippet's variables are expanded as the editor expands them.
  */
