@@ -1,7 +1,7 @@
 /**
  * npm run bench:duplicates [-- <n> [<fault-rate>]]
  *
- * Issue 12 target: under 30 % injected 5xx-after-commit faults (the Local sandbox with `--fault-rate 0.3
+ * Target (docs/sending.md: a write is never sent twice blindly): under 30 % injected 5xx-after-commit faults (the Local sandbox with `--fault-rate 0.3
  * --fault-mode after-commit`: the request is stored, then answered 500), 1,000 creates of each kind sent with
  * `tpp send`'s core (src/core/send/sendFiles.ts) end with 1,000 stored and 0 duplicates, claims included.
  * Prints stored/duplicates per kind; exits 1 when a count is off.
