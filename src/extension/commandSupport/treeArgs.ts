@@ -76,11 +76,6 @@ export function envOf(arg: unknown): EnvironmentId | undefined {
   return isEnvironmentId(arg) ? arg : treeArgOf(arg)?.env;
 }
 
-/** The environment of a command argument ({@link envOf}), else the active environment. */
-export function envOfArg(services: { readonly environments: { readonly active: { get(): EnvironmentId } } }, arg: unknown): EnvironmentId {
-  return envOf(arg) ?? services.environments.active.get();
-}
-
 /** A registration chosen by the user or given by a command argument. */
 export interface RegistrationRef {
   readonly id?: string;

@@ -3,7 +3,7 @@
 // and the commands run in dist/commands.js. The stand-ins below expose what the node classes of src/extension/tree
 // expose (fields, and getters on the prototype), without the editor. Plain Node.
 import * as assert from 'node:assert/strict';
-import { envOf, envOfArg, listProductOf, productOf, registrationRefOf, treeArgOf } from '../../../src/extension/commandSupport/treeArgs';
+import { envOf, listProductOf, productOf, registrationRefOf, treeArgOf } from '../../../src/extension/commandSupport/treeArgs';
 import type { EnvironmentId } from '../../../src/core/environments';
 
 /** As tree/registrationNode.ts and tree/motorClubNode.ts: `kind`, `env`, `row`, `id` and `invoiceNumber` getters. */
@@ -22,7 +22,6 @@ class RegistrationLike {
 }
 
 const exchange = { id: 'x1', env: 'local', request: { method: 'GET', url: 'http://127.0.0.1:28463/api/v3/tire-protection/registrations' } };
-const active = { environments: { active: { get: (): EnvironmentId => 'sandbox' } } };
 
 describe('command arguments: the tree-row decoder', () => {
   it('decodes a registration row (getters on the prototype) with its listed record', () => {
@@ -73,11 +72,11 @@ describe('command arguments: the tree-row decoder', () => {
     assert.equal(productOf(undefined, undefined), 'tire-protection');
   });
 
-  it('takes the environment from an id, a row, else the active one; anything else is no row', () => {
-    assert.equal(envOfArg(active, 'local'), 'local');
-    assert.equal(envOfArg(active, { env: 'production', product: 'tire-protection' }), 'production');
-    assert.equal(envOfArg(active, undefined), 'sandbox');
-    assert.equal(envOfArg(active, { env: 'nowhere' }), 'sandbox');
+  it('takes the environment from an id or a row, else none (the command falls back: args.ts); anything else is no row', () => {
+    assert.equal(envOf('local'), 'local');
+    assert.equal(envOf({ env: 'production', product: 'tire-protection' }), 'production');
+    assert.equal(envOf(undefined), undefined);
+    assert.equal(envOf({ env: 'nowhere' }), undefined);
     for (const v of [undefined, null, 'local', 3, true]) assert.equal(treeArgOf(v), undefined);
   });
 });
