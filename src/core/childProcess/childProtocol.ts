@@ -29,7 +29,8 @@ export interface ChildStartOptions {
 }
 
 /**
- * V8 options of a process that serves the sandbox (the editor's child, and `tpp sandbox`'s, src/cli/commands/sandboxProcess.ts).
+ * V8 options of a process that serves the sandbox (the editor's child, and `tpp sandbox`'s, src/cli/commands/sandboxProcess.ts),
+ * also those of the process that sends a backfill's rows (src/cli/runnerProcess.ts: undici's HTTP parser is WebAssembly too).
  * `--liftoff-only`: PGlite's WebAssembly compiled by the baseline compiler (Liftoff) only; optimising it again with
  * TurboFan cost 70-90 MiB of resident memory that is never given back, for no throughput gained on its queries.
  * `--max-semi-space-size=4 --heap-growing-percent=20`: a young generation of at most 4 MiB a half instead of 16, and an

@@ -58,7 +58,9 @@ describe('tpp run over a data file: the process that sends the rows', function (
       let runner: number | undefined;
       for (let i = 0; i < 200 && (runner === undefined || sockets.length === 0); i++, await new Promise((r) => setTimeout(r, 100))) runner = children()[0];
       assert.ok(runner !== undefined && sockets.length > 0, 'the runner started and sends rows');
-      assert.ok(RUNNER_EXEC_ARGV.every((f) => readFileSync(`/proc/${runner}/cmdline`, 'utf8').split('\0').includes(f)), 'with the runner options');
+      // undici's WebAssembly HTTP parser left to Liftoff, and a small young generation (docs/backfills.md, Figures).
+      const argv = readFileSync(`/proc/${runner}/cmdline`, 'utf8').split('\0');
+      for (const flag of ['--liftoff-only', '--max-semi-space-size=4', '--heap-growing-percent=20']) assert.ok(argv.includes(flag), `the runner runs with ${flag}`);
       tpp.kill('SIGKILL');
       const alive = () => {
         try {
