@@ -78,7 +78,7 @@ function copyTourScript() {
 const CLI_COMMANDS = ['code', 'connect', 'environments', 'keygen', 'jwt', 'openapi', 'proxy', 'run', 'sandbox', 'send', 'validate'];
 // Loaded with V8's code cache (src/cli/compileCache.ts): the commands whose start-up counts (CI runs them on every
 // file). Such a bundle must not use a dynamic import() (checked below); the others are loaded with a plain require.
-const CODE_CACHED = ['environments', 'jwt', 'keygen', 'validate'];
+const CODE_CACHED = ['environments', 'jwt', 'keygen', 'run', 'validate'];
 // What `tpp validate` must never load: the sandbox's HTTP server and database, the HTTP client, JWT keys.
 const NOT_IN_VALIDATE = [/node_modules\/(undici|fastify|@fastify|@electric-sql\/pglite|pg|jose)\//, /^src\/core\/(sandbox|client)\//];
 const cliSplit = {
