@@ -25,6 +25,7 @@ describe('Watch My Application', () => {
 
   after(async () => {
     await vscode.commands.executeCommand('tpp.stopWatchingApplication', 'sandbox');
+    await (await activateExtension()).environments.keys.delete('sandbox');
     upstream?.kill('SIGTERM');
     await config().update('baseUrl', before.baseUrl, vscode.ConfigurationTarget.Global);
     await config().update('partnerId', before.partnerId, vscode.ConfigurationTarget.Global);
@@ -75,6 +76,38 @@ describe('Watch My Application', () => {
     // What a person scans first leads the row: status, environment, method and resource; the path follows.
     assert.match(String(item.label), /^401 · Sandbox · GET verify-token$/);
     assert.match(String(item.description), /^\/api\/v3\/verify-token · /);
+
+    // A 409 through the proxy: the proxy holds no private key, so the entry comes without the conflicting record;
+    // opening the row looks it up with the Sandbox key (imported here) and links the registration the first create made.
+    const keyFile = path.join(dir, 'p.key.pem');
+    fs.writeFileSync(keyFile, privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
+    await vscode.commands.executeCommand('tpp.importPrivateKey', 'sandbox', { source: 'file', uri: vscode.Uri.file(keyFile), existing: 'replace' });
+    const conflict = new Promise<Exchange>((resolve) => {
+      const sub = api.integrationLog.onDidChange((added) => {
+        const found = added?.find((e) => e.source === 'proxy-log' && e.response?.status === 409);
+        if (!found) return;
+        sub.dispose();
+        resolve(found);
+      });
+    });
+    const goodInput = `${b64({ alg: 'ES256', typ: 'JWT' })}.${b64({ iss: 'P-WATCH', aud: target, iat: now, exp: now + 300 })}`;
+    const good = `${goodInput}.${sign('sha256', Buffer.from(goodInput), { key: privateKey, dsaEncoding: 'ieee-p1363' }).toString('base64url')}`;
+    const invoice = `WATCH-${Date.now()}`;
+    const tire = { make: 'Michelin', model: 'Defender2', size: '225/65R17', retailPrice: 189.99, dot: 'DOT U2LL LMLR 1124' };
+    const registration = { product_id: 'tp-road-hazard-36', invoiceNumber: invoice, enrollDate: '2025-06-01', customer: { name: 'Pat Doe', email: 'pat@example.com' }, vehicle: { year: 2021, make: 'Toyota', model: 'RAV4' }, tires: [tire] };
+    const create = () => fetch(`${info.v3BaseUrl}/tire-protection/registrations`, { method: 'POST', headers: { authorization: `Bearer ${good}`, 'content-type': 'application/json' }, body: JSON.stringify(registration) });
+    const first = await create();
+    assert.equal(first.status, 201, await first.clone().text());
+    const firstId = String(((await first.json()) as { id?: string; _id?: string }).id ?? '');
+    assert.equal((await create()).status, 409);
+    const logged = await conflict;
+    assert.ok(!logged.diagnosis?.some((d) => d.record), 'the proxy logs no record');
+    const shown = (await vscode.commands.executeCommand('tpp.showExchange', logged)) as { exchange: Exchange };
+    const conflicts = shown.exchange.diagnosis?.filter((d) => d.rule === 'conflict') ?? [];
+    assert.equal(conflicts.length, 1, `one conflict, the looked-up one: ${JSON.stringify(shown.exchange.diagnosis)}`);
+    const linked = conflicts[0];
+    assert.equal(linked?.record?.id, firstId, `the conflicting registration is linked: ${JSON.stringify(shown.exchange.diagnosis)}`);
+    assert.match(linked?.message ?? '', new RegExp(`invoice ${invoice} .*already exists`));
 
     // Stop Application Watch… without an argument: the only watch stops without a question; then nothing is watched.
     assert.deepEqual(await vscode.commands.executeCommand('tpp.stopWatchingApplication'), ['sandbox']);

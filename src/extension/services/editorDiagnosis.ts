@@ -33,7 +33,8 @@ export async function withEditorDiagnosis(reads: EditorDiagnosisReads, x: Exchan
   const endpoint = status === 409 && env ? x.endpoint : undefined;
   if (!env || !endpoint) return x;
   const found = await conflicts(reads, env, endpoint, requestJson(x));
-  return found.length ? { ...x, diagnosis: [...out.filter((d) => d.rule !== 'status'), ...found] } : x;
+  // The looked-up records take the place of the server's words: its status line, and a conflict it named without a record.
+  return found.length ? { ...x, diagnosis: [...out.filter((d) => d.rule !== 'status' && !(d.rule === 'conflict' && !d.record)), ...found] } : x;
 }
 
 /** The JWT checklist of `token`, failing rules first. */

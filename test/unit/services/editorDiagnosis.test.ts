@@ -70,6 +70,13 @@ describe('the editor part of a description (send path)', () => {
     assert.deepEqual(x.diagnosis!.map((d) => [d.rule, d.record?.id, d.record?.invoiceNumber]), [['conflict', 'r-1', 'INV-9']]);
   });
 
+  it("a 409 the proxy logged (its conflict named without a record) gets the looked-up record in that item's place", async () => {
+    const { r } = reads([{ _id: 'r-2' }]);
+    const logged = exchange(409, 'createTireProtectionRegistration', '/tire-protection/registrations', { invoiceNumber: 'INV-7' }, { env: 'sandbox', source: 'proxy-log', diagnosis: [{ rule: 'conflict', message: 'A registration with invoiceNumber INV-7 already exists.' }] });
+    const x = await withEditorDiagnosis(r, logged, undefined);
+    assert.deepEqual(x.diagnosis!.map((d) => [d.rule, d.record?.id]), [['conflict', 'r-2']]);
+  });
+
   it('a 409 to a claim names its registration without a lookup; an unknown environment or a failed lookup leaves the exchange as it is', async () => {
     const { r, asked } = reads();
     const claim = await withEditorDiagnosis(r, exchange(409, 'createTireProtectionClaim', '/tire-protection/registrations/r-7/claims', { tires: 1 }), 'tok');
