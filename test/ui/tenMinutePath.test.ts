@@ -3,11 +3,13 @@
 // separate process with iat in milliseconds -> its Integration Log row names the rule and the fix -> run fixed: 201 ->
 // the registration in the tree. Then Sandbox (a second `tpp sandbox`, answering bare 401s like the administrator's):
 // Configure Environment, Connect Your Application (a key pair generated into a file, its public key registered by the
-// "administrator"), Watch My Application, the same broken program through the proxy: the bare 401 explained.
+// "administrator"), Watch My Application, the same broken program through the proxy: the bare 401 explained; a
+// registration sent twice through the proxy: its 409 row opened links the registration it conflicts with.
 // Screenshots: test-results/ui/path-*.png (README: media/screenshots/remote-401.png is path-10). Prints the
 // machine time of the whole path. Leaves the workbench as it found it for the suites after it.
 import * as assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createPrivateKey, sign } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -17,7 +19,7 @@ import type { ExtensionApi } from '../../src/extension/extension';
 import { findTool } from '../samples/harness';
 import { EXTENSION_ID, activateExtension } from '../shared/extension';
 import { driver, screenshot, sleep, until } from '../shared/driver';
-import { answerInput, clickToastButton, expandRow, pick, quickInput, runFromPalette, scrollLogToTop, sidebarRows, waitToast } from '../shared/workbench';
+import { answerInput, clickToastButton, exampleRegistration, expandRow, LOG_ROWS, pick, quickInput, runFromPalette, scrollLogToTop, sidebarRows, waitResponse, waitToast } from '../shared/workbench';
 
 const cmd = <T = unknown>(id: string, ...args: unknown[]) => vscode.commands.executeCommand<T>(id, ...args);
 const PARTNER = 'P-TEN-MINUTES';
@@ -268,5 +270,30 @@ describe('the ten-minute path of your own application (rendered workbench)', fun
     await screenshot('path-10-remote-401-explained');
     for (let i = 0; i < 6; i++) await cmd('workbench.action.increaseViewWidth');
     console.log(`      ten-minute path: ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  });
+
+  it('9. the same registration twice through the proxy: opening the 409 row links the registration it conflicts with', async () => {
+    const watch = api.applicationWatch.info('sandbox');
+    assert.ok(watch, 'the watch of step 8 still runs');
+    // The application's key file (step 7), a token as the fixed program makes it.
+    const key = createPrivateKey(fs.readFileSync(path.join(workspace, 'tpp-sandbox-key.pem')));
+    const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
+    const now = Math.floor(Date.now() / 1000);
+    const input = `${b64({ alg: 'ES256', typ: 'JWT' })}.${b64({ iss: PARTNER, aud: target, iat: now, exp: now + 300 })}`;
+    const token = `${input}.${sign('sha256', Buffer.from(input), { key, dsaEncoding: 'ieee-p1363' }).toString('base64url')}`;
+    const invoice = `INV-TWICE-${Date.now()}`;
+    const body: Record<string, unknown> = { ...(await exampleRegistration()), invoiceNumber: invoice };
+    delete body.$schema; // the editor's hint, not a field of the request
+    const post = () => fetch(`${watch.v3BaseUrl}/tire-protection/registrations`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const first = await post();
+    assert.equal(first.status, 201, await first.clone().text());
+    const id = String(((await first.json()) as { id?: unknown }).id ?? '');
+    assert.equal((await post()).status, 409);
+    await logEntry(api, (e) => e.source === 'proxy-log' && e.response?.status === 409);
+    await cmd('tpp.integrationLog.focus');
+    await row(/^409 · Sandbox · POST registrations/);
+    await driver('click', `${LOG_ROWS}:has-text("409 · Sandbox")`);
+    const t = await waitResponse(new RegExp(`409 Conflict[\\s\\S]*invoice ${invoice}[\\s\\S]*already exists \\(${id}\\)`), 'path-11-remote-409-linked');
+    assert.match(t, /Sandbox/);
   });
 });
