@@ -292,6 +292,9 @@ describe('the ten-minute path of your own application (rendered workbench)', fun
     await logEntry(api, (e) => e.source === 'proxy-log' && e.response?.status === 409);
     await cmd('tpp.integrationLog.focus');
     await row(/^409 · Sandbox · POST registrations/);
+    // A log scrolled down keeps its place when rows arrive above it: scrolled to the newest first, as a person does.
+    await scrollLogToTop();
+    await sleep(300);
     await driver('click', `${LOG_ROWS}:has-text("409 · Sandbox")`);
     const t = await waitResponse(new RegExp(`409 Conflict[\\s\\S]*invoice ${invoice}[\\s\\S]*already exists \\(${id}\\)`), 'path-11-remote-409-linked');
     assert.match(t, /Sandbox/);
