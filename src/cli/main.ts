@@ -16,7 +16,7 @@ const script = process.argv[1];
 
 /** Runs the command in this process. */
 function runHere(): Promise<number> {
-  dieWithLauncher();
+  dieWithLauncher(argv);
   return runCli(argv, io).then((code) => {
     saveCompileCache();
     return code;

@@ -58,9 +58,13 @@ export function runInRunner(argv: readonly string[], script: string): Promise<nu
   return relayUntilExit(child, 'ignore');
 }
 
-/** In the runner: dies by SIGKILL as soon as the `tpp` that started it is gone. The channel keeps nothing alive. */
-export function dieWithLauncher(): void {
-  if (!process.send || !process.channel || !runsHere()) return;
+/**
+ * In the runner (`argv`, after `node tpp`, is a `run`): dies by SIGKILL as soon as the `tpp` that started it is gone.
+ * The channel keeps nothing alive. Nothing for other commands: the process serving `tpp sandbox` runs with the same
+ * V8 options and an IPC channel too, and stops cleanly when its `tpp` is gone (sandboxProcess.ts, parentGone).
+ */
+export function dieWithLauncher(argv: readonly string[]): void {
+  if (argv[0] !== 'run' || !process.send || !process.channel || !runsHere()) return;
   process.channel.unref();
   process.once('disconnect', () => process.kill(process.pid, 'SIGKILL'));
 }

@@ -133,12 +133,15 @@ describe('tpp from dist/cli.js (the built command line)', function () {
       console.log('      skipped: no /proc on this platform to find the serving process');
       return this.skip();
     }
-    // SIGHUP (a closed terminal) stops it as SIGTERM does; SIGKILL of tpp leaves the server to notice on its own.
+    // SIGHUP (a closed terminal) stops it as SIGTERM does; SIGKILL of tpp leaves the server to notice on its own and
+    // stop as cleanly (its IPC channel closed: "Stopping (abort)"), not killed by the backfill runner's rule.
     for (const how of ['SIGINT', 'SIGHUP', 'SIGKILL'] as const) {
       const child = spawn(process.execPath, [cli, 'sandbox', '--no-admin'], { stdio: ['ignore', 'pipe', 'pipe'] });
       let stderr = '';
       child.stderr.setEncoding('utf8').on('data', (s: string) => (stderr += s));
       const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+      // The serving process shares tpp's stderr: the pipe ends once both are gone.
+      const stderrEnded = new Promise<void>((resolve) => child.stderr.once('end', () => resolve()));
       await new Promise<void>((resolve, reject) => {
         child.stdout.setEncoding('utf8').once('data', () => resolve());
         child.on('exit', (code) => reject(new Error(`tpp sandbox exited ${code} before printing its address: ${stderr}`)));
@@ -154,6 +157,9 @@ describe('tpp from dist/cli.js (the built command line)', function () {
       if (how !== 'SIGKILL') {
         assert.equal(code, 0, stderr);
         assert.equal(stderr.match(/Stopping \(SIG\w+\)/g)?.join(), how === 'SIGINT' ? 'Stopping (SIGINT)' : 'Stopping (SIGTERM)', stderr);
+      } else {
+        await stderrEnded;
+        assert.match(stderr, /Stopping \(abort\)/, stderr);
       }
     }
   });
