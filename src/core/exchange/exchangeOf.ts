@@ -1,6 +1,6 @@
 import { ApiError, MalformedResponseError, NetworkError, ResponseTooLargeError } from '../client/errors';
 import type { ApiResponse } from '../client/types';
-import { maskSecrets } from '../log/mask';
+import { maskHeaders, maskSecrets } from '../log/mask';
 import { describeExchange } from './describe';
 import { exchangeEndpoint } from './endpoint';
 import { newExchangeId } from './id';
@@ -44,19 +44,10 @@ export interface SentRequestInfo {
  */
 export type CallOutcome = { readonly response: ApiResponse } | { readonly error: unknown; readonly durationMs?: number };
 
-/** Headers as an Exchange keeps them: lower-case names, one string per header (arrays joined by `, `), values masked. */
-export function headerRecord(headers: Readonly<Record<string, string | readonly string[] | number | undefined>> | undefined): ExchangeHeaders {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers ?? {})) {
-    if (value === undefined) continue;
-    out[name.toLowerCase()] = maskSecrets(Array.isArray(value) ? value.join(', ') : String(value));
-  }
-  return out;
-}
 
 /** An answer as an Exchange keeps it: status, masked headers and body (none when empty), size in bytes. */
-function answer(status: number, rawBody: string, headers?: Parameters<typeof headerRecord>[0]): NonNullable<Exchange['response']> {
-  return { status, ...(headers ? { headers: headerRecord(headers) } : {}), ...(rawBody !== '' ? { body: maskSecrets(rawBody) } : {}), size: Buffer.byteLength(rawBody) };
+function answer(status: number, rawBody: string, headers?: Readonly<Record<string, unknown>>): NonNullable<Exchange['response']> {
+  return { status, ...(headers ? { headers: maskHeaders(headers) } : {}), ...(rawBody !== '' ? { body: maskSecrets(rawBody) } : {}), size: Buffer.byteLength(rawBody) };
 }
 
 /**

@@ -6,6 +6,7 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import type { EndpointDef } from '../contract/types';
+import { maskHeaderValue, maskSecrets } from '../log/mask';
 import { contractDrift } from '../proxy/contractDrift';
 import { assertionRegex, subjectText } from './assertGrammar';
 import type { AssertionResult, FlowAssertion } from './types';
@@ -63,6 +64,15 @@ function actualOf(a: FlowAssertion, target: AssertionTarget): Actual {
   if (Array.isArray(value) || typeof value === 'string') return { value: value.length, present: true };
   if (value !== null && typeof value === 'object') return { value: Object.keys(value).length, present: true };
   return { failure: `${s.path} is ${show(value)}, which has no length (a list, a text or an object has)` };
+}
+
+/**
+ * An actual value as reports and messages show it: masked as exchanges are (a header by its name's rule, anything else
+ * for tokens and secret-named values), since a report is kept and shared (docs/flows.md, What a flow may do).
+ */
+function shownActual(a: FlowAssertion, value: unknown): string {
+  if (a.subject.kind === 'header' && typeof value === 'string') return show(maskHeaderValue(a.subject.name, value));
+  return maskSecrets(show(value));
 }
 
 /** Does `actual` satisfy `operator expected`? */
@@ -130,12 +140,13 @@ export function evaluateAssertion(a: FlowAssertion, target: AssertionTarget, exp
   if ('failure' in actual) return { assertion: a, passed: false, ...(expected !== undefined ? { expected } : {}), message: `?? ${a.text}: ${actual.failure}.` };
   if (!a.operator || a.operator === 'exists') {
     const passed = actual.present;
-    return { assertion: a, passed, expected: 'present', actual: passed ? show(actual.value) : '(absent)', message: passed ? `${subject} is present (${show(actual.value)}).` : `?? ${a.text}: the answer (status ${target.answer.status}) has no ${subject}.` };
+    const shown = shownActual(a, actual.value);
+    return { assertion: a, passed, expected: 'present', actual: passed ? shown : '(absent)', message: passed ? `${subject} is present (${shown}).` : `?? ${a.text}: the answer (status ${target.answer.status}) has no ${subject}.` };
   }
   const want = expected ?? a.expected ?? '';
   if (!actual.present) return { assertion: a, passed: false, expected: want, actual: '(absent)', message: `?? ${a.text}: the answer (status ${target.answer.status}) has no ${subject}.` };
   const outcome = compare(a.operator, actual.value, want);
-  const actualText = show(actual.value);
+  const actualText = shownActual(a, actual.value);
   if (typeof outcome === 'string') return { assertion: a, passed: false, expected: want, actual: actualText, message: `?? ${a.text}: ${outcome}.` };
   return {
     assertion: a,

@@ -13,7 +13,7 @@ import type { BaseKind, EndpointDef, EndpointId } from '../contract/types';
 import type { Exchange } from '../exchange/types';
 import type { PartnerClient, TokenProvider } from '../client/client';
 import { ApiError, MalformedResponseError } from '../client/errors';
-import { exchangeOf, headerRecord } from '../exchange/exchangeOf';
+import { exchangeOf } from '../exchange/exchangeOf';
 import { maskSecrets } from '../log/mask';
 import { directExchange, sendDirect, type DirectRequest } from './sendDirect';
 import type { FlowEnvironment } from './types';
@@ -96,7 +96,12 @@ export function endpointsOf(method: string, url: string, env: FlowEnvironment, j
   return { kind: at.kind, matches };
 }
 
-const headersOf = (h: Readonly<Record<string, string | string[] | undefined>> | undefined): Record<string, string> => ({ ...headerRecord(h) });
+/** An answer's headers as assertions and references read them: lower-case names, as received (never masked). */
+function headersOf(h: Readonly<Record<string, string | string[] | undefined>> | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(h ?? {})) if (value !== undefined) out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  return out;
+}
 
 /** The token a request to `kind`'s address gets. */
 function tokenFor(kind: BaseKind | undefined, env: FlowEnvironment): TokenProvider | undefined {

@@ -6,9 +6,8 @@
  */
 import type { Dispatcher } from 'undici';
 import type { Exchange } from '../exchange/types';
-import { headerRecord } from '../exchange/exchangeOf';
 import { newExchangeId } from '../exchange/id';
-import { maskSecrets } from '../log/mask';
+import { maskHeaders, maskSecrets } from '../log/mask';
 import type { FlowAnswer } from './variables';
 
 // undici is loaded on the first request (as the client does, attempt.ts): parsing a flow never loads it.
@@ -35,14 +34,14 @@ export interface DirectOptions {
   readonly signal?: AbortSignal;
 }
 
-/** Request headers as an Exchange keeps them: lower-case, values masked, an Authorization value reduced to its scheme. */
+/** Request headers as an Exchange keeps them: repeated names joined, then masked as every exchange is (log/mask.ts). */
 function sentHeaders(headers: DirectRequest['headers']): Record<string, string> {
-  const out: Record<string, string> = {};
+  const joined: Record<string, string> = {};
   for (const h of headers) {
     const name = h.name.toLowerCase();
-    out[name] = name === 'authorization' ? `${h.value.split(/\s+/)[0] ?? ''} [masked]`.trim() : maskSecrets(h.value);
+    joined[name] = joined[name] !== undefined ? `${joined[name]}, ${h.value}` : h.value;
   }
-  return out;
+  return maskHeaders(joined);
 }
 
 /** The Exchange of a direct send: its answer, or the problem that left it without one. */
@@ -56,7 +55,7 @@ export function directExchange(req: DirectRequest, meta: { env: string; partner?
     title: req.title,
     ...(meta.partner ? { partner: meta.partner } : {}),
     request: { method: req.method, url: maskSecrets(req.url), headers: sentHeaders(req.headers), ...(req.body !== undefined ? { body: maskSecrets(req.body) } : {}) },
-    ...(a ? { response: { status: a.status, headers: headerRecord(a.headers), body: maskSecrets(a.body), size: Buffer.byteLength(a.body) } } : {}),
+    ...(a ? { response: { status: a.status, headers: maskHeaders(a.headers), body: maskSecrets(a.body), size: Buffer.byteLength(a.body) } } : {}),
     durationMs: Math.round(outcome.durationMs),
     attempts: 1,
     ...(outcome.problem ? { problem: maskSecrets(outcome.problem) } : {}),

@@ -76,6 +76,21 @@ export function maskAuthorization(value: string): string {
   return m[2] ? `${scheme} ${MASK}` : scheme;
 }
 
+/**
+ * Headers as an exchange, a report or a log keeps them: lower-case names, one string per header (arrays joined by
+ * `, `), each value through {@link maskHeaderValue}. The one masking of headers for every exchange (docs/flows.md,
+ * What a flow may do: Exchanges keep no credential).
+ */
+export function maskHeaders(headers: Readonly<Record<string, unknown>> | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers ?? {})) {
+    if (value === undefined) continue;
+    const lower = name.toLowerCase();
+    out[lower] = maskHeaderValue(lower, Array.isArray(value) ? value.join(', ') : String(value));
+  }
+  return out;
+}
+
 /** A header's value as shown or logged: credentials by name ({@link SECRET_HEADER}), cookies whole, the rest through {@link maskSecrets}. */
 export function maskHeaderValue(name: string, value: string): string {
   const lower = name.toLowerCase();

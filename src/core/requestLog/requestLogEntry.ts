@@ -1,7 +1,8 @@
 import type { DiagnosisItem, Exchange } from '../exchange/types';
 import { maskSecrets } from '../log/mask';
 import { formatId, nextIdCount } from '../exchange/id';
-import { cut, maskHeaders, maskQuery } from './requestLogMask';
+import { maskHeaders } from '../log/mask';
+import { cut, maskQuery } from './requestLogMask';
 
 /**
  * One entry of the Local sandbox's request log (./requestLog.ts): the cheap fields of an answered request, set when

@@ -2,7 +2,7 @@ import type { DiagnosisItem, Exchange } from '../exchange/types';
 import { RotatingJsonLines } from '../log/jsonLines';
 import { maskSecrets } from '../log/mask';
 // The same masking as when the entry was made; idempotent, and a value that only ends in "[masked]" is masked again.
-import { maskHeaders } from './requestLogMask';
+import { maskHeaders } from '../log/mask';
 import { DEFAULT_REQUEST_LOG_LIMIT } from './requestLog';
 
 /**

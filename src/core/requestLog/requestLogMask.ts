@@ -1,22 +1,6 @@
-import type { ExchangeHeaders } from '../exchange/types';
-import { maskHeaderValue, maskSecrets } from '../log/mask';
+import { maskSecrets } from '../log/mask';
 
-/** What the Local sandbox's request log (./requestLog.ts) keeps of a request: masked and cut. */
-
-/**
- * Headers as an exchange shows them: lower-case names, values masked (`maskHeaderValue`: Authorization reduced to a
- * known scheme or masked whole, cookies and credential headers masked).
- */
-export function maskHeaders(headers: Readonly<Record<string, unknown>>): ExchangeHeaders {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined) continue;
-    const text = Array.isArray(value) ? value.join(', ') : String(value);
-    const lower = name.toLowerCase();
-    out[lower] = maskHeaderValue(lower, text);
-  }
-  return out;
-}
+/** What the Local sandbox's request log (./requestLog.ts) keeps of a request: masked and cut (headers: log/mask.ts). */
 
 /** Masks secrets of a URL or path: query values named like secrets, tokens anywhere. */
 export function maskQuery(url: string): string {
