@@ -148,7 +148,7 @@ const builds = [
   { bundle: true, platform: 'browser', format: 'iife', target: 'es2022', sourcemap: !production, minify: production, legalComments: 'none', logLevel: 'warning',
     entryPoints: { response: 'src/webview/response/main.ts' }, outdir: 'dist/webview', tsconfig: 'src/webview/tsconfig.json' },
   // Host and UI suites run inside the extension host: vscode and mocha stay external (mocha from node_modules).
-  { ...common, minify: false, sourcemap: true, entryPoints: [...testFiles('test/host'), ...testFiles('test/ui'), ...testFiles('test/bench')],
+  { ...common, minify: false, sourcemap: true, entryPoints: [...testFiles('test/host'), ...testFiles('test/ui'), ...testFiles('test/restricted'), ...testFiles('test/bench')],
     outdir: 'out/test', outbase: 'test', external: ['vscode', 'mocha', 'pg-native'] },
 ];
 

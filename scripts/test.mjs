@@ -16,6 +16,8 @@ const steps = [
   { name: 'samples', tier: true, cmd: ['npx', 'mocha', 'test/samples/**/*.test.ts'] },
   { name: 'host', tier: true, cmd: ['node', 'test/harness/run-tier.mjs', 'host'] },
   { name: 'ui', tier: true, cmd: ['node', 'test/harness/run-tier.mjs', 'ui'] },
+  // The same workbench in Restricted Mode (Workspace Trust on, the folder untrusted): flows list but send nothing.
+  { name: 'restricted', tier: true, cmd: ['node', 'test/harness/run-tier.mjs', 'restricted'] },
   { name: 'package', cmd: ['node', 'scripts/package.mjs', '--check'] },
 ];
 

@@ -1,6 +1,6 @@
-// Runs one editor tier ("host" or "ui") inside a real VS Code 1.100 extension host (code-server's
+// Runs one editor tier ("host", "ui", or "restricted": the same workbench in Restricted Mode) inside a real VS Code 1.100 extension host (code-server's
 // server + web workbench in headless Chromium; see run-vscode-it.cjs).
-//   node test/harness/run-tier.mjs host|ui [--timeout 300]
+//   node test/harness/run-tier.mjs host|ui|restricted [--timeout 300]
 // Installs the editor first if needed (test/harness/setup-vscode-it.sh, idempotent, no downloads
 // from Microsoft). Opens a throwaway copy of examples/ as the workspace. Screenshots go to
 // test-results/<tier>/. Prints "<tier>: N passed, N failed" and exits non-zero if any test failed,
@@ -12,8 +12,8 @@ import { join } from 'node:path';
 import { editorHome, ensureEditor, repoRoot as root } from './editor.mjs';
 
 const tier = process.argv[2];
-if (!['host', 'ui'].includes(tier)) {
-  console.error('usage: run-tier.mjs host|ui');
+if (!['host', 'ui', 'restricted'].includes(tier)) {
+  console.error('usage: run-tier.mjs host|ui|restricted');
   process.exit(2);
 }
 const timeout = process.argv.includes('--timeout') ? process.argv[process.argv.indexOf('--timeout') + 1] : '900';
@@ -35,7 +35,7 @@ mkdirSync(shots, { recursive: true });
 
 const child = spawn(process.execPath, [join(root, 'test/harness/run-vscode-it.cjs'), '--ext', root, '--tests', tests, '--folder', workspace, '--timeout', timeout, '--screenshot', join(shots, 'final.png')], {
   cwd: root,
-  env: { ...process.env, VSCODE_IT_HOME: home, TPP_TIER: tier, TPP_IT_STATE_DIR: state, VSCODE_IT_SHOTS: shots },
+  env: { ...process.env, VSCODE_IT_HOME: home, TPP_TIER: tier, TPP_IT_STATE_DIR: state, VSCODE_IT_SHOTS: shots, ...(tier === 'restricted' ? { VSCODE_IT_UNTRUSTED: '1' } : {}) },
   stdio: ['ignore', 'pipe', 'inherit'],
 });
 let summary;

@@ -9,7 +9,8 @@
 //        [--folder <workspace folder to open> | --no-folder] [--timeout 300] [--screenshot final.png]
 // Env: VSCODE_IT_HOME (where setup-vscode-it.sh installed code-server + playwright-core; default ./.vscode-it)
 //      CHROMIUM (default /usr/bin/chromium), VERBOSE=1 (all browser console + code-server log),
-//      LOGS_DIR=<dir> (VS Code's logs are written there at the end), KEEP_TMP=1.
+//      LOGS_DIR=<dir> (VS Code's logs are written there at the end), KEEP_TMP=1,
+//      VSCODE_IT_UNTRUSTED=1 (Workspace Trust on and the folder not trusted: the window opens in Restricted Mode).
 // Inside the extension host the env var VSCODE_IT_RESULT_FILE is set; if the test runner writes
 // {"passed":n,"failed":m} there, the driver prints the line "n passed, m failed".
 // Test -> driver requests (for UI checks): console.log('__VSCODE_IT_RPC__' + JSON.stringify({op, arg, out}))
@@ -36,6 +37,7 @@ const chromePath = process.env.CHROMIUM || '/usr/bin/chromium';
 const timeoutS = Number(arg('timeout', 300));
 const finalShot = arg('screenshot', '');
 const verbose = !!process.env.VERBOSE;
+const untrusted = process.env.VSCODE_IT_UNTRUSTED === '1';
 
 for (const [what, p] of [['extension package.json', path.join(extDir, 'package.json')], ['test runner', testsPath], ['chromium', chromePath]])
   if (!fs.existsSync(p)) { console.error(`[vscode-it] ${what} not found: ${p}`); process.exit(4); }
@@ -82,14 +84,17 @@ const noise = /^(Resolving connection token|Resolved connection token|Creating a
   fs.writeFileSync(path.join(userData, 'User', 'settings.json'), JSON.stringify({
     'workbench.startupEditor': 'none', 'telemetry.telemetryLevel': 'off', 'update.mode': 'none',
     'extensions.autoCheckUpdates': false, 'extensions.autoUpdate': false, 'extensions.ignoreRecommendations': true,
-    'security.workspace.trust.enabled': false, 'workbench.tips.enabled': false, 'chat.disableAIFeatures': true,
+    // Restricted Mode when asked for: trust on, no start-up question, the folder never trusted.
+    ...(untrusted ? { 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never', 'security.workspace.trust.emptyWindow': false }
+      : { 'security.workspace.trust.enabled': false }),
+    'workbench.tips.enabled': false, 'chat.disableAIFeatures': true,
     'git.enabled': false, 'workbench.enableExperiments': false,
     // editors of parallel tiers run side by side: each Local sandbox takes any free port, not the fixed default
     'tpp.local.port': 0,
   }, null, 1));
   server = spawn(process.execPath, [codeServer, '--config', path.join(tmp, 'config.yaml'),
     '--auth', 'none', '--bind-addr', authority, '--disable-telemetry', '--disable-update-check',
-    '--disable-workspace-trust', '--disable-getting-started-override', '--ignore-last-opened',
+    ...(untrusted ? [] : ['--disable-workspace-trust']), '--disable-getting-started-override', '--ignore-last-opened',
     '--user-data-dir', userData, '--extensions-dir', path.join(tmp, 'extensions')], {
     // EXTENSIONS_GALLERY={} disables the (unreachable) open-vsx gallery: no DNS lookups, no errors
     // XDG_*/TMPDIR keep code-server's heartbeat/config/sockets out of $HOME and /tmp (the extension host inherits them)

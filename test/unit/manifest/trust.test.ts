@@ -27,6 +27,8 @@ describe('manifest: trust is declared as it is', () => {
 
   it('the Local port is per machine and the token lifetime per user; virtual workspaces are limited, with a reason', () => {
     assert.equal(settings['tpp.local.port']?.scope, 'machine');
+    assert.equal(settings['tpp.flows.allowRead']?.scope, 'machine', 'a workspace cannot widen what its flows read');
+    assert.match(manifest.capabilities.untrustedWorkspaces.description ?? '', /runs none/);
     assert.equal(settings['tpp.token.lifetimeSeconds']?.scope, 'application');
     assert.equal(manifest.capabilities.virtualWorkspaces.supported, 'limited');
     assert.match(manifest.capabilities.virtualWorkspaces.description ?? '', /Connect Your Application/);
