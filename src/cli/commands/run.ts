@@ -1,12 +1,13 @@
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { deriveBaseUrls } from '../../core/send/sendFiles';
 import { expandGlob, isGlob } from '../../core/diagnostics/glob';
 import { isEnvironmentId, ENVIRONMENT_IDS } from '../../core/environments';
+import type { HostPolicy } from '../../core/flows/carried';
 import { checkFlowForRun } from '../../core/flows/check';
 import { parseFlow } from '../../core/flows/parse';
+import { FlowFileAccessError, projectReader, readScopeOf } from '../../core/flows/projectFiles';
 import { environmentVariablesOf, runFlows } from '../../core/flows/run';
 import type { FlowEnvironment, FlowFile, FlowProblem, RequestResult } from '../../core/flows/types';
 import { importPrivateKeyPem } from '../../core/jwt/keys';
@@ -17,7 +18,7 @@ import { jsonReport, junitReport, prettyResult, prettySummary, summarize } from 
 import { BACKFILL_HELP, BACKFILL_OPTIONS, runBackfillIfData } from './backfill';
 
 const USAGE =
-  'tpp run <file|dir|glob>... [--env local|sandbox|production] [--reporter pretty|junit|json] [--out <file>] [--bail] [--var name=value]... --base-url <v3 base> --iss <partner-id> --key <pkcs8.pem> [--v2-base-url <url>] [--eligibility-base-url <url>] [--eligibility-token <t>] [--data <file>] [--dry-run] [--skip-invalid] [--jobs <n>] [--resume] [--retry-unknown] [--journal <file>]';
+  'tpp run <file|dir|glob>... [--env local|sandbox|production] [--reporter pretty|junit|json] [--out <file>] [--bail] [--var name=value]... [--allow-read <dir>]... [--allow-host <host>]... --base-url <v3 base> --iss <partner-id> --key <pkcs8.pem> [--v2-base-url <url>] [--eligibility-base-url <url>] [--eligibility-token <t>] [--data <file>] [--dry-run] [--skip-invalid] [--jobs <n>] [--resume] [--retry-unknown] [--journal <file>]';
 
 const HELP = `Runs .http flow files as tests (docs/flows.md): each file's requests in order, each checked by its ?? lines.
 Requests to the contract's endpoints get a fresh JWT per attempt, retries and duplicate-safe creates (docs/sending.md).
@@ -34,6 +35,11 @@ Requests to the contract's endpoints get a fresh JWT per attempt, retries and du
   --reporter <r>              pretty (default), junit (JUnit XML) or json
   --out <file>                write the report to a file instead of stdout
   --bail                      stop the whole run at the first failed request
+  --allow-read <dir>          also read body and data files in <dir> (repeatable); a flow reads only files of its
+                              project otherwise: the nearest folder above it holding .git or tpp.json
+  --allow-host <host>         let requests carry your values (body files, the Partner ID, --var values, data rows,
+                              answers of signed requests) to <host> or <host:port> (repeatable); otherwise they go
+                              only to the environment's addresses (docs/flows.md, What a flow may do)
   -h, --help                  this help
 
 A failed request skips the rest of its own file. Nothing is sent when a file has an error (syntax, an unknown
@@ -108,32 +114,24 @@ export function exitCodeOf(results: readonly RequestResult[]): 0 | 1 | 3 {
   return results.some((r) => r.outcome === 'failed') ? 1 : 0;
 }
 
-/** `tpp run`: see HELP. */
-export async function runRunCommand(args: string[], io: CliIo, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args,
-    strict: true,
-    allowPositionals: true,
-    options: {
-      env: { type: 'string' },
-      reporter: { type: 'string', default: 'pretty' },
-      out: { type: 'string' },
-      bail: { type: 'boolean', default: false },
-      ...PARTNER_OPTIONS,
-      ...BACKFILL_OPTIONS,
-    },
+/** What the flows of a run may read and where they may send (docs/flows.md, What a flow may do). */
+interface FlowAccess {
+  readonly read: (path: string, flowFile: string) => Promise<string>;
+  readonly hosts: HostPolicy;
+}
+
+/** `--allow-read` and `--allow-host`; an allowed directory that does not exist is a UsageError. */
+async function accessOf(values: { 'allow-read'?: string[]; 'allow-host'?: string[] }, cwd: string): Promise<FlowAccess> {
+  const allowRead = (values['allow-read'] ?? []).map((d) => resolve(cwd, d));
+  await readScopeOf(cwd, allowRead).catch((err: unknown) => {
+    throw err instanceof FlowFileAccessError ? new UsageError(`--allow-read: ${err.reason}`) : err;
   });
-  if (positionals.length === 0) throw new UsageError('give at least one .http file, directory or glob');
-  const reporter = values.reporter as Reporter;
-  if (!REPORTERS.includes(reporter)) throw new UsageError(`--reporter must be ${REPORTERS.join(', ')} (got '${values.reporter}')`);
-  const environment = environmentOf(values, env);
-  const variables = varsOf(values.var ?? []);
-  const paths = flowFilesOf(positionals, cwd);
-  // Backfill hook (docs/backfills.md): a flow over a data file runs row by row in backfill.ts.
-  const backfill = await runBackfillIfData(paths, values, { io, cwd, environment, variables, reporter, ...(values.out ? { out: values.out } : {}) });
-  if (backfill !== undefined) return backfill;
-  const readBody = (flow: string) => (p: string) => readFile(resolve(cwd, dirname(flow), p), 'utf8');
-  const names = new Set([...Object.entries(environmentVariablesOf(environment)).flatMap(([k, v]) => (v !== undefined ? [k] : [])), ...Object.keys(variables)]);
+  return { read: projectReader(cwd, allowRead), hosts: { allowed: values['allow-host'] ?? [] } };
+}
+
+/** Reads, parses and checks the flow files; every problem found, in file order. */
+async function loadFlows(paths: readonly string[], cwd: string, o: { environment: FlowEnvironment; variables: Record<string, string>; access: FlowAccess }): Promise<{ files: FlowFile[]; problems: FlowProblem[] }> {
+  const names = new Set([...Object.entries(environmentVariablesOf(o.environment)).flatMap(([k, v]) => (v !== undefined ? [k] : [])), ...Object.keys(o.variables)]);
   const files: FlowFile[] = [];
   const problems: FlowProblem[] = [];
   for (const path of paths) {
@@ -146,8 +144,40 @@ export async function runRunCommand(args: string[], io: CliIo, env: NodeJS.Proce
     }
     const flow = parseFlow(text, path);
     files.push(flow);
-    problems.push(...flow.problems, ...(await checkFlowForRun(flow, { names, readFile: readBody(path) })));
+    const readFile = (p: string) => o.access.read(p, path);
+    problems.push(...flow.problems, ...(await checkFlowForRun(flow, { names, readFile, hosts: { environment: o.environment, variables: o.variables, policy: o.access.hosts } })));
   }
+  return { files, problems };
+}
+
+/** `tpp run`: see HELP. */
+export async function runRunCommand(args: string[], io: CliIo, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    strict: true,
+    allowPositionals: true,
+    options: {
+      env: { type: 'string' },
+      reporter: { type: 'string', default: 'pretty' },
+      out: { type: 'string' },
+      bail: { type: 'boolean', default: false },
+      'allow-read': { type: 'string', multiple: true },
+      'allow-host': { type: 'string', multiple: true },
+      ...PARTNER_OPTIONS,
+      ...BACKFILL_OPTIONS,
+    },
+  });
+  if (positionals.length === 0) throw new UsageError('give at least one .http file, directory or glob');
+  const reporter = values.reporter as Reporter;
+  if (!REPORTERS.includes(reporter)) throw new UsageError(`--reporter must be ${REPORTERS.join(', ')} (got '${values.reporter}')`);
+  const environment = environmentOf(values, env);
+  const variables = varsOf(values.var ?? []);
+  const paths = flowFilesOf(positionals, cwd);
+  const access = await accessOf(values, cwd);
+  // Backfill hook (docs/backfills.md): a flow over a data file runs row by row in backfill.ts.
+  const backfill = await runBackfillIfData(paths, values, { io, cwd, environment, variables, reporter, ...(values.out ? { out: values.out } : {}) });
+  if (backfill !== undefined) return backfill;
+  const { files, problems } = await loadFlows(paths, cwd, { environment, variables, access });
   for (const p of problems) io.stderr.write(problemLine(p));
   if (problems.some((p) => p.severity === 'error')) {
     io.stderr.write(`tpp run: nothing was sent: fix the errors above.\n`);
@@ -161,7 +191,8 @@ export async function runRunCommand(args: string[], io: CliIo, env: NodeJS.Proce
     environment,
     variables,
     bail: values.bail ?? false,
-    readFile: (p, flow) => readBody(flow)(p),
+    hosts: access.hosts,
+    readFile: access.read,
     listener: {
       onRequestStart: (file, r) => {
         if (tty) io.stdout.write(`\r\x1b[2K${done + 1}/${total} ${file}: ${r.label}`);

@@ -3,10 +3,12 @@
  * no environment address, file variable or outside variable defines, and a `< file` that cannot be read, are
  * errors, so `tpp run` exits 2 having sent nothing rather than stopping half-way through a flow.
  */
+import { atEnvironment, carriedBy, hostRefusal, type HostPolicy } from './carried';
 import { readBodyFile, FlowBodyFileError } from './prepare';
 import { flowRefs, positionIn } from './refs';
 import { textsOf } from './parseChecks';
-import type { FlowFile, FlowProblem } from './types';
+import type { FlowEnvironment, FlowFile, FlowProblem } from './types';
+import { resolveText, type FlowScope } from './variables';
 
 /** What a run will know. */
 export interface FlowCheckOptions {
@@ -14,6 +16,58 @@ export interface FlowCheckOptions {
   readonly names: ReadonlySet<string>;
   /** Reads a body file (as the run would); absent: body files are not checked. */
   readonly readFile?: (path: string) => Promise<string>;
+  /**
+   * The run's environment, outside variables and host policy: a request whose URL is known before the run and would
+   * carry the user's values to another host is an error (carried.ts). Absent: hosts are checked only as requests go.
+   */
+  readonly hosts?: { readonly environment: FlowEnvironment; readonly variables: Readonly<Record<string, string>>; readonly policy?: HostPolicy };
+}
+
+/** The URL of each request when it is known before the run (no answer or unknown variable in it), by index. */
+function staticUrls(file: FlowFile, hosts: NonNullable<FlowCheckOptions['hosts']>): Map<number, string> {
+  const env = hosts.environment;
+  const scope: FlowScope = {
+    environment: { baseUrl: env.baseUrl, v2BaseUrl: env.v2BaseUrl, eligibilityBaseUrl: env.eligibilityBaseUrl, partnerId: env.partnerId },
+    fileVariables: new Map(file.variables.map((v) => [v.name, v])),
+    outside: hosts.variables,
+    answers: new Map(),
+    resolved: new Map(),
+    dynamic: { now: new Date(), random: Math.random },
+  };
+  const out = new Map<number, string>();
+  for (const r of file.requests) {
+    try {
+      out.set(r.index, resolveText(r.url, r, scope).trim());
+    } catch {
+      // an answer or an unknown name in the URL: judged when the request is sent
+    }
+  }
+  return out;
+}
+
+/** Requests known before the run to carry the user's values to a host the user did not allow (carried.ts). */
+async function hostProblems(file: FlowFile, hosts: NonNullable<FlowCheckOptions['hosts']>): Promise<FlowProblem[]> {
+  const urls = staticUrls(file, hosts);
+  const byName = new Map(file.requests.flatMap((r) => (r.name !== undefined ? [[r.name, r.index] as const] : [])));
+  const vars = new Map(file.variables.map((v) => [v.name, v]));
+  const signed = (name: string) => {
+    const url = urls.get(byName.get(name) ?? -1);
+    if (url === undefined) return false;
+    try {
+      return atEnvironment(new URL(url), hosts.environment);
+    } catch {
+      return false;
+    }
+  };
+  const out: FlowProblem[] = [];
+  for (const r of file.requests) {
+    const url = urls.get(r.index);
+    if (url === undefined) continue;
+    // No question is asked before the run: an allowed host passes, any other is refused here.
+    const why = await hostRefusal(url, carriedBy(r, vars, signed), hosts.environment, { allowed: hosts.policy?.allowed ?? [] });
+    if (why) out.push({ file: file.file, line: r.line, column: r.urlColumn ?? r.column, severity: 'error', code: 'flow-foreign-host', message: `${r.method} ${r.url}: not sent: ${why}.` });
+  }
+  return out;
 }
 
 /**
@@ -34,6 +88,7 @@ export async function checkFlowForRun(file: FlowFile, options: FlowCheckOptions)
       out.push({ file: file.file, ...at, severity: 'error', code: 'flow-unknown-variable', message: `${r.raw}: unknown variable ${r.ref.name}: define it with @${r.ref.name} = … in the file or pass --var ${r.ref.name}=… (the environment gives baseUrl, v2BaseUrl, eligibilityBaseUrl and partnerId).` });
     }
   }
+  if (options.hosts) out.push(...(await hostProblems(file, options.hosts)));
   const readFile = options.readFile;
   if (readFile) {
     for (const r of file.requests) {

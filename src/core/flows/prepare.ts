@@ -5,6 +5,8 @@
  * with `<@` its strings are resolved typed by the contract's schema of the kind its `$schema` names.
  */
 import { kindFromSchemaUri, metaOf, PAYLOAD_KINDS, stripMeta } from '../contract/kinds';
+import { carriedBy } from './carried';
+import { FlowFileAccessError } from './projectFiles';
 import type { PreparedRequest } from './send';
 import type { FlowPosition, FlowRequest } from './types';
 import { FlowPositionError, FlowVariableError, jsonOf, resolveJsonBody, resolveText, type FlowScope } from './variables';
@@ -21,6 +23,7 @@ export async function readBodyFile(path: string, at: FlowPosition, readFile: (pa
   try {
     return await readFile(path);
   } catch (err) {
+    if (err instanceof FlowFileAccessError && !err.code) throw new FlowBodyFileError(err.reason, at);
     const code = (err as NodeJS.ErrnoException).code;
     throw new FlowBodyFileError(`cannot read the body file ${path}${code ? ` (${code})` : err instanceof Error ? ` (${err.message})` : ''}`, at);
   }
@@ -50,7 +53,9 @@ async function fileBody(body: Extract<NonNullable<FlowRequest['body']>, { kind: 
 export async function prepareRequest(r: FlowRequest, scope: FlowScope, readFile: (path: string) => Promise<string>): Promise<PreparedRequest> {
   const url = resolveText(r.url, { line: r.line, column: r.urlColumn ?? r.column }, scope).trim();
   const headers = r.headers.map((h) => ({ name: h.name, value: resolveText(h.value, { line: h.line, column: h.valueColumn ?? h.column }, scope) }));
-  const base = { method: r.method, url, headers, title: r.label };
+  // An answer from another host than the environment's is the file's own business (carried.ts).
+  const carried = carriedBy(r, scope.fileVariables, (name) => scope.answers.get(name)?.fromEnvironment !== false);
+  const base = { method: r.method, url, headers, title: r.label, carried };
   if (!r.body) return base;
   if (r.body.kind === 'file') {
     const b = await fileBody(r.body, scope, readFile);

@@ -155,6 +155,7 @@ export async function runFlows(files: readonly FlowFile[], options: FlowRunOptio
     maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
     ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.hosts ? { hosts: options.hosts } : {}),
   };
   const results: RequestResult[] = [];
   let bailed = false;

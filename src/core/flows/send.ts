@@ -15,6 +15,7 @@ import type { PartnerClient, TokenProvider } from '../client/client';
 import { ApiError, MalformedResponseError } from '../client/errors';
 import { exchangeOf } from '../exchange/exchangeOf';
 import { maskSecrets } from '../log/mask';
+import { atEnvironment, hostRefusal, type Carried, type HostPolicy } from './carried';
 import { directExchange, sendDirect, type DirectRequest } from './sendDirect';
 import type { FlowEnvironment } from './types';
 import type { FlowAnswer } from './variables';
@@ -22,6 +23,8 @@ import type { FlowAnswer } from './variables';
 /** A request with its variables resolved: the request as written, and its body's JSON value when it is JSON. */
 export interface PreparedRequest extends DirectRequest {
   readonly json?: { readonly value: unknown };
+  /** What the request carries from the user's side (carried.ts); it goes only to the environment unless allowed. */
+  readonly carried?: readonly Carried[];
 }
 
 /** What sending needs besides the request. */
@@ -33,6 +36,8 @@ export interface FlowSendContext {
   readonly maxResponseBytes: number;
   readonly dispatcher?: Dispatcher;
   readonly signal?: AbortSignal;
+  /** Hosts outside the environment that may receive the user's values (carried.ts). */
+  readonly hosts?: HostPolicy;
 }
 
 /** The outcome: the answer (when one came), the endpoints it was matched to, the exchange, or why no answer came. */
@@ -116,6 +121,11 @@ function tokenFor(kind: BaseKind | undefined, env: FlowEnvironment): TokenProvid
  */
 export async function sendFlowRequest(req: PreparedRequest, ctx: FlowSendContext): Promise<SendOutcome> {
   const env = ctx.environment;
+  const refused = await hostRefusal(req.url, req.carried ?? [], env, ctx.hosts);
+  if (refused) {
+    const problem = `Not sent: ${refused}.`;
+    return { endpoints: [], error: problem, exchange: directExchange(req, { env: env.id, partner: env.partnerId }, new Date().toISOString(), { problem, durationMs: 0 }) };
+  }
   const { kind, matches } = endpointsOf(req.method, req.url, env, req.json);
   const endpoints = matches.map((m) => m.def);
   const ownAuth = req.headers.some((h) => h.name.toLowerCase() === 'authorization');
@@ -145,5 +155,7 @@ export async function sendFlowRequest(req: PreparedRequest, ctx: FlowSendContext
       return { endpoints, error: message, exchange: directExchange(req, { env: env.id, partner: env.partnerId }, new Date().toISOString(), { problem: message, durationMs: 0 }) };
     }
   }
-  return { endpoints, ...(await sendDirect({ ...req, headers }, { env: env.id, partner: env.partnerId, timeoutMs: ctx.timeoutMs, maxResponseBytes: ctx.maxResponseBytes, dispatcher: ctx.dispatcher, signal: ctx.signal })) };
+  const direct = await sendDirect({ ...req, headers }, { env: env.id, partner: env.partnerId, timeoutMs: ctx.timeoutMs, maxResponseBytes: ctx.maxResponseBytes, dispatcher: ctx.dispatcher, signal: ctx.signal });
+  if (direct.answer && !atEnvironment(new URL(req.url), env)) return { endpoints, ...direct, answer: { ...direct.answer, fromEnvironment: false } };
+  return { endpoints, ...direct };
 }

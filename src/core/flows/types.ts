@@ -8,6 +8,7 @@
 import type { EnvironmentId } from '../environments';
 import type { Exchange } from '../exchange/types';
 import type { TokenProvider } from '../client/client';
+import type { HostPolicy } from './carried';
 
 /** A place in a flow file. */
 export interface FlowPosition {
@@ -156,4 +157,9 @@ export interface FlowRunOptions {
   readonly bail?: boolean;
   readonly signal?: AbortSignal;
   readonly listener?: FlowRunListener;
+  /**
+   * Hosts outside the environment that may receive values of the user's side (docs/flows.md, What a flow may do):
+   * `tpp run --allow-host`, the editor's prompt. Absent: such a request is not sent.
+   */
+  readonly hosts?: HostPolicy;
 }

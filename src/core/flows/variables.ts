@@ -35,6 +35,11 @@ export interface FlowAnswer {
   readonly headers: Readonly<Record<string, string>>;
   readonly body: string;
   readonly durationMs: number;
+  /**
+   * False when the answer came from a host other than the environment's: its values are then not the partner's and may
+   * go anywhere (carried.ts). Absent means the environment's.
+   */
+  readonly fromEnvironment?: boolean;
 }
 
 /** Where values come from while one file runs. */

@@ -1,5 +1,8 @@
+import { dirname } from 'node:path';
 import * as vscode from 'vscode';
 import { runFlow } from '../../core/flows';
+import { describeCarried, type Carried, type HostPolicy } from '../../core/flows/carried';
+import { FlowFileAccessError, readInScope, readScopeOf, resolveInScope, type ReadScope } from '../../core/flows/projectFiles';
 import type { FlowEnvironment, FlowFile, FlowRunListener, RequestResult } from '../../core/flows/types';
 import type { TokenProvider } from '../../core/client/client';
 import { ENVIRONMENTS, type EnvironmentId } from '../../core/environments';
@@ -7,7 +10,7 @@ import type { ApiClients } from './apiClients';
 import type { JwtService } from './jwtService';
 import type { KeyStore } from './keyStore';
 import type { VariablesService } from './variables';
-import { readText } from './flowIndex';
+import { openDocument } from './flowIndex';
 
 /** One run of a flow file: which requests, where, and who hears about each request. */
 export interface FlowRunSpec {
@@ -52,6 +55,8 @@ export class FlowRuns implements vscode.Disposable {
   /** Fires after each run with its results (a request per result, dependencies included). */
   readonly onDidRun = this.emitter.event;
   private explorer: ExplorerRunner | undefined;
+  /** Hosts outside the environments the user let flows send their values to, in this session (hostPolicy). */
+  private readonly allowedHosts = new Set<string>();
 
   constructor(
     private readonly api: ApiClients,
@@ -106,7 +111,8 @@ export class FlowRuns implements vscode.Disposable {
     const environment = { ...env, ...(env.token ? { token: remembering(env.token) } : {}), ...(env.v2Token ? { v2Token: remembering(env.v2Token) } : {}) };
     const ran = await runFlow(spec.flow, {
       environment,
-      readFile: (path) => readText(relativeTo(uri, path)),
+      readFile: this.readerFor(uri),
+      hosts: this.hostPolicy(spec.env),
       variables: this.variablesOf(spec.env, uri),
       ...(spec.only ? { only: spec.only } : {}),
       ...(spec.signal ? { signal: spec.signal } : {}),
@@ -124,6 +130,62 @@ export class FlowRuns implements vscode.Disposable {
     for (const r of results) this.results.set(requestKey(r.file, r.request.index), r);
     this.emitter.fire(results);
     return results;
+  }
+
+  /**
+   * The reader of the files the flow `uri` names (`< file`, `<@ file`, `# @data`), relative to it and confined to its
+   * workspace folder and the machine setting `tpp.flows.allowRead` (core's projectFiles.ts, docs/flows.md: What a flow
+   * may do). A file open in an editor is read as shown there, once its path passed.
+   */
+  readerFor(uri: vscode.Uri): (path: string) => Promise<string> {
+    const folder = vscode.workspace.getWorkspaceFolder(uri)?.uri;
+    if (uri.scheme !== 'file') {
+      return async (path) => {
+        const target = relativeTo(uri, path);
+        const root = (folder ?? vscode.Uri.joinPath(uri, '..')).path.replace(/\/+$/, '');
+        if (target.scheme !== uri.scheme || target.authority !== uri.authority || !(target.path === root || target.path.startsWith(`${root}/`))) {
+          throw new FlowFileAccessError(`${path} is outside the flow's folder ${root}: a flow reads only files of its workspace folder (docs/flows.md, What a flow may do)`);
+        }
+        const doc = openDocument(target);
+        return doc ? doc.getText() : new TextDecoder('utf-8').decode(await vscode.workspace.fs.readFile(target));
+      };
+    }
+    const flowDir = dirname(uri.fsPath);
+    let scope: Promise<ReadScope> | undefined;
+    return async (path) => {
+      scope ??= readScopeOf(folder?.scheme === 'file' ? folder.fsPath : flowDir, allowedReadDirs());
+      const real = await resolveInScope(path, flowDir, await scope);
+      const doc = openDocument(relativeTo(uri, path)) ?? openDocument(vscode.Uri.file(real));
+      return doc ? doc.getText() : readInScope(real, flowDir, await scope);
+    };
+  }
+
+  /**
+   * Hosts outside `env` that a flow may send the user's values to (core's carried.ts): those allowed in this session,
+   * else a modal question naming the host and what would go there. One question per host and run at a time; a "no"
+   * holds for the rest of the run.
+   */
+  hostPolicy(env: EnvironmentId): HostPolicy {
+    const asked = new Map<string, Promise<boolean>>();
+    const ask = async (host: string, carried: readonly Carried[]): Promise<boolean> => {
+      const allow = 'Allow for This Session';
+      const pick = await vscode.window.showWarningMessage(
+        `A flow would send ${carried.map(describeCarried).join(', ')} to ${host}, which is not an address of ${ENVIRONMENTS[env].label}.`,
+        { modal: true, detail: `Values from your side go only to the environment's addresses unless you allow another host (docs/flows.md, What a flow may do). Allow ${host} only if you trust it with them.` },
+        allow,
+      );
+      if (pick === allow) this.allowedHosts.add(host);
+      return pick === allow;
+    };
+    return {
+      allowed: [...this.allowedHosts],
+      confirm: (host, carried) => {
+        if (this.allowedHosts.has(host)) return Promise.resolve(true);
+        let answer = asked.get(host);
+        if (!answer) asked.set(host, (answer = ask(host, carried)));
+        return answer;
+      },
+    };
   }
 
   /** The last result of request `index` (0-based) of `file` (URI string) in this session. */
@@ -156,4 +218,13 @@ export function relativeTo(flow: vscode.Uri, path: string): vscode.Uri {
   if (/^[a-z][a-z0-9+.-]+:\/\//i.test(path)) return vscode.Uri.parse(path);
   if (path.startsWith('/') || /^[a-zA-Z]:[\\/]/.test(path)) return vscode.Uri.file(path);
   return vscode.Uri.joinPath(flow, '..', path.replace(/\\/g, '/'));
+}
+
+/**
+ * The folders the user allowed flows to read besides their workspace folder: the machine-scoped `tpp.flows.allowRead`
+ * as set in the user's own settings (a workspace's settings cannot widen what its flows read).
+ */
+function allowedReadDirs(): string[] {
+  const value = vscode.workspace.getConfiguration('tpp').inspect<unknown>('flows.allowRead')?.globalValue;
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string' && v.trim() !== '') : [];
 }

@@ -1,0 +1,136 @@
+/**
+ * Which hosts a flow request may carry values from the user's machine to (docs/flows.md, What a flow may do). A value
+ * that came from the user's side — a body file, the Partner ID, a variable given from outside (`--var`, the editor's
+ * `tpp.variables`), a data row, or the answer of a request sent to the environment (signed with the partner's key) —
+ * is sent only to the environment's own origins, unless the user allowed the host (`tpp run --allow-host`, the
+ * editor's prompt). A flow from a cloned repository can then still call any host, but only with what it wrote itself.
+ */
+import { flowRefs, type ParsedRef } from './refs';
+import type { FlowEnvironment, FlowRequest } from './types';
+
+/** A value of the user's side that a request carries. */
+export type Carried =
+  | { readonly kind: 'body-file'; readonly path: string }
+  | { readonly kind: 'partner-id' }
+  | { readonly kind: 'variable'; readonly name: string }
+  | { readonly kind: 'row'; readonly name: string }
+  | { readonly kind: 'answer'; readonly request: string };
+
+/** How hosts outside the environment are treated: those the user allowed, and a question for the others (the editor). */
+export interface HostPolicy {
+  /** Hosts allowed: `host` (any port) or `host:port`, as `--allow-host` takes them. */
+  readonly allowed?: readonly string[];
+  /** Asked before a request carries values to `host`; true sends it. Absent: refused. */
+  readonly confirm?: (host: string, carried: readonly Carried[]) => Promise<boolean>;
+}
+
+/** The names whose values are the environment's addresses (not the user's: they are where requests go). */
+const ADDRESS_NAMES = new Set(['baseUrl', 'v2BaseUrl', 'eligibilityBaseUrl']);
+
+/**
+ * Every reference that `texts` reach, following file variables (each one once): `{{a}}` with `@a = {{reg…}}` reaches
+ * both.
+ */
+export function reachedRefs(texts: readonly string[], fileVariables: ReadonlyMap<string, { readonly value: string }>): ParsedRef[] {
+  const out: ParsedRef[] = [];
+  const todo = [...texts];
+  const seen = new Set<string>();
+  while (todo.length > 0) {
+    for (const { ref } of flowRefs(todo.pop() as string)) {
+      out.push(ref);
+      if (ref.kind !== 'name' || ADDRESS_NAMES.has(ref.name) || ref.name === 'partnerId') continue;
+      const own = fileVariables.get(ref.name);
+      if (own && !seen.has(ref.name)) {
+        seen.add(ref.name);
+        todo.push(own.value);
+      }
+    }
+  }
+  return out;
+}
+
+/** The texts of a request that are sent: URL, header values, an inline body (assertions are not sent). */
+const sentTexts = (r: FlowRequest): string[] => [r.url, ...r.headers.map((h) => h.value), ...(r.body?.kind === 'inline' ? [r.body.text] : [])];
+
+/**
+ * What `r` carries from the user's side (see the module comment), once each.
+ * @param fileVariables the file's variables by name.
+ * @param signed whether the named request's answer came from the environment (an answer of another host is the file's
+ *   own business and is not counted).
+ */
+export function carriedBy(r: FlowRequest, fileVariables: ReadonlyMap<string, { readonly value: string }>, signed: (request: string) => boolean): Carried[] {
+  const out = new Map<string, Carried>();
+  if (r.body?.kind === 'file') out.set(`file:${r.body.path}`, { kind: 'body-file', path: r.body.path });
+  for (const ref of reachedRefs(sentTexts(r), fileVariables)) {
+    if (ref.kind === 'response') {
+      if (signed(ref.request)) out.set(`answer:${ref.request}`, { kind: 'answer', request: ref.request });
+    } else if (ref.kind === 'name' && !ADDRESS_NAMES.has(ref.name)) {
+      if (ref.name === 'partnerId') out.set('partnerId', { kind: 'partner-id' });
+      else if (fileVariables.has(ref.name)) continue;
+      else if (ref.name.startsWith('row.')) out.set(`row:${ref.name}`, { kind: 'row', name: ref.name });
+      else out.set(`var:${ref.name}`, { kind: 'variable', name: ref.name });
+    }
+  }
+  return [...out.values()];
+}
+
+/** One carried value in words, for messages: "the body file ./key.pem", "the answer of list". */
+export function describeCarried(c: Carried): string {
+  switch (c.kind) {
+    case 'body-file':
+      return `the body file ${c.path}`;
+    case 'partner-id':
+      return 'the Partner ID ({{partnerId}})';
+    case 'variable':
+      return `the variable {{${c.name}}} given from outside the file`;
+    case 'row':
+      return `the data file's {{${c.name}}}`;
+    case 'answer':
+      return `the answer of ${c.request} (a request signed for the environment)`;
+  }
+}
+
+/** The origins (`scheme://host:port`) of the environment's addresses. */
+export function environmentOrigins(env: FlowEnvironment): Set<string> {
+  const out = new Set<string>();
+  for (const base of [env.baseUrl, env.v2BaseUrl, env.eligibilityBaseUrl]) {
+    if (!base) continue;
+    try {
+      out.add(new URL(base).origin);
+    } catch {
+      // an address that is not a URL is no origin
+    }
+  }
+  return out;
+}
+
+/** True when `url` is at one of the environment's origins. */
+export function atEnvironment(url: URL, env: FlowEnvironment): boolean {
+  return environmentOrigins(env).has(url.origin);
+}
+
+/** True when the user allowed `url`'s host: `host` allows any port, `host:port` that port. */
+export function hostAllowed(url: URL, allowed: readonly string[] | undefined): boolean {
+  return (allowed ?? []).some((a) => {
+    const want = a.trim().toLowerCase().replace(/^[a-z][a-z0-9+.-]*:\/\//, '').replace(/\/.*$/, '');
+    return want === url.host.toLowerCase() || want === url.hostname.toLowerCase();
+  });
+}
+
+/**
+ * Why a request to `url` carrying `carried` must not be sent, or undefined when it may: it goes to the environment,
+ * carries nothing of the user's, or the host is allowed (by the list or by the user's answer to `confirm`).
+ */
+export async function hostRefusal(url: string, carried: readonly Carried[], env: FlowEnvironment, policy: HostPolicy | undefined): Promise<string | undefined> {
+  if (carried.length === 0) return undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return undefined; // not a URL: refused later as such, and nothing is sent
+  }
+  if (atEnvironment(parsed, env) || hostAllowed(parsed, policy?.allowed)) return undefined;
+  if (policy?.confirm && (await policy.confirm(parsed.host, carried))) return undefined;
+  const what = carried.map(describeCarried).join(', ');
+  return `it would send ${what} to ${parsed.host}, which is not an address of the environment (${[...environmentOrigins(env)].join(', ') || 'none set'}). Values from your side go only to the environment's addresses (docs/flows.md, What a flow may do); if you trust ${parsed.host}, allow it with --allow-host ${parsed.host}`;
+}
