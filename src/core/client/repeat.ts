@@ -5,6 +5,7 @@
  * and motor-club registrations by invoice number, claims on their registration); everything else is not repeated
  * and the error says how to check by hand.
  */
+import { changesData } from '../contract/methods';
 import type { EndpointDef, EndpointId } from '../contract/types';
 import { sameClaim, sameRegistration } from './sameRecord';
 import type { CheckOutcome, RepeatPolicy } from './types';
@@ -51,7 +52,7 @@ export function repeatPolicyFor(
   read: ReadForCheck,
   maxCheckPages: number,
 ): RepeatPolicy {
-  if (def.method === 'GET') return { kind: 'safe' };
+  if (!changesData(def.method)) return { kind: 'safe' };
   if (def.id === 'v2PostRecords') {
     const keys = body && typeof body === 'object' ? Object.keys(body) : [];
     return keys.length > 0 && keys.every((k) => V2_UPSERT_ARRAYS.includes(k)) ? { kind: 'safe' } : { kind: 'unsafe', howToCheck: howToCheck(def, params, body) };

@@ -1,5 +1,6 @@
 import type { EndpointId } from '../contract/types';
 import { ENDPOINTS } from '../contract';
+import { changesData } from '../contract/methods';
 import { endpointOfExchange, paramsOfExchange } from './endpoint';
 import type { Exchange } from './types';
 
@@ -30,9 +31,9 @@ export function otherClientWrites(records: readonly Exchange[], ownUserAgents: r
   for (const x of records) {
     const status = x.response?.status;
     if (status === undefined || status < 200 || status > 299) continue;
-    if (/^(GET|HEAD)$/i.test(x.request.method) || ownUserAgents.includes(x.request.headers?.['user-agent'] ?? '')) continue;
+    if (!changesData(x.request.method) || ownUserAgents.includes(x.request.headers?.['user-agent'] ?? '')) continue;
     const endpointId = endpointOfExchange(x);
-    if (!endpointId || ENDPOINTS[endpointId].method === 'GET') continue;
+    if (!endpointId || !changesData(ENDPOINTS[endpointId].method)) continue;
     endpoints.add(endpointId);
     if (byKey.size > MAX_WRITES_WITH_PARAMS) continue;
     const params = paramsOfExchange(x, endpointId);

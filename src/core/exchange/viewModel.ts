@@ -1,5 +1,6 @@
 import { describeStatus } from '../client/status';
 import { ENDPOINTS } from '../contract';
+import { changesData } from '../contract/methods';
 import type { EndpointId } from '../contract/types';
 import type { Exchange } from './types';
 import { ENVIRONMENTS, isEnvironmentId } from '../environments';
@@ -41,7 +42,7 @@ export function prettyBody(text: string | undefined): string | undefined {
 
 /** True when the exchange's request is a write whose body can be opened as a payload file (./endpoint.ts). */
 function canOpenAsPayload(x: Exchange): boolean {
-  if (x.request.method === 'GET') return false;
+  if (!changesData(x.request.method)) return false;
   try {
     return payloadTextOf(x) !== '';
   } catch {

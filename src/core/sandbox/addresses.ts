@@ -1,7 +1,6 @@
-import type { BaseKind } from '../contract/types';
+import { BASE_PREFIX, basesOnOrigin } from '../environments';
 
-/** Path prefix of each base address on the sandbox's origin (spec: Base addresses; v2 paths start at the host). */
-export const BASE_PREFIX: Readonly<Record<BaseKind, string>> = { v3: '/api/v3', v2: '', eligibility: '/api/v1' };
+export { BASE_PREFIX };
 
 /**
  * Default port of the editor's Local sandbox (setting `tpp.local.port`): fixed, so that an application configured
@@ -23,7 +22,8 @@ export interface SandboxAddresses {
 
 /** The addresses of a sandbox whose origin is `origin` (no trailing slash). */
 export function sandboxAddresses(origin: string): SandboxAddresses {
-  return { origin, v3BaseUrl: `${origin}${BASE_PREFIX.v3}`, v2BaseUrl: `${origin}${BASE_PREFIX.v2}`, eligibilityBaseUrl: `${origin}${BASE_PREFIX.eligibility}` };
+  const b = basesOnOrigin(origin);
+  return { origin, v3BaseUrl: b.v3, v2BaseUrl: b.v2, eligibilityBaseUrl: b.eligibility };
 }
 
 /**

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { ENDPOINTS } from '../../core/contract';
+import { changesData } from '../../core/contract/methods';
 import type { EndpointId } from '../../core/contract/types';
 import { ENVIRONMENTS, EnvironmentId } from '../../core/environments';
 import type { HistoryEntry } from '../../core/history/history';
@@ -75,7 +76,7 @@ export const resendRequest = defineCommand({
     const r = entry.replay;
     const def = ENDPOINTS[r.endpointId as EndpointId];
     const body = r.bodyJson !== undefined ? (JSON.parse(r.bodyJson) as unknown) : undefined;
-    if (def.method !== 'GET') {
+    if (changesData(def.method)) {
       const q = resendQuestion(entry, ENVIRONMENTS[env].label);
       if (body !== undefined) await services.records.open(services.records.snapshot(env, `${invoiceOf(body) || `${entry.method} ${entry.path}`} · body to resend`, body));
       const ok = confirm ? await confirm(q) : (await vscode.window.showWarningMessage(q.message, { modal: true, detail: q.detail }, 'Resend')) === 'Resend';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { ENVIRONMENTS } from '../../core/environments';
+import { ENVIRONMENTS, REMOTE_ENVIRONMENT_IDS } from '../../core/environments';
 import type { WatchedEnvironment, WatchInfo } from '../services/applicationWatch';
 import type { Services } from '../container';
 import { envOf } from '../commandSupport/treeArgs';
@@ -9,14 +9,14 @@ import { defineCommand, UserCancelled } from './registry';
 /** The watchable environment an argument names (an environment id, or the Environments view's row of one), else `undefined`. */
 function watchableOf(arg: unknown): WatchedEnvironment | undefined {
   const id = envOf(arg);
-  return id === 'sandbox' || id === 'production' ? id : undefined;
+  return (REMOTE_ENVIRONMENT_IDS as readonly string[]).includes(id ?? '') ? (id as WatchedEnvironment) : undefined;
 }
 
 /** The environment `named`, else asked for. */
 export async function watchedEnvironmentOf(named: WatchedEnvironment | undefined, placeHolder: string): Promise<WatchedEnvironment> {
   if (named) return named;
   const picked = await vscode.window.showQuickPick(
-    (['sandbox', 'production'] as const).map((env) => ({ label: ENVIRONMENTS[env].label, env, ...(env === 'production' ? { description: 'live data' } : {}) })),
+    REMOTE_ENVIRONMENT_IDS.map((env) => ({ label: ENVIRONMENTS[env].label, env, ...(ENVIRONMENTS[env].caution ? { description: ENVIRONMENTS[env].caution } : {}) })),
     { placeHolder },
   );
   if (!picked) throw new UserCancelled();
@@ -39,7 +39,7 @@ export const watchApplication = defineCommand({
     const { applicationWatch } = services;
     const env = await watchedEnvironmentOf(named, 'Watch your application on which environment?');
     const info = await applicationWatch.start(env, port ?? 0);
-    const label = env === 'production' ? 'PRODUCTION' : ENVIRONMENTS[env].label;
+    const label = ENVIRONMENTS[env].logLabel;
     if (!quiet) {
       const copy = 'Copy Settings';
       const choice = await vscode.window.showInformationMessage(
@@ -75,7 +75,7 @@ export const stopWatchingApplication = defineCommand({
   },
 });
 
-const labelOf = (env: WatchedEnvironment) => (env === 'production' ? 'PRODUCTION' : ENVIRONMENTS[env].label);
+const labelOf = (env: WatchedEnvironment) => ENVIRONMENTS[env].logLabel;
 
 /** Asks which of the watched environments to stop. */
 async function pickWatched(watching: readonly WatchedEnvironment[]): Promise<WatchedEnvironment> {

@@ -1,12 +1,10 @@
+import { changesData } from '../../core/contract/methods';
 import { requestsToRun } from '../../core/flows';
 import type { FlowFile, FlowRequest } from '../../core/flows/types';
 import { ENVIRONMENTS, type EnvironmentId } from '../../core/environments';
 import * as vscode from 'vscode';
 import { confirmSend } from '../send/productionGuard';
 import { UserCancelled } from '../services/userCancelled';
-
-/** Methods that read (RFC 9110 safe methods); every other method of a flow changes data. */
-const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** The requests a run of `flow` may send: those of `only` and the named requests they read from (core's choice), or all. */
 export function requestsToSend(flow: FlowFile, only?: readonly number[]): FlowRequest[] {
@@ -23,7 +21,7 @@ export function requestsToSend(flow: FlowFile, only?: readonly number[]): FlowRe
  */
 export async function confirmFlowRun(env: EnvironmentId, runs: readonly { flow: FlowFile; only?: readonly number[] }[]): Promise<void> {
   await confirmWorkspaceTrust();
-  const writes = runs.flatMap((r) => requestsToSend(r.flow, r.only)).filter((q) => !SAFE.has(q.method.toUpperCase()));
+  const writes = runs.flatMap((r) => requestsToSend(r.flow, r.only)).filter((q) => changesData(q.method));
   const count = runs.reduce((n, r) => n + requestsToSend(r.flow, r.only).length, 0);
   const first = writes[0];
   const what = first

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { ENDPOINTS } from '../../core/contract';
+import { changesData } from '../../core/contract/methods';
 import type { EndpointId } from '../../core/contract/types';
 import { ENVIRONMENTS, EnvironmentId } from '../../core/environments';
 import { UserCancelled } from '../services/userCancelled';
@@ -39,7 +40,7 @@ export class PrerequisitesMissing extends UserCancelled {
  *   that are set up.
  */
 export async function confirmDataChange(env: EnvironmentId, endpointId: EndpointId, what: string): Promise<void> {
-  return confirmSend(env, ENDPOINTS[endpointId].method !== 'GET', what);
+  return confirmSend(env, changesData(ENDPOINTS[endpointId].method), what);
 }
 
 /**

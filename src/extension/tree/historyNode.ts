@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { changesData } from '../../core/contract/methods';
 import { EnvironmentId } from '../../core/environments';
 import { HistoryEntry, historyLabel } from '../../core/history/history';
 import { TreeNode } from './node';
@@ -28,7 +29,7 @@ export class HistoryNode implements TreeNode {
     const ok = e.status !== undefined && e.status < 400;
     item.iconPath = new vscode.ThemeIcon(ok ? 'arrow-swap' : 'warning', ok ? undefined : new vscode.ThemeColor('list.warningForeground'));
     item.tooltip = `${e.exchange?.title ? `${e.exchange.title}\n` : ''}${e.time}\n${e.method} ${e.url}\n${outcome}, ${Math.round(e.durationMs)} ms, ${e.attempts} attempt(s)`;
-    const payload = e.exchange?.request.body !== undefined && !e.exchange.request.truncated && e.method !== 'GET';
+    const payload = e.exchange?.request.body !== undefined && !e.exchange.request.truncated && changesData(e.method);
     item.contextValue = `historyEntry${e.replay ? '.resendable' : ''}${payload ? '.payload' : ''}`;
     item.accessibilityInformation = { label: item.label as string };
     item.command = e.exchange

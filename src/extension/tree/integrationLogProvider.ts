@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { ENVIRONMENTS, isEnvironmentId } from '../../core/environments';
 import type { DiagnosisItem, Exchange } from '../../core/exchange/types';
 import { isEditorRead, type IntegrationLog } from '../services/integrationLog';
 import { uniqueById } from '../../core/listing/uniqueRows';
@@ -59,7 +60,7 @@ function iconOf(status: number | undefined): vscode.ThemeIcon {
  */
 function envOf(x: Exchange): string {
   if (x.source !== 'proxy-log') return 'Local';
-  return x.env === 'production' ? 'PRODUCTION' : x.env === 'sandbox' ? 'Sandbox' : x.env;
+  return isEnvironmentId(x.env) ? ENVIRONMENTS[x.env].logLabel : x.env;
 }
 
 /** Path segments that say nothing about the resource: the API prefixes and the products' (spec: Endpoints). */
