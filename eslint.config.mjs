@@ -27,8 +27,8 @@ const NO_EDITOR = [{ name: 'vscode', message: 'src/core and src/cli run without 
 const CORE_LAYERS = [
   ['contract', 'log', 'json', 'lock'],
   ['variables', 'jwt', 'diagnostics', 'listing'],
-  ['client'],
-  ['exchange'],
+  // The client builds each request's Exchange (client/clientFor.ts → exchange/exchangeOf.ts), which reads the client's errors.
+  ['client', 'exchange'],
   ['history', 'samples', 'requestLog', 'childProcess', 'sandbox'],
   ['connect', 'proxy', 'send'],
   ['flows'],

@@ -1,9 +1,8 @@
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { deriveBaseUrls } from '../../core/send/sendFiles';
 import { expandGlob, isGlob } from '../../core/diagnostics/glob';
-import { isEnvironmentId, ENVIRONMENT_IDS } from '../../core/environments';
+import { deriveBaseUrls, isEnvironmentId, ENVIRONMENT_IDS } from '../../core/environments';
 import type { HostPolicy } from '../../core/flows/carried';
 import { checkFlowForRun } from '../../core/flows/check';
 import { parseFlow } from '../../core/flows/parse';

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
-import { deriveBaseUrls, kindOf, sendFiles, type FileResult } from '../../core/send/sendFiles';
+import { deriveBaseUrls } from '../../core/environments';
+import { kindOf, sendFiles, type FileResult } from '../../core/send/sendFiles';
 import { CaptureFile, captureFromResponse, resolvePayloadVariables, sendOrder, type Captures } from '../../core/variables';
 import { describeStatus } from '../../core/client/status';
 import { CliCommand, CliIo, UsageError } from '../io';

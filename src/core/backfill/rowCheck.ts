@@ -12,7 +12,7 @@ import { diagnosePayload, targetFor } from '../diagnostics/payload';
 import type { Problem } from '../diagnostics/types';
 import { flowRefs } from '../flows/refs';
 import { FlowBodyFileError, FlowVariableError, prepareRequest } from '../flows/prepare';
-import { endpointsOf } from '../flows/send';
+import { endpointsOf } from '../client/clientFor';
 import type { FlowEnvironment, FlowFile, FlowRequest } from '../flows/types';
 import { requestTexts, rowScope } from './context';
 import type { DataRow } from './rows';

@@ -6,9 +6,8 @@
  * sent again, started ones are checked first. The data file is streamed twice; memory does not grow with its rows.
  */
 import { basename, dirname, extname, join, relative, resolve } from 'node:path';
-import { createPartnerClient, type PartnerClient } from '../client/client';
-import type { BaseKind } from '../contract/types';
-import { environmentBases, type FlowSendContext } from '../flows/send';
+import { clientFor, type ToolkitClient } from '../client/clientFor';
+import type { FlowSendContext } from '../flows/send';
 import { cachedReader, flowHash, Gate, requestTexts, rowHash, rowScope } from './context';
 import { openJournal, RowMarks, type JournalWriter } from './journal';
 import { checkRow, readsAnswers } from './rowCheck';
@@ -39,27 +38,17 @@ async function flowColumns(o: BackfillOptions, read: (p: string) => Promise<stri
   return { columns: columnsUsed(texts), skip };
 }
 
-/** The clients of a run; a 429 retry closes the shared gate. */
-function clientsFor(o: BackfillOptions, gate: Gate): FlowSendContext['clients'] {
-  const bases = Object.fromEntries(environmentBases(o.environment)) as Partial<Record<BaseKind, string>>;
-  const noToken = () => Promise.reject(new Error('No key is set for this environment, so no token can be made.'));
-  const make = (token: BackfillOptions['environment']['token']): PartnerClient =>
-    createPartnerClient({
-      baseUrls: bases,
-      token: token ?? noToken,
-      ...(o.environment.eligibilityToken ? { eligibilityToken: o.environment.eligibilityToken } : {}),
-      ...(o.retry ? { retry: o.retry } : {}),
-      timeoutMs: o.timeoutMs ?? 30_000,
-      ...(o.dispatcher ? { dispatcher: o.dispatcher } : {}),
-      userAgent: 'tpp-run',
-      onEvent: (e) => {
-        if (e.type === 'retry' && e.reason === 'status 429') {
-          gate.close(e.delayMs);
-          o.listener?.onSlowDown?.(e.delayMs);
-        }
-      },
-    });
-  return { v3: make(o.environment.token), v2: make(o.environment.v2Token ?? o.environment.token) };
+/** The client of a run (client/clientFor.ts, the toolkit's one way to send); a 429 retry closes the shared gate. */
+function clientOf(o: BackfillOptions, gate: Gate): ToolkitClient {
+  const limits = { ...(o.retry ? { retry: o.retry } : {}), timeoutMs: o.timeoutMs ?? 30_000, ...(o.dispatcher ? { dispatcher: o.dispatcher } : {}), userAgent: 'tpp-run' };
+  return clientFor(o.environment, limits, {
+    onEvent: (e) => {
+      if (e.type === 'retry' && e.reason === 'status 429') {
+        gate.close(e.delayMs);
+        o.listener?.onSlowDown?.(e.delayMs);
+      }
+    },
+  });
 }
 
 /** The check pass: counts rows and marks the invalid ones. */
@@ -162,7 +151,7 @@ export async function runBackfill(o: BackfillOptions): Promise<BackfillSummary> 
     marks = opened.contents.marks;
   }
   const gate = new Gate();
-  const send: FlowSendContext = { environment: o.environment, clients: clientsFor(o, gate), timeoutMs: o.timeoutMs ?? 30_000, maxResponseBytes: 16 * 1024 * 1024, ...(o.dispatcher ? { dispatcher: o.dispatcher } : {}) };
+  const send: FlowSendContext = { client: clientOf(o, gate), ...(o.hosts ? { hosts: o.hosts } : {}) };
   const ctx: RowSendContext = { flow: o.flow, send, gate, read, retryUnknown: o.retryUnknown ?? false, ...(o.signal ? { signal: o.signal } : {}) };
   const rows = readRows(o.dataPath, columns);
   const run: Run = { o, columns, invalid: checked.invalid, marks, ...(journal ? { journal } : {}), ctx, tally, next: sharedNext(rows) };

@@ -7,13 +7,14 @@
  * "outcome unknown" with what to check, unless the user said to (`retryUnknown`).
  */
 import type { PartnerClient } from '../client/client';
-import { ApiError, MalformedResponseError, NetworkError } from '../client/errors';
+import { endpointsOf } from '../client/clientFor';
 import { CHECKABLE_CREATES, repeatPolicyFor, type ReadForCheck } from '../client/repeat';
 import { ENDPOINTS } from '../contract/endpoints';
+import { changesData } from '../contract/methods';
 import type { EndpointDef, EndpointId } from '../contract/types';
 import { prepareRequest, FlowBodyFileError, FlowVariableError } from '../flows/prepare';
 import { assertAll } from '../flows/run';
-import { endpointsOf, sendFlowRequest, type FlowSendContext, type PreparedRequest } from '../flows/send';
+import { sendFlowRequest, type FlowSendContext, type PreparedRequest } from '../flows/send';
 import type { FlowFile, FlowRequest } from '../flows/types';
 import type { FlowAnswer, FlowScope } from '../flows/variables';
 import type { Gate, RowScope } from './context';
@@ -88,34 +89,7 @@ async function checkFirst(client: PartnerClient, def: EndpointDef, params: Recor
   }
 }
 
-/** Sends one resolved request of a contract endpoint through the client. */
-async function callOne(req: PreparedRequest, ctx: RowSendContext, careful: boolean): Promise<Step | undefined> {
-  const env = ctx.send.environment;
-  const { kind, matches } = endpointsOf(req.method, req.url, env, req.json);
-  const first = matches[0];
-  const ownAuth = req.headers.some((h) => h.name.toLowerCase() === 'authorization');
-  if (!first || ownAuth || (req.body !== undefined && !req.json)) return undefined;
-  const client = kind === 'v2' ? ctx.send.clients.v2 : ctx.send.clients.v3;
-  const body = req.json?.value;
-  const endpoints = matches.map((m) => m.def);
-  if (careful && first.def.method !== 'GET') {
-    const checked = await checkFirst(client, first.def, first.params, body, ctx);
-    if (checked) return checked;
-  }
-  const query = Object.fromEntries(new URL(req.url).searchParams.entries());
-  try {
-    const res = await client.call(first.def.id as EndpointId, first.params as never, body as never, { query: query as never });
-    return { answer: answerOf(res.status, res.rawBody, res.durationMs), recovered: res.recovered !== undefined, endpoints };
-  } catch (err) {
-    if (err instanceof ApiError && !err.outcomeUnknown) return { answer: answerOf(err.status, err.rawBody, err.durationMs), recovered: false, endpoints };
-    if (err instanceof MalformedResponseError) return { answer: answerOf(err.status, err.rawBody, err.durationMs), recovered: false, endpoints };
-    const unknown = (err instanceof ApiError || err instanceof NetworkError) && err.outcomeUnknown;
-    const message = cut(err instanceof Error ? err.message : String(err));
-    return { end: unknown ? { status: 'unknown', message: `outcome unknown: ${message}` } : { status: 'failed', message } };
-  }
-}
-
-/** Resolves and sends one request. */
+/** Resolves and sends one request through the run's client (client/clientFor.ts), a resumed write checked first. */
 async function step(r: FlowRequest, scope: FlowScope, ctx: RowSendContext, careful: boolean): Promise<Step> {
   let req: PreparedRequest;
   try {
@@ -125,12 +99,16 @@ async function step(r: FlowRequest, scope: FlowScope, ctx: RowSendContext, caref
     return { end: { status: 'failed', message: cut(`${r.label}: not sent: ${reason}`) } };
   }
   await ctx.gate.pass();
-  const viaClient = await callOne(req, ctx, careful);
-  if (viaClient) return viaClient;
-  const sent = await sendFlowRequest(req, { ...ctx.send, signal: undefined });
-  if (sent.answer) return { answer: sent.answer, recovered: false, endpoints: sent.endpoints };
-  const write = req.method !== 'GET' && req.method !== 'HEAD';
-  return { end: { status: write ? 'unknown' : 'failed', message: cut(`${write ? 'outcome unknown: ' : ''}${sent.error ?? 'no answer'}`) } };
+  const client = ctx.send.client;
+  const first = endpointsOf(req.method, req.url, client.environment, req.json).matches[0];
+  if (careful && first && changesData(first.def.method) && !req.headers.some((h) => h.name.toLowerCase() === 'authorization')) {
+    const checked = await checkFirst(client.partner(first.def.base), first.def, first.params, req.json?.value, ctx);
+    if (checked) return checked;
+  }
+  const sent = await sendFlowRequest(req, ctx.send);
+  if (sent.answer) return { answer: sent.answer, recovered: sent.recovered ?? false, endpoints: sent.endpoints };
+  const unknown = changesData(req.method) && sent.outcomeUnknown === true;
+  return { end: { status: unknown ? 'unknown' : 'failed', message: cut(`${unknown ? 'outcome unknown: ' : ''}${sent.error ?? 'no answer'}`) } };
 }
 
 /**
@@ -162,7 +140,7 @@ export async function sendRow(scope: RowScope, ctx: RowSendContext, careful: boo
         return { status: 'refused', http: answer.status, message: cut(`${r.label}: ${[said, ...failed.map((a) => a.message)].filter(Boolean).join(' ')}`) };
       }
     }
-    if (r.method !== 'GET') id = idOf(answer.body) ?? id;
+    if (changesData(r.method)) id = idOf(answer.body) ?? id;
   }
   return { status: recoveredAny ? 'recovered' : 'created', ...(id !== undefined ? { id } : {}), ...(lastStatus !== undefined ? { http: lastStatus } : {}) };
 }

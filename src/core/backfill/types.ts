@@ -3,7 +3,8 @@
  * core (`runBackfill`, run.ts) and its drivers: `tpp run --data` now, the editor later. Types only.
  * Durations are milliseconds; row numbers are 1-based (a CSV header is not a row).
  */
-import type { Dispatcher } from 'undici';
+import type { Dispatcher } from '../client/types';
+import type { HostPolicy } from '../flows/carried';
 import type { RetrySettings } from '../client/backoff';
 import type { FlowEnvironment, FlowFile } from '../flows/types';
 import type { EndStatus } from './journalState';
@@ -130,4 +131,6 @@ export interface BackfillOptions {
   readonly timeoutMs?: number;
   readonly retry?: Partial<RetrySettings>;
   readonly dispatcher?: Dispatcher;
+  /** Hosts outside the environment that rows may send the user's values to (docs/flows.md, What a flow may do). */
+  readonly hosts?: HostPolicy;
 }

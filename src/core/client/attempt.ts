@@ -104,22 +104,18 @@ export async function attemptOnce(
 
   let current = origin;
   setUrl(current);
+  const written = req.asWritten;
   try {
     for (let hops = 0; ; hops++) {
-      const token = await req.token();
+      const token = req.token ? await req.token() : undefined;
       if (userAborted) throw aborted();
-      const headers: Record<string, string> = {
-        authorization: `Bearer ${token}`,
-        accept: 'application/json',
-        'user-agent': options.userAgent ?? 'tpp-toolkit',
-      };
-      if (bodyText !== undefined) headers['content-type'] = 'application/json';
+      const headers = written ? writtenHeaders(written.headers, token) : clientHeaders(options, token, bodyText !== undefined);
       let res: Dispatcher.ResponseData;
       try {
         res = await undici().request(current, {
           method: req.method as Dispatcher.HttpMethod,
           headers,
-          body: bodyText,
+          body: written ? written.body : bodyText,
           signal: controller.signal,
           dispatcher: options.dispatcher,
         });
@@ -127,7 +123,7 @@ export async function attemptOnce(
         return classifyNetworkError(err, current, timedOut, userAborted, timeoutMs, aborted);
       }
 
-      if (REDIRECT_STATUSES.includes(res.statusCode)) {
+      if (REDIRECT_STATUSES.includes(res.statusCode) && !written) {
         await res.body.dump().catch(() => undefined);
         const target = redirectTarget(req.method, res, current, origin, hops, options.maxRedirects ?? 5);
         emit({ type: 'redirect', method: req.method, url: maskSecrets(current.href), location: maskSecrets(target.href), status: res.statusCode });
@@ -145,6 +141,40 @@ export async function attemptOnce(
     clearTimeout(timer);
     req.signal?.removeEventListener('abort', onUserAbort);
   }
+}
+
+/** The headers of a contract call: a fresh token, JSON, the client's User-Agent. */
+function clientHeaders(options: TransportOptions, token: string | undefined, json: boolean): Record<string, string> {
+  return {
+    ...(token !== undefined ? { authorization: `Bearer ${token}` } : {}),
+    accept: 'application/json',
+    'user-agent': options.userAgent ?? 'tpp-toolkit',
+    ...(json ? { 'content-type': 'application/json' } : {}),
+  };
+}
+
+/** The headers of a request as written: each as the file has it (repeated names joined), a token when given. */
+function writtenHeaders(list: NonNullable<TransportRequest['asWritten']>['headers'], token: string | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const h of list) out[h.name] = out[h.name] !== undefined ? `${out[h.name]}, ${h.value}` : h.value;
+  if (token !== undefined) out.Authorization = `Bearer ${token}`;
+  return out;
+}
+
+/**
+ * Parses a URL of a request sent as written: any http or https address.
+ * @throws PolicyError (`insecure-url`) for a URL that is not absolute or has another scheme.
+ */
+export function checkWrittenUrl(method: string, url: string): URL {
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(url);
+  } catch {
+    // refused below
+  }
+  if (!parsed) throw new PolicyError({ reason: 'insecure-url', method, url, message: `'${url}' is not an absolute URL` });
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new PolicyError({ reason: 'insecure-url', method, url, message: `Only http and https URLs are sent, not ${parsed.protocol}` });
+  return parsed;
 }
 
 /**

@@ -18,7 +18,7 @@
  * and the duplicate check of a create. The last attempt's timeout is cut to what is left, no wait runs past it,
  * and no attempt starts once it has passed.
  */
-import { attemptOnce, attemptTimeoutMs, checkUrl, type AttemptResult } from './attempt';
+import { attemptOnce, attemptTimeoutMs, checkUrl, checkWrittenUrl, type AttemptResult } from './attempt';
 import type { CheckOutcome, RawExchange, RepeatPolicy, TransportEvent, TransportOptions, TransportRequest } from './types';
 
 export type { CheckOutcome, RawExchange, RepeatPolicy, TransportEvent, TransportOptions, TransportRequest };
@@ -26,6 +26,7 @@ import { backoffDelayMs, normalizeRetry, parseRetryAfterMs, sleep } from './back
 import { CancelledError, NetworkError, ResponseTooLargeError, isAbortError } from './errors';
 import { RETRYABLE_STATUSES } from './status';
 import { maskSecrets } from '../log/mask';
+import { changesData } from '../contract/methods';
 
 /** Answers to a resent create that mean "already exists" (the sandbox answers 409 for a duplicate invoice number). */
 const DUPLICATE_STATUSES = [409, 400];
@@ -74,7 +75,7 @@ class Call {
     this.retry = normalizeRetry(options.retry);
     this.deadlineAt = Math.min(this.started + this.retry.maxTotalMs, req.deadlineAt ?? Infinity);
     this.timeoutMs = attemptTimeoutMs(options);
-    this.origin = checkUrl(req.method, req.url);
+    this.origin = req.asWritten ? checkWrittenUrl(req.method, req.url) : checkUrl(req.method, req.url);
     this.lastUrl = this.origin;
     this.bodyText = req.body === undefined ? undefined : JSON.stringify(req.body);
     this.howToCheck = req.repeat.kind === 'safe' ? undefined : req.repeat.howToCheck;
@@ -166,7 +167,7 @@ class Call {
     if (result.kind === 'response') return this.exchange(result, true, needsCheck && !notFound ? { outcomeUnknown: true, howToCheck } : {});
     // After a timeout the request may still be sitting in a server queue: "not found yet" is not proof.
     if (needsCheck) throw this.networkError(result, !notFound || result.timedOut, failure);
-    throw this.networkError(result, result.sent && req.method !== 'GET');
+    throw this.networkError(result, result.sent && changesData(req.method));
   }
 
   /** Runs the duplicate check within the deadline; `failure` holds why it could not be completed. */

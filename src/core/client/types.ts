@@ -4,6 +4,9 @@
  * use them do not import each other.
  */
 import type { Dispatcher } from 'undici';
+
+/** undici's dispatcher type, for the modules that take one: they import it from here, not from undici. */
+export type { Dispatcher };
 import type { IncomingHttpHeaders } from 'node:http';
 import type { EndpointId } from '../contract/types';
 import type { RetrySettings } from './backoff';
@@ -85,8 +88,18 @@ export interface TransportRequest {
   readonly url: string;
   /** JSON-serialisable body, sent with Content-Type: application/json; undefined = no body. */
   readonly body?: unknown;
-  /** Returns the bearer token; called once per attempt and per redirect hop. Errors it throws propagate as-is. */
-  readonly token: () => string | Promise<string>;
+  /**
+   * Returns the bearer token; called once per attempt and per redirect hop. Errors it throws propagate as-is.
+   * Absent: no Authorization header is added (a request as written that has its own, or none).
+   */
+  readonly token?: () => string | Promise<string>;
+  /**
+   * A request sent as written (a flow's request outside the contract, docs/flows.md: How requests are sent): these
+   * headers and this body text exactly, any http(s) address, redirects not followed (the answer is what the server
+   * said). The transport adds only `Authorization: Bearer <token>` when `token` is given. Absent: a contract call
+   * (JSON body, the client's headers, the address policy, same-origin redirects).
+   */
+  readonly asWritten?: { readonly headers: readonly { readonly name: string; readonly value: string }[]; readonly body?: string };
   readonly signal?: AbortSignal;
   readonly repeat: RepeatPolicy;
   /**

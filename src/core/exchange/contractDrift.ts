@@ -1,5 +1,5 @@
 import type { EndpointDef } from '../contract';
-import type { DiagnosisItem } from '../exchange/types';
+import type { DiagnosisItem } from './types';
 
 /**
  * Contract drift (spec: Endpoints; Errors): an answer the spec does not describe for the endpoint that was called.

@@ -1,5 +1,5 @@
 import { ApiError, MalformedResponseError, NetworkError, ResponseTooLargeError } from '../client/errors';
-import type { ApiResponse } from '../client/types';
+import type { ApiResponse, RawExchange } from '../client/types';
 import { maskHeaders, maskSecrets } from '../log/mask';
 import { describeExchange } from './describe';
 import { exchangeEndpoint } from './endpoint';
@@ -7,10 +7,10 @@ import { newExchangeId } from './id';
 import type { DiagnosisItem, Exchange, ExchangeHeaders } from './types';
 
 /**
- * The one builder of the {@link Exchange} of a request the toolkit sent with the partner client (the editor's
- * `ApiClients.send`, `tpp send`, the flow runner): typed endpoint, masked record, and its description, computed
- * here once. Secrets are masked (`maskSecrets`): the token never appears, the Authorization header reads
- * `Bearer [masked]` (Developers' guide: Secrets).
+ * The one builder of the {@link Exchange} of a request the toolkit sent (every request leaves through
+ * client/clientFor.ts: the editor, `tpp send`, flows, backfill rows): typed endpoint, masked record, and its
+ * description, computed here once. Secrets are masked (`maskSecrets`, `maskHeaders`): the token never appears, the
+ * Authorization header reads `Bearer [masked]` (Developers' guide: Secrets).
  */
 
 /** What was sent, for {@link exchangeOf}. */
@@ -36,13 +36,33 @@ export interface SentRequestInfo {
   readonly userAgent?: string;
   /** False when the request carried no bearer token (an eligibility lookup without one); default true. */
   readonly authorized?: boolean;
+  /**
+   * A request sent as written (a flow's request outside the contract): its headers and body text exactly as sent,
+   * instead of the client's own headers and a JSON `body`. `authorized` then says whether a token was added.
+   */
+  readonly written?: { readonly headers: readonly { readonly name: string; readonly value: string }[]; readonly body?: string };
 }
 
 /**
  * How the call ended: the client's answer, or the error it threw with, optionally, the wall time measured by the
  * caller (milliseconds; used when the error carries none).
  */
-export type CallOutcome = { readonly response: ApiResponse } | { readonly error: unknown; readonly durationMs?: number };
+export type CallOutcome = { readonly response: ApiResponse } | { readonly raw: RawExchange } | { readonly error: unknown; readonly durationMs?: number };
+
+/** The request headers an exchange shows: the client's own for a contract call, else those written (masked). */
+function requestHeaders(sent: SentRequestInfo, json: boolean): ExchangeHeaders {
+  if (sent.written) {
+    const joined: Record<string, string> = {};
+    for (const h of sent.written.headers) joined[h.name.toLowerCase()] = joined[h.name.toLowerCase()] !== undefined ? `${joined[h.name.toLowerCase()]}, ${h.value}` : h.value;
+    return maskHeaders({ ...joined, ...(sent.authorized ? { authorization: 'Bearer [masked]' } : {}) });
+  }
+  return {
+    ...(sent.authorized === false ? {} : { authorization: 'Bearer [masked]' }),
+    accept: 'application/json',
+    ...(sent.userAgent ? { 'user-agent': sent.userAgent } : {}),
+    ...(json ? { 'content-type': 'application/json' } : {}),
+  };
+}
 
 
 /** An answer as an Exchange keeps it: status, masked headers and body (none when empty), size in bytes. */
@@ -57,14 +77,10 @@ function answer(status: number, rawBody: string, headers?: Readonly<Record<strin
  * finding that the outcome is unknown (a write that failed after it may have been stored). Never throws.
  */
 export function exchangeOf(sent: SentRequestInfo, outcome: CallOutcome): Exchange {
-  const requestBody = sent.body === undefined ? undefined : maskSecrets(JSON.stringify(sent.body));
-  const headers: ExchangeHeaders = {
-    ...(sent.authorized === false ? {} : { authorization: 'Bearer [masked]' }),
-    accept: 'application/json',
-    ...(sent.userAgent ? { 'user-agent': sent.userAgent } : {}),
-    ...(requestBody !== undefined ? { 'content-type': 'application/json' } : {}),
-  };
-  const info = ('response' in outcome ? outcome.response : (outcome.error ?? {})) as { url?: unknown; durationMs?: unknown; attempts?: unknown };
+  const text = sent.written ? sent.written.body : sent.body === undefined ? undefined : JSON.stringify(sent.body);
+  const requestBody = text === undefined ? undefined : maskSecrets(text);
+  const headers = requestHeaders(sent, requestBody !== undefined);
+  const info = ('response' in outcome ? outcome.response : 'raw' in outcome ? outcome.raw : (outcome.error ?? {})) as { url?: unknown; durationMs?: unknown; attempts?: unknown };
   const url = typeof info.url === 'string' ? info.url : sent.url;
   const endpoint = sent.endpointId ? exchangeEndpoint(sent.endpointId, url, sent.params) : undefined;
   const measured = typeof info.durationMs === 'number' ? info.durationMs : 'error' in outcome ? (outcome.durationMs ?? 0) : 0;
@@ -87,6 +103,7 @@ export function exchangeOf(sent: SentRequestInfo, outcome: CallOutcome): Exchang
 
 /** The answer, problem and recovery of an outcome. */
 function outcomeFields(outcome: CallOutcome): Pick<Exchange, 'response' | 'problem' | 'recovered'> {
+  if ('raw' in outcome) return { response: answer(outcome.raw.status, outcome.raw.rawBody, outcome.raw.headers) };
   if ('response' in outcome) {
     const r = outcome.response;
     return { response: answer(r.status, r.rawBody, r.headers), ...(r.recovered ? { recovered: { checkUrl: maskSecrets(r.recovered.checkUrl) } } : {}) };
@@ -101,7 +118,7 @@ function outcomeFields(outcome: CallOutcome): Pick<Exchange, 'response' | 'probl
 
 /** The client's finding that a failed write may have been stored (it was not sent again), and how to check. */
 function unknownOutcome(outcome: CallOutcome): DiagnosisItem[] {
-  if ('response' in outcome) return [];
+  if (!('error' in outcome)) return [];
   const err = outcome.error;
   if (err instanceof ApiError && err.outcomeUnknown) return [{ rule: 'fault', message: `Outcome unknown: it may have been stored before the failure, so it was not sent again. ${err.howToCheck ?? ''}`.trim() }];
   if (err instanceof NetworkError && err.outcomeUnknown) return [{ rule: 'fault', message: `Outcome unknown. ${err.howToCheck ?? 'Check whether it took effect before sending it again.'}` }];

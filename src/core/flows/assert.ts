@@ -1,13 +1,13 @@
 /**
  * Evaluation of `??` assertions against an answer (docs/flows.md, Assertions). `?? contract` asks the contract's
- * endpoint table (spec: Endpoints; Errors) through the proxy's contract-drift check: the status must be one the
+ * endpoint table (spec: Endpoints; Errors) through the exchange's contract-drift check (exchange/contractDrift.ts): the status must be one the
  * endpoint's row declares and the body must parse with that status's response schema. Nothing from the file runs
  * as code: `matches` compiles a regular expression, JSONPath uses jsonpath-plus's safe evaluator.
  */
 import { isDeepStrictEqual } from 'node:util';
 import type { EndpointDef } from '../contract/types';
 import { maskHeaderValue, maskSecrets } from '../log/mask';
-import { contractDrift } from '../proxy/contractDrift';
+import { contractDrift } from '../exchange/contractDrift';
 import { assertionRegex, subjectText } from './assertGrammar';
 import type { AssertionResult, FlowAssertion } from './types';
 import { jsonOf, jsonPathAll, type FlowAnswer } from './variables';
@@ -36,17 +36,35 @@ function expectedValue(text: string): unknown {
 
 type Actual = { readonly value?: unknown; readonly present: boolean } | { readonly failure: string };
 
-/** The value an assertion's subject has in the answer. */
+/**
+ * The value an assertion's subject has in the answer. Every subject of the grammar has its case: one added to
+ * `FlowAssertion['subject']` and not here does not compile, and an unknown one at run time fails, never passes.
+ */
 function actualOf(a: FlowAssertion, target: AssertionTarget): Actual {
   const s = a.subject;
   const answer = target.answer;
-  if (s.kind === 'status') return { value: answer.status, present: true };
-  if (s.kind === 'duration') return { value: Math.round(answer.durationMs), present: true };
-  if (s.kind === 'header') {
-    const v = answer.headers[s.name];
-    return { value: v, present: v !== undefined };
+  switch (s.kind) {
+    case 'status':
+      return { value: answer.status, present: true };
+    case 'duration':
+      return { value: Math.round(answer.durationMs), present: true };
+    case 'header': {
+      const v = answer.headers[s.name];
+      return { value: v, present: v !== undefined };
+    }
+    case 'body':
+      return bodyValue(s, answer);
+    case 'contract':
+      return { failure: '?? contract has no value to compare' };
+    default: {
+      const unknown: never = s;
+      return { failure: `the subject ${(unknown as { kind?: string }).kind ?? '?'} is not one this version evaluates` };
+    }
   }
-  if (s.kind !== 'body') return { present: true };
+}
+
+/** The value at a `body` subject's JSONPath (or its length). */
+function bodyValue(s: Extract<FlowAssertion['subject'], { kind: 'body' }>, answer: FlowAnswer): Actual {
   const parsed = jsonOf(answer.body);
   if (!parsed) {
     const type = answer.headers['content-type'];

@@ -6,23 +6,10 @@
  * editor's prompt). A flow from a cloned repository can then still call any host, but only with what it wrote itself.
  */
 import { flowRefs, type ParsedRef } from './refs';
-import type { FlowEnvironment, FlowRequest } from './types';
+import type { EnvironmentAddresses } from '../environments';
+import type { Carried, FlowRequest, HostPolicy } from './types';
 
-/** A value of the user's side that a request carries. */
-export type Carried =
-  | { readonly kind: 'body-file'; readonly path: string }
-  | { readonly kind: 'partner-id' }
-  | { readonly kind: 'variable'; readonly name: string }
-  | { readonly kind: 'row'; readonly name: string }
-  | { readonly kind: 'answer'; readonly request: string };
-
-/** How hosts outside the environment are treated: those the user allowed, and a question for the others (the editor). */
-export interface HostPolicy {
-  /** Hosts allowed: `host` (any port) or `host:port`, as `--allow-host` takes them. */
-  readonly allowed?: readonly string[];
-  /** Asked before a request carries values to `host`; true sends it. Absent: refused. */
-  readonly confirm?: (host: string, carried: readonly Carried[]) => Promise<boolean>;
-}
+export type { Carried, HostPolicy };
 
 /** The names whose values are the environment's addresses (not the user's: they are where requests go). */
 const ADDRESS_NAMES = new Set(['baseUrl', 'v2BaseUrl', 'eligibilityBaseUrl']);
@@ -91,7 +78,7 @@ export function describeCarried(c: Carried): string {
 }
 
 /** The origins (`scheme://host:port`) of the environment's addresses. */
-export function environmentOrigins(env: FlowEnvironment): Set<string> {
+export function environmentOrigins(env: EnvironmentAddresses): Set<string> {
   const out = new Set<string>();
   for (const base of [env.baseUrl, env.v2BaseUrl, env.eligibilityBaseUrl]) {
     if (!base) continue;
@@ -105,7 +92,7 @@ export function environmentOrigins(env: FlowEnvironment): Set<string> {
 }
 
 /** True when `url` is at one of the environment's origins. */
-export function atEnvironment(url: URL, env: FlowEnvironment): boolean {
+export function atEnvironment(url: URL, env: EnvironmentAddresses): boolean {
   return environmentOrigins(env).has(url.origin);
 }
 
@@ -121,7 +108,7 @@ export function hostAllowed(url: URL, allowed: readonly string[] | undefined): b
  * Why a request to `url` carrying `carried` must not be sent, or undefined when it may: it goes to the environment,
  * carries nothing of the user's, or the host is allowed (by the list or by the user's answer to `confirm`).
  */
-export async function hostRefusal(url: string, carried: readonly Carried[], env: FlowEnvironment, policy: HostPolicy | undefined): Promise<string | undefined> {
+export async function hostRefusal(url: string, carried: readonly Carried[], env: EnvironmentAddresses, policy: HostPolicy | undefined): Promise<string | undefined> {
   if (carried.length === 0) return undefined;
   let parsed: URL;
   try {

@@ -4,14 +4,15 @@
  * (assert.ts). A request that fails or errors stops the rest of its own file (`skipped`); `bail` stops the run.
  * Files run one after the other; a file's named answers are its own.
  */
-import type { Dispatcher } from 'undici';
 import type { RetrySettings } from '../client/backoff';
-import { createPartnerClient, type PartnerClient } from '../client/client';
+import { clientFor } from '../client/clientFor';
+import type { Dispatcher } from '../client/types';
 import type { BaseKind, EndpointDef } from '../contract/types';
 import { evaluateAssertion, IMPLIED_ASSERTION } from './assert';
 import { prepareRequest } from './prepare';
 import { flowRefs } from './refs';
-import { environmentBases, sendFlowRequest, type FlowSendContext } from './send';
+import { environmentBases } from '../environments';
+import { sendFlowRequest, type FlowSendContext } from './send';
 import type { AssertionResult, FlowEnvironment, FlowFile, FlowRequest, FlowRunOptions, RequestResult } from './types';
 import { FlowPositionError, type FlowVariableError, resolveText, type FlowAnswer, type FlowScope } from './variables';
 
@@ -25,39 +26,10 @@ export interface FlowRunLimits {
   readonly dispatcher?: Dispatcher;
 }
 
-const DEFAULT_TIMEOUT_MS = 30_000;
-const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
-
 /** The environment's addresses as the variables `{{baseUrl}}`, `{{v2BaseUrl}}`, `{{eligibilityBaseUrl}}`, `{{partnerId}}`. */
 export function environmentVariablesOf(env: FlowEnvironment): Record<string, string | undefined> {
   const bases = Object.fromEntries(environmentBases(env)) as Partial<Record<BaseKind, string>>;
   return { baseUrl: bases.v3, v2BaseUrl: bases.v2, eligibilityBaseUrl: bases.eligibility, partnerId: env.partnerId };
-}
-
-/** A client whose every call fails with `error` (the environment's addresses could not be used). */
-const failingClient = (error: unknown): PartnerClient => ({ call: () => Promise.reject(error) });
-
-/** The partner clients of a run: one signing for version 3 (and eligibility), one for the version 2 host. */
-function clientsFor(env: FlowEnvironment, limits: FlowRunLimits): FlowSendContext['clients'] {
-  const bases = Object.fromEntries(environmentBases(env)) as Partial<Record<BaseKind, string>>;
-  const noToken = () => Promise.reject(new Error('No key is set for this environment, so no token can be made.'));
-  const make = (token: FlowEnvironment['token']): PartnerClient => {
-    try {
-      return createPartnerClient({
-        baseUrls: bases,
-        token: token ?? noToken,
-        ...(env.eligibilityToken ? { eligibilityToken: env.eligibilityToken } : {}),
-        ...(limits.retry ? { retry: limits.retry } : {}),
-        timeoutMs: limits.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-        maxResponseBytes: limits.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
-        ...(limits.dispatcher ? { dispatcher: limits.dispatcher } : {}),
-        userAgent: 'tpp-run',
-      });
-    } catch (err) {
-      return failingClient(err);
-    }
-  };
-  return { v3: make(env.token), v2: make(env.v2Token ?? env.token) };
 }
 
 /** The names of the requests a request's texts read (`{{reg.response…}}`), file variables included. */
@@ -148,12 +120,11 @@ async function runRequest(file: FlowFile, r: FlowRequest, scope: FlowScope, answ
  */
 export async function runFlows(files: readonly FlowFile[], options: FlowRunOptions & FlowRunLimits): Promise<RequestResult[]> {
   const env = options.environment;
+  const client =
+    options.client ??
+    clientFor(env, { ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}), ...(options.maxResponseBytes ? { maxResponseBytes: options.maxResponseBytes } : {}), ...(options.retry ? { retry: options.retry } : {}), ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}), userAgent: 'tpp-run' });
   const ctx: FlowSendContext = {
-    environment: env,
-    clients: clientsFor(env, options),
-    timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-    maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
-    ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
+    client,
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.hosts ? { hosts: options.hosts } : {}),
   };

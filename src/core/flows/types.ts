@@ -7,8 +7,7 @@
  */
 import type { EnvironmentId } from '../environments';
 import type { Exchange } from '../exchange/types';
-import type { TokenProvider } from '../client/client';
-import type { HostPolicy } from './carried';
+import type { ClientEnvironment, ToolkitClient } from '../client/clientFor';
 
 /** A place in a flow file. */
 export interface FlowPosition {
@@ -88,23 +87,12 @@ export interface FlowFile {
   readonly problems: readonly FlowProblem[];
 }
 
-/** Where a flow runs: an environment's addresses and how to sign for it. */
-export interface FlowEnvironment {
-  readonly id: EnvironmentId;
-  /** Version 3 base address, ending in /api/v3 (the JWT `aud`). */
-  readonly baseUrl: string;
-  /** Version 2 host (default: the origin of `baseUrl`). */
-  readonly v2BaseUrl?: string;
-  /** Eligibility lookup base, ending in /api/v1. */
-  readonly eligibilityBaseUrl?: string;
-  /** Partner ID (the JWT `iss`). */
-  readonly partnerId?: string;
-  /** A fresh JWT per attempt; requests to the environment's addresses without an Authorization header get one. */
-  readonly token?: TokenProvider;
-  /** A fresh JWT for version 2 calls (`aud` the version 2 host); `token` when absent. */
-  readonly v2Token?: TokenProvider;
-  readonly eligibilityToken?: TokenProvider;
-}
+/**
+ * Where a flow runs: an environment's addresses (`baseUrl` ending in /api/v3, the JWT `aud`; `v2BaseUrl` and
+ * `eligibilityBaseUrl` by the rule of environments.ts when absent), its Partner ID and token sources (a fresh JWT per
+ * attempt; requests to the environment's addresses without an Authorization header get one).
+ */
+export type FlowEnvironment = ClientEnvironment & { readonly id: EnvironmentId };
 
 /** The outcome of one assertion. */
 export interface AssertionResult {
@@ -162,4 +150,28 @@ export interface FlowRunOptions {
    * `tpp run --allow-host`, the editor's prompt. Absent: such a request is not sent.
    */
   readonly hosts?: HostPolicy;
+  /**
+   * The client requests leave through (client/clientFor.ts): the editor's, with its history, data events and the
+   * user's retry and timeout settings. Absent: one is made for `environment` with the run's limits.
+   */
+  readonly client?: ToolkitClient;
+}
+
+/**
+ * What a flow request may carry to hosts outside its environment (docs/flows.md, What a flow may do; carried.ts).
+ */
+/** A value of the user's side that a request carries. */
+export type Carried =
+  | { readonly kind: 'body-file'; readonly path: string }
+  | { readonly kind: 'partner-id' }
+  | { readonly kind: 'variable'; readonly name: string }
+  | { readonly kind: 'row'; readonly name: string }
+  | { readonly kind: 'answer'; readonly request: string };
+
+/** How hosts outside the environment are treated: those the user allowed, and a question for the others (the editor). */
+export interface HostPolicy {
+  /** Hosts allowed: `host` (any port) or `host:port`, as `--allow-host` takes them. */
+  readonly allowed?: readonly string[];
+  /** Asked before a request carries values to `host`; true sends it. Absent: refused. */
+  readonly confirm?: (host: string, carried: readonly Carried[]) => Promise<boolean>;
 }

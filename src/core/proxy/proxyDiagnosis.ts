@@ -3,7 +3,7 @@ import type { EndpointDef } from '../contract';
 import type { DiagnosisItem } from '../exchange/types';
 import { decodeJwt } from '../jwt/inspect';
 import { diagnose } from '../requestLog/requestLogDiagnosis';
-import { contractDriftOf } from './contractDrift';
+import { contractDriftOf } from '../exchange/contractDrift';
 import { isLoopbackHost, type Route } from './targets';
 
 /**

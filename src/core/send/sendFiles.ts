@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import type { Dispatcher } from 'undici';
+import type { Dispatcher } from '../client/types';
 import { ENDPOINTS } from '../contract/endpoints';
 import { kindFromFileName, kindFromSchemaUri, metaOf, schemaUri } from '../contract/kinds';
 import type { BaseKind, EndpointId, PayloadKind } from '../contract/types';
@@ -15,10 +15,9 @@ import type { Exchange } from '../exchange/types';
 import { importPrivateKeyPem } from '../jwt/keys';
 import { TokenMinter } from '../jwt/mint';
 import type { RetrySettings } from '../client/backoff';
-import { createPartnerClient } from '../client/client';
+import { clientFor, type ToolkitClient } from '../client/clientFor';
 import { ApiError, MalformedResponseError, NetworkError, ResponseTooLargeError } from '../client/errors';
 import { PayloadRefused, routePayload, type RouteNeed } from '../client/route';
-import { exchangeOf } from '../exchange/exchangeOf';
 import type { TransportEvent } from '../client/types';
 
 /** What the variable hooks see besides the payload: the `--var name=value` pairs and where requests go. */
@@ -28,7 +27,7 @@ export interface SendScope {
   readonly baseUrl: string;
 }
 
-/** Options of {@link sendFiles}. Addresses: see {@link deriveBaseUrls}. */
+/** Options of {@link sendFiles}. Addresses: see `deriveBaseUrls` (../environments.ts). */
 export interface SendFilesOptions {
   readonly baseUrls: { readonly v3: string; readonly v2?: string; readonly eligibility?: string };
   /** The Partner ID (JWT `iss`). */
@@ -76,24 +75,6 @@ export interface SendFilesResult {
   readonly exitCode: 0 | 1 | 2;
 }
 
-/**
- * The version 2 and eligibility addresses of a version 3 base address (spec: Base addresses; Versioning): the
- * same origin, version 2 at its root (`/v2/partners/{company_name}` under it), the eligibility lookup at `/api/v1`.
- * The Local sandbox serves all three on one origin.
- * @throws Error when `v3` is not an absolute http(s) address ending in /api/v3.
- */
-export function deriveBaseUrls(v3: string): { v3: string; v2: string; eligibility: string } {
-  let url: URL;
-  try {
-    url = new URL(v3);
-  } catch {
-    throw new Error(`--base-url must be an absolute address ending in /api/v3, not '${v3}'`);
-  }
-  const clean = url.href.replace(/\/+$/, '');
-  if (!/^https?:$/.test(url.protocol) || !clean.endsWith('/api/v3')) throw new Error(`--base-url must be an http(s) address ending in /api/v3 (the JWT aud), not '${v3}'`);
-  return { v3: clean, v2: url.origin, eligibility: `${url.origin}/api/v1` };
-}
-
 /** A file's payload kind: its `$schema`, else a name ending `.<kind>.tpp.json`. */
 export function kindOf(value: unknown, file: string): PayloadKind | undefined {
   const schema = metaOf(value).$schema;
@@ -120,11 +101,11 @@ const worst = (a: 0 | 1 | 2, b: 0 | 1 | 2): 0 | 1 | 2 => (a > b ? a : b);
  *   done before anything is sent.
  */
 export async function sendFiles(files: readonly string[], options: SendFilesOptions): Promise<SendFilesResult> {
+  const baseUrls = { v3: options.baseUrls.v3, ...(options.baseUrls.v2 ? { v2: options.baseUrls.v2 } : {}), ...(options.baseUrls.eligibility ? { eligibility: options.baseUrls.eligibility } : {}) };
   const ctx: SendContext = {
     options,
-    key: importPrivateKeyPem(options.privateKeyPem),
-    minter: new TokenMinter(),
-    baseUrls: { v3: options.baseUrls.v3, ...(options.baseUrls.v2 ? { v2: options.baseUrls.v2 } : {}), ...(options.baseUrls.eligibility ? { eligibility: options.baseUrls.eligibility } : {}) },
+    client: clientOf(options),
+    baseUrls,
     scope: { vars: options.vars ?? {}, baseUrl: options.baseUrls.v3 },
     readText: options.readText ?? ((p: string) => readFileSync(p, 'utf8')),
   };
@@ -139,11 +120,33 @@ export async function sendFiles(files: readonly string[], options: SendFilesOpti
   return { results, exitCode };
 }
 
+/**
+ * The client of a `tpp send` run (client/clientFor.ts): a fresh JWT per attempt signed with the key, `aud` the
+ * version 3 base, or the version 2 host for version 2 calls (spec: Authentication).
+ * @throws KeyError for a key that cannot be used, before anything is sent.
+ */
+function clientOf(options: SendFilesOptions): ToolkitClient {
+  const key = importPrivateKeyPem(options.privateKeyPem);
+  const minter = new TokenMinter();
+  const { v3, v2, eligibility } = options.baseUrls;
+  const env = {
+    id: options.env ?? 'cli',
+    baseUrl: v3,
+    ...(v2 ? { v2BaseUrl: v2 } : {}),
+    ...(eligibility ? { eligibilityBaseUrl: eligibility } : {}),
+    partnerId: options.partnerId,
+    token: () => minter.mint(key, { iss: options.partnerId, aud: v3 }),
+    ...(v2 ? { v2Token: () => minter.mint(key, { iss: options.partnerId, aud: v2 }) } : {}),
+    ...(options.eligibilityToken ? { eligibilityToken: () => options.eligibilityToken as string } : {}),
+  };
+  const limits = { ...(options.retry ? { retry: options.retry } : {}), ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}), ...(options.maxResponseBytes ? { maxResponseBytes: options.maxResponseBytes } : {}), ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}), userAgent: 'tpp-send' };
+  return clientFor(env, limits, options.onEvent ? { onEvent: options.onEvent } : {});
+}
+
 /** What every file of one {@link sendFiles} call shares; `unreachable` is set once the server did not answer. */
 interface SendContext {
   readonly options: SendFilesOptions;
-  readonly key: ReturnType<typeof importPrivateKeyPem>;
-  readonly minter: TokenMinter;
+  readonly client: ToolkitClient;
   readonly baseUrls: Partial<Record<BaseKind, string>>;
   readonly scope: SendScope;
   readonly readText: (path: string) => string;
@@ -196,34 +199,18 @@ async function sendFile(file: string, ctx: SendContext): Promise<FileResult> {
   const def = ENDPOINTS[route.endpointId];
   const params: Record<string, string> = { ...route.params };
   if (def.pathParams.includes('company_name') && !params.company_name) params.company_name = options.companyName ?? options.partnerId;
-  const base = baseUrls[def.base];
-  const time = new Date().toISOString();
-  const sent = { env: options.env ?? 'cli', title: `Send ${name}`, endpointId: route.endpointId, params, partner: options.partnerId, method: def.method, url: `${base ?? ''}${def.path}`, body: route.body, time };
-  if (!base) return { file, kind, endpointId: route.endpointId, exitCode: 2, message: `Not sent: ${name} goes to a ${def.base} address and none is set.` };
-  const aud = def.base === 'v3' ? options.baseUrls.v3 : base;
-  const client = createPartnerClient({
-    baseUrls,
-    token: () => ctx.minter.mint(ctx.key, { iss: options.partnerId, aud }),
-    eligibilityToken: options.eligibilityToken ? () => options.eligibilityToken as string : undefined,
-    retry: options.retry,
-    timeoutMs: options.timeoutMs,
-    maxResponseBytes: options.maxResponseBytes,
-    dispatcher: options.dispatcher,
-    onEvent: options.onEvent,
-    userAgent: 'tpp-send',
-  });
-  try {
-    const response = await client.call(route.endpointId, params as never, route.body as never, { query: route.query as never });
-    const exchange = exchangeOf(sent, { response });
+  if (!baseUrls[def.base]) return { file, kind, endpointId: route.endpointId, exitCode: 2, message: `Not sent: ${name} goes to a ${def.base} address and none is set.` };
+  const sent = await ctx.client.send({ kind: 'call', endpointId: route.endpointId, params, body: route.body, ...(route.query ? { query: route.query } : {}), title: `Send ${name}` });
+  const { exchange, response } = sent;
+  if (response) {
     try {
       options.capture?.(kind, value, response.body, ctx.scope);
     } catch {
       // a capture that fails must not turn a stored record into a failure
     }
     return { file, kind, endpointId: route.endpointId, exitCode: 0, exchange, message: `${name}: ${response.status} ${response.statusName}${response.recovered ? ' (recovered: the first attempt was stored)' : ''}` };
-  } catch (err) {
-    const exchange = exchangeOf(sent, { error: err });
-    if (err instanceof NetworkError && !err.outcomeUnknown && !err.timedOut) ctx.unreachable = `the server did not answer an earlier request (${err.code})`;
-    return { file, kind, endpointId: route.endpointId, exitCode: err instanceof ApiError || err instanceof MalformedResponseError || err instanceof ResponseTooLargeError ? 1 : 2, exchange, message: `${name}: ${err instanceof Error ? err.message : String(err)}` };
   }
+  const err = sent.error;
+  if (err instanceof NetworkError && !err.outcomeUnknown && !err.timedOut) ctx.unreachable = `the server did not answer an earlier request (${err.code})`;
+  return { file, kind, endpointId: route.endpointId, exitCode: err instanceof ApiError || err instanceof MalformedResponseError || err instanceof ResponseTooLargeError ? 1 : 2, exchange, message: `${name}: ${err instanceof Error ? err.message : String(err)}` };
 }

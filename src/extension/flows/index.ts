@@ -42,7 +42,7 @@ export const FLOW_SELECTOR: vscode.DocumentSelector = [{ language: 'http' }, { p
  */
 export function registerFlowFeatures(deps: FlowFeatureDeps): LoadedFlowFeatures {
   const flows = new FlowIndex();
-  const flowRuns = new FlowRuns(deps.api, deps.jwt, deps.keys, deps.variables);
+  const flowRuns = new FlowRuns(deps.api, deps.jwt, deps.variables);
   const c: FlowFeatureServices = { active: deps.active, variables: deps.variables, log: deps.log, flows, flowRuns };
   const tests = new FlowTestController(c);
   const lenses = new FlowCodeLensProvider(c.active, c.flows);

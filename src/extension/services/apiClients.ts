@@ -1,7 +1,9 @@
 import * as vscode from 'vscode';
-import { ApiError, ApiResponse, CallOptions, createPartnerClient, isAbortError, MalformedResponseError, NetworkError, PolicyError } from '../../core/client';
+import { ApiResponse, CallOptions, isAbortError, NetworkError, PolicyError } from '../../core/client';
+import { clientFor, type ClientEnvironment, type SentReport, type ToolkitClient } from '../../core/client/clientFor';
 import type { BodyOf, ParamsOf, ResponseOf } from '../../core/contract/endpointTypes';
 import { ENDPOINTS } from '../../core/contract';
+import { changesData } from '../../core/contract/methods';
 import type { BaseKind, EndpointId } from '../../core/contract/types';
 import { ENVIRONMENTS, EnvironmentId, isEnvironmentId } from '../../core/environments';
 import { HistoryEntry, storableBody } from '../../core/history/history';
@@ -14,7 +16,6 @@ import { KeyStore, signingKeyOf } from './keyStore';
 import type { HistoryModel } from './historyModel';
 import type { LocalSandbox } from './localSandbox';
 import type { Exchange } from '../../core/exchange/types';
-import { exchangeOf } from '../../core/exchange/exchangeOf';
 import { EDITOR_READ_USER_AGENT, EDITOR_SEND_USER_AGENT } from './integrationLog';
 import { EditorDiagnosisReads, withEditorDiagnosis } from './editorDiagnosis';
 
@@ -65,7 +66,7 @@ function shortError(err: unknown): string {
 
 /** Endpoints that read; everything else changes data (and is guarded on Production). */
 export function isDataChanging(endpointId: EndpointId): boolean {
-  return ENDPOINTS[endpointId].method !== 'GET';
+  return changesData(ENDPOINTS[endpointId].method);
 }
 
 /**
@@ -207,57 +208,67 @@ export class ApiClients implements vscode.Disposable {
       throw new NotReadyError(`The eligibility lookup needs the token issued by the provider: run "Tire Protection: Set Eligibility Token…" for ${label}.`);
     // Fail early (before any request) when the environment cannot sign.
     if (def.base !== 'eligibility') await this.jwt.target(env);
+    const { quiet, title, signal, ...callOptions } = options;
+    let entry: HistoryEntry | undefined;
+    const client = await this.clientFor(env, { quiet: quiet ?? false, target, onRecorded: (e) => (entry = e) });
+    const sent = await client.send({ kind: 'call', endpointId, params, body, ...(callOptions.query ? { query: callOptions.query as Record<string, unknown> } : {}), ...(callOptions.storeNumber ? { storeNumber: callOptions.storeNumber } : {}), ...(title ? { title } : {}) }, { ...(signal ? { signal } : {}) });
+    if (sent.response && entry) return { response: sent.response as ApiResponse<ResponseOf<E>>, entry, exchange: sent.exchange };
+    const err = sent.error ?? new Error('No answer.');
+    if (err !== null && typeof err === 'object') this.failed.set(err, sent.exchange);
+    throw err;
+  }
+
+  /**
+   * The client of `env` (core's client/clientFor.ts, the toolkit's one way to send) as the editor sends: the
+   * environment's addresses, Partner ID and fresh tokens (remembered in memory for the 401 checklist), the user's
+   * retry and timeout settings of this moment, and hooks that describe a failure as the editor does, record every
+   * request in the history (unless `quiet`) and fire {@link onDidChangeData} after a successful write. The editor's
+   * sends, flows and their Test Explorer runs all use it.
+   * @throws NotReadyError when `env` has no address.
+   */
+  async clientFor(env: EnvironmentId, o: { quiet?: boolean; target?: EnvironmentTarget; onRecorded?: (entry: HistoryEntry) => void } = {}): Promise<ToolkitClient> {
+    const target = o.target ?? (await this.target(env));
+    const label = ENVIRONMENTS[env].label;
+    const iss = await this.jwt.target(env).then((t) => t.iss, () => undefined);
+    const eligibilityToken = await this.keys.eligibilityToken(env);
     const req = this.settings.requests();
-    const client = createPartnerClient({
-      baseUrls: target.baseUrls,
-      token: def.base === 'v2' ? () => this.remember(env, this.mintV2(env, target.baseUrls.v2 as string)) : () => this.remember(env, this.jwt.mint(env)),
-      eligibilityToken: eligibilityToken ? () => eligibilityToken : undefined,
-      retry: { maxAttempts: req.maxAttempts, maxTotalMs: req.maxTotalMs },
-      timeoutMs: req.timeoutMs,
-      userAgent: options.quiet ? EDITOR_READ_USER_AGENT : EDITOR_SEND_USER_AGENT,
+    const quiet = o.quiet ?? false;
+    const environment: ClientEnvironment = {
+      id: env,
+      baseUrl: target.baseUrls.v3 ?? '',
+      ...(target.baseUrls.v2 ? { v2BaseUrl: target.baseUrls.v2 } : {}),
+      ...(target.baseUrls.eligibility ? { eligibilityBaseUrl: target.baseUrls.eligibility } : {}),
+      ...(iss ? { partnerId: iss } : {}),
+      token: () => this.remember(env, this.jwt.mint(env)),
+      ...(target.baseUrls.v2 ? { v2Token: () => this.remember(env, this.mintV2(env, target.baseUrls.v2 as string)) } : {}),
+      ...(eligibilityToken ? { eligibilityToken: () => eligibilityToken } : {}),
+    };
+    const limits = { retry: { maxAttempts: req.maxAttempts, maxTotalMs: req.maxTotalMs }, timeoutMs: req.timeoutMs, userAgent: quiet ? EDITOR_READ_USER_AGENT : EDITOR_SEND_USER_AGENT };
+    return clientFor(environment, limits, {
       onEvent: (e) => this.log.info(`[${label}] ${e.type} ${e.method} ${e.url}${e.type === 'retry' ? ` (attempt ${e.attempt}, waiting ${e.delayMs} ms: ${e.reason})` : ''}`),
-    });
-    const { quiet, title, ...callOptions } = options;
-    const time = new Date().toISOString();
-    const started = performance.now();
-    const replay = {
-      endpointId,
-      ...(Object.keys(params).length ? { params } : {}),
-      ...(options.query ? { query: options.query } : {}),
-      ...(body !== undefined ? { bodyJson: storableBody(body) } : {}),
-    };
-    const sent = {
-      env,
-      title,
-      endpointId,
-      params,
-      method: def.method,
-      url: `${target.baseUrls[def.base] ?? ''}${def.path}`,
-      body,
-      time,
-      userAgent: quiet ? EDITOR_READ_USER_AGENT : EDITOR_SEND_USER_AGENT,
-      authorized: def.base !== 'eligibility' || !!eligibilityToken,
-    };
-    try {
-      const response = await client.call(endpointId, params as ParamsOf<E>, body, callOptions);
-      const exchange = exchangeOf(sent, { response });
-      const entry = this.record({ env, time, method: response.method, url: response.url, status: response.status, durationMs: response.durationMs, attempts: response.attempts, replay, exchange }, quiet);
-      if (isDataChanging(endpointId)) this.dataEmitter.fire({ env, endpointId, params });
-      return { response, entry, exchange };
-    } catch (err) {
-      const built = exchangeOf(sent, { error: err, durationMs: performance.now() - started });
       // Described in full before it is kept or shown: the history and the response view read it as it is.
-      const exchange = quiet ? built : await this.withEditorDiagnosis(built);
-      if (err !== null && typeof err === 'object') this.failed.set(err, exchange);
-      const status = err instanceof ApiError || err instanceof MalformedResponseError ? err.status : undefined;
-      this.record({ env, time, method: def.method, url: exchange.request.url, status, error: status === undefined ? shortError(err) : undefined, durationMs: exchange.durationMs, attempts: exchange.attempts, replay, exchange }, quiet);
-      throw err;
-    }
+      ...(quiet ? {} : { describe: (x: Exchange) => this.withEditorDiagnosis(x) }),
+      onExchange: (r) => {
+        const entry = this.recordSent(env, r, quiet);
+        o.onRecorded?.(entry);
+        if (r.ok && r.call && isDataChanging(r.call.endpointId)) this.dataEmitter.fire({ env, endpointId: r.call.endpointId, params: r.call.params });
+      },
+    });
+  }
+
+  /** A request's history entry (recorded unless `quiet`): its replay when it was a contract call. */
+  private recordSent(env: EnvironmentId, r: SentReport, quiet: boolean): HistoryEntry {
+    const x = r.exchange;
+    const c = r.call;
+    const body = c?.body !== undefined ? storableBody(c.body) : undefined;
+    const replay = c ? { endpointId: c.endpointId, ...(Object.keys(c.params).length ? { params: c.params } : {}), ...(c.query ? { query: c.query } : {}), ...(body !== undefined ? { bodyJson: body } : {}) } : undefined;
+    const status = x.response?.status;
+    return this.record({ env, time: x.time, method: x.request.method, url: x.request.url, status, error: status === undefined ? shortError(r.error) : undefined, durationMs: x.durationMs, attempts: x.attempts, ...(replay ? { replay: replay as HistoryEntry['replay'] } : {}), exchange: x }, quiet);
   }
 
   /** Records a request in the history unless `quiet` (then only the entry is built, with no id). */
   private record(
-    e: { env: EnvironmentId; time: string; method: string; url: string; status?: number; error?: string; durationMs: number; attempts: number; replay: HistoryEntry['replay']; exchange: Exchange },
+    e: { env: EnvironmentId; time: string; method: string; url: string; status?: number; error?: string; durationMs: number; attempts: number; replay?: HistoryEntry['replay']; exchange: Exchange },
     quiet = false,
   ): HistoryEntry {
     if (quiet) {

@@ -4,11 +4,10 @@ import { runFlow } from '../../core/flows';
 import { describeCarried, type Carried, type HostPolicy } from '../../core/flows/carried';
 import { FlowFileAccessError, readInScope, readScopeOf, resolveInScope, type ReadScope } from '../../core/flows/projectFiles';
 import type { FlowEnvironment, FlowFile, FlowRunListener, RequestResult } from '../../core/flows/types';
-import type { TokenProvider } from '../../core/client/client';
+import type { ToolkitClient } from '../../core/client/clientFor';
 import { ENVIRONMENTS, type EnvironmentId } from '../../core/environments';
 import type { ApiClients } from './apiClients';
 import type { JwtService } from './jwtService';
-import type { KeyStore } from './keyStore';
 import type { VariablesService } from './variables';
 import { openDocument } from './flowIndex';
 
@@ -61,31 +60,26 @@ export class FlowRuns implements vscode.Disposable {
   constructor(
     private readonly api: ApiClients,
     private readonly jwt: JwtService,
-    private readonly keys: KeyStore,
     private readonly variables: VariablesService,
   ) {}
 
   /**
-   * Where a flow runs on `env`: its base addresses (Local starts the embedded sandbox), its Partner ID, a new JWT
-   * for every attempt (never stored; for version 2 with the v2 host as `aud`) and the provider's eligibility token
-   * when one is set.
+   * Where a flow runs on `env` and the client it sends with: ApiClients' client (core's client/clientFor.ts), so a
+   * flow's request is a Send — in the Request History, firing the data events the trees redraw on, with the user's
+   * retry and timeout settings — and its environment (addresses, Partner ID, a new JWT for every attempt, never
+   * stored; for version 2 with the v2 host as `aud`; the provider's eligibility token when set).
    * @throws NotReadyError when the environment has no address, Partner ID or key.
    */
-  async environment(env: EnvironmentId): Promise<FlowEnvironment> {
-    const target = await this.api.target(env);
-    const { iss } = await this.jwt.target(env);
+  async sending(env: EnvironmentId): Promise<{ environment: FlowEnvironment; client: ToolkitClient }> {
+    await this.jwt.target(env);
     await this.jwt.record(env);
-    const eligibility = await this.keys.eligibilityToken(env);
-    return {
-      id: env,
-      baseUrl: target.baseUrls.v3 as string,
-      ...(target.baseUrls.v2 ? { v2BaseUrl: target.baseUrls.v2 } : {}),
-      ...(target.baseUrls.eligibility ? { eligibilityBaseUrl: target.baseUrls.eligibility } : {}),
-      partnerId: iss,
-      token: this.jwt.tokenProvider(env),
-      ...(target.baseUrls.v2 ? { v2Token: () => this.api.v2Token(env) } : {}),
-      ...(eligibility ? { eligibilityToken: () => eligibility } : {}),
-    };
+    const client = await this.api.clientFor(env);
+    return { environment: { ...client.environment, id: env }, client };
+  }
+
+  /** The environment of {@link sending} alone (a backfill makes its own client with the run's gate). */
+  async environment(env: EnvironmentId): Promise<FlowEnvironment> {
+    return (await this.sending(env)).environment;
   }
 
   /** `tpp.variables` of `env` for `resource`'s folder, as the strings a flow substitutes (objects as JSON). */
@@ -102,15 +96,11 @@ export class FlowRuns implements vscode.Disposable {
    * @throws NotReadyError when the environment cannot sign or has no address.
    */
   async run(spec: FlowRunSpec): Promise<RequestResult[]> {
-    const env = await this.environment(spec.env);
+    const { environment, client } = await this.sending(spec.env);
     const uri = vscode.Uri.parse(spec.flow.file);
-    // The token each request sent (memory only, for its 401's JWT checklist): the last one minted when it ended.
-    let lastToken: string | undefined;
-    const tokens = new Map<RequestResult, string | undefined>();
-    const remembering = (provider: TokenProvider) => async () => (lastToken = await provider());
-    const environment = { ...env, ...(env.token ? { token: remembering(env.token) } : {}), ...(env.v2Token ? { v2Token: remembering(env.v2Token) } : {}) };
-    const ran = await runFlow(spec.flow, {
+    const results = await runFlow(spec.flow, {
       environment,
+      client,
       readFile: this.readerFor(uri),
       hosts: this.hostPolicy(spec.env),
       variables: this.variablesOf(spec.env, uri),
@@ -119,15 +109,11 @@ export class FlowRuns implements vscode.Disposable {
       listener: {
         onRequestStart: (file, request) => spec.listener?.onRequestStart?.(file, request),
         onRequestEnd: (result) => {
-          tokens.set(result, lastToken);
           this.results.set(requestKey(result.file, result.request.index), result);
           spec.listener?.onRequestEnd?.(result);
         },
       },
     });
-    // Described in full as the editor's other sends are (a 401's checklist, a 409's record), before it is shown.
-    const results = await Promise.all(ran.map(async (r) => (r.exchange ? { ...r, exchange: await this.api.withEditorDiagnosis(r.exchange, tokens.get(r) ?? lastToken) } : r)));
-    for (const r of results) this.results.set(requestKey(r.file, r.request.index), r);
     this.emitter.fire(results);
     return results;
   }

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { ENDPOINTS } from '../../../src/core/contract/endpoints';
-import { contractDrift, contractDriftOf } from '../../../src/core/proxy/contractDrift';
+import { contractDrift, contractDriftOf } from '../../../src/core/exchange/contractDrift';
 
 /**
  * The remembered drift check of tpp proxy (spec: Endpoints, GET /verify-token answers 200 with partner_id and name):

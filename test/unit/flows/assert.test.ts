@@ -109,4 +109,13 @@ describe('flows: assertion evaluation', () => {
     assert.match(notJson.message, /not JSON/);
     assert.match(check('?? contract', target(200, {}, {}, [])).message, /not one of the contract's endpoints/);
   });
+
+  it('a subject the evaluator does not know fails, with or without an operator; it never passes', () => {
+    const unknown = { line: 1, column: 1, text: 'cookie sid', subject: { kind: 'cookie', name: 'sid' } } as unknown as FlowAssertion;
+    for (const a of [unknown, { ...unknown, operator: 'exists' }, { ...unknown, operator: '==', expected: '1' }] as FlowAssertion[]) {
+      const r = evaluateAssertion(a, target(200, {}));
+      assert.equal(r.passed, false, JSON.stringify(a));
+      assert.match(r.message, /cookie is not one this version evaluates/);
+    }
+  });
 });

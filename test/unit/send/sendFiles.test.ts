@@ -5,7 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { createPublicKey } from 'node:crypto';
-import { deriveBaseUrls, sendFiles } from '../../../src/core/send/sendFiles';
+import { deriveBaseUrls } from '../../../src/core/environments';
+import { sendFiles } from '../../../src/core/send/sendFiles';
 import { sameClaim, sameRegistration } from '../../../src/core/client/sameRecord';
 import type { PayloadKind } from '../../../src/core/contract/types';
 import { generateKeyMaterial, type KeyMaterial } from '../../../src/core/jwt/keys';
