@@ -29,8 +29,9 @@ const CORE_LAYERS = [
   ['variables', 'jwt', 'diagnostics', 'listing'],
   ['client'],
   ['exchange'],
-  ['history', 'samples', 'requestLog', 'childProcess', 'sandbox'],
-  ['connect', 'proxy', 'send'],
+  ['history', 'samples', 'requestLog', 'childProcess', 'proxy'],
+  ['sandbox'],
+  ['connect', 'send'],
   ['flows'],
   ['backfill'],
 ];

@@ -1,7 +1,7 @@
 import type { KeyObject } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { importPartnerKey } from '../sandbox/auth';
+import { importPartnerKey } from '../jwt/partnerKey';
 import { RequestLog, type RawRequest, type RequestLogOptions } from '../requestLog/requestLog';
 import { forward, newUpstreams, type Forwarded } from './forward';
 import { undiagnosed } from './proxyDiagnosis';
