@@ -29,7 +29,7 @@ const CORE_LAYERS = [
   ['variables', 'jwt', 'diagnostics', 'listing'],
   ['client'],
   ['exchange'],
-  ['history', 'samples', 'requestLog', 'childProcess', 'proxy'],
+  ['history', 'samples', 'requestLog', 'childProcess', 'serverGuards', 'proxy'],
   ['sandbox'],
   ['connect', 'send'],
   ['flows'],
