@@ -29,10 +29,12 @@ const CORE_LAYERS = [
   ['variables', 'jwt', 'diagnostics', 'listing'],
   // The client builds each request's Exchange (client/clientFor.ts → exchange/exchangeOf.ts), which reads the client's errors.
   ['client', 'exchange'],
-  ['history', 'samples', 'requestLog', 'childProcess', 'sandbox'],
-  ['connect', 'proxy', 'send'],
+  // Flows and backfills run requests through the client and nothing above it.
   ['flows'],
   ['backfill'],
+  ['history', 'samples', 'requestLog', 'childProcess', 'serverGuards', 'proxy'],
+  ['sandbox'],
+  ['connect', 'send'],
 ];
 const EXTENSION_LAYERS = [['services'], ['documents'], ['diagnostics', 'jwt', 'response', 'tree'], ['send'], ['flows'], ['commandSupport'], ['commands']];
 

@@ -1,14 +1,15 @@
 import { parseArgs } from 'node:util';
 import { ALG_FOR_CURVE, DEFAULT_CURVE, isCurve } from '../../core/jwt/algorithms';
 import { generateKeyMaterial, publicKeyPem } from '../../core/jwt/keys';
-import { FileExists, pathTaken, SymlinkRefused, writeNewFile } from '../../core/connect/files';
+import { FileWriteError, pathTaken, writeFiles } from '../../core/connect/writeFiles';
 import { CliCommand, UsageError } from '../io';
 
 /**
  * `tpp keygen [--curve P-256|P-384|P-521] --out <prefix> [--force]` (spec: Authentication, item 2): writes
  * `<prefix>.pem` (private key, PKCS#8, file mode 0600) and `<prefix>.pub.pem` (public key, SPKI, the form the
- * administrator asks for). Refuses to overwrite existing files unless `--force`, and symbolic links always; writes each
- * file atomically. Never prints the private key.
+ * administrator asks for). Writes the pair or nothing: refuses to overwrite existing files unless `--force`, and
+ * symbolic links, directories and the like always, before writing either; on any failure the old pair is left as it
+ * was and the message names the path and why. Never prints the private key.
  */
 export const keygenCommand: CliCommand = {
   name: 'keygen',
@@ -26,7 +27,7 @@ export const keygenCommand: CliCommand = {
     if (!values.out) throw new UsageError('--out <prefix> is required (writes <prefix>.pem and <prefix>.pub.pem)');
     const privPath = `${values.out}.pem`;
     const pubPath = `${values.out}.pub.pem`;
-    // Both paths are checked before either is written: a private key never lands without its public half.
+    // Without --force, every path that is taken is named at once (writeFiles would stop at the first).
     if (!values.force) {
       const taken = [privPath, pubPath].filter((p) => pathTaken(p));
       if (taken.length) {
@@ -36,12 +37,11 @@ export const keygenCommand: CliCommand = {
     }
     const key = await generateKeyMaterial(curve);
     try {
-      // Atomic and never through a symbolic link: a replaced key file is never readable by others, even for an instant.
-      await writeNewFile(privPath, key.pkcs8Pem, 0o600, values.force);
-      await writeNewFile(pubPath, publicKeyPem(key), 0o644, values.force);
+      // Both or neither, each atomic and never through a symbolic link: a private key never lands without its public half.
+      await writeFiles([{ path: privPath, text: key.pkcs8Pem, mode: 0o600 }, { path: pubPath, text: publicKeyPem(key), mode: 0o644 }], values.force);
     } catch (err) {
-      if (err instanceof FileExists || err instanceof SymlinkRefused) io.stderr.write(`tpp keygen: ${err.message}\n`);
-      else io.stderr.write(`tpp keygen: cannot write the key files: ${(err as NodeJS.ErrnoException).code ?? (err instanceof Error ? err.message : String(err))}\n`);
+      if (!(err instanceof FileWriteError)) throw err;
+      io.stderr.write(`tpp keygen: ${err.message}\n`);
       return 2;
     }
     io.stdout.write(

@@ -1,33 +1,7 @@
-import { existsSync, lstatSync, realpathSync } from 'node:fs';
-import { link, lstat, open, readFile, rename, unlink } from 'node:fs/promises';
-import { randomBytes } from 'node:crypto';
+import { existsSync, realpathSync } from 'node:fs';
+import { lstat, readFile } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, parse, relative, sep } from 'node:path';
-
-/** Thrown when a file to be written exists and the caller did not allow overwriting it (message names the file). */
-export class FileExists extends Error {
-  override readonly name = 'FileExists';
-  constructor(readonly path: string) {
-    super(`${path} already exists: nothing was overwritten.`);
-  }
-}
-
-/** Thrown when a file to be written is a symbolic link: writing through it would put a key wherever the link points. */
-export class SymlinkRefused extends Error {
-  override readonly name = 'SymlinkRefused';
-  constructor(readonly path: string) {
-    super(`${path} is a symbolic link: nothing was written through it (remove the link or choose another path).`);
-  }
-}
-
-/** Whether anything is at `path`, a dangling symbolic link included (`existsSync` follows links and misses those). */
-export function pathTaken(path: string): boolean {
-  try {
-    lstatSync(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
+import { SymlinkRefused, writeNewFile } from './writeFiles';
 
 async function entryAt(path: string): Promise<import('node:fs').Stats | undefined> {
   try {
@@ -35,36 +9,6 @@ async function entryAt(path: string): Promise<import('node:fs').Stats | undefine
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw err;
-  }
-}
-
-/**
- * Writes `text` to `path` with file mode `mode` (0o600 for a private key, readable by its owner only), atomically: the
- * text goes to a new file beside it, created exclusively with `mode` (never readable by others, not even for an
- * instant), which then takes the name `path` — linked when `path` must not exist (so a file created meanwhile is never
- * replaced), renamed over it when `overwrite`. Readers see the old file or the new one, never a half.
- *
- * @throws FileExists when `path` exists (a dangling link too) and not `overwrite`; SymlinkRefused when `path` is a
- *   symbolic link; Node's error for a missing folder or no permission (nothing is left behind).
- */
-export async function writeNewFile(path: string, text: string, mode: number, overwrite = false): Promise<void> {
-  const existing = await entryAt(path);
-  if (existing?.isSymbolicLink()) throw new SymlinkRefused(path);
-  if (existing && !overwrite) throw new FileExists(path);
-  const temp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
-  const file = await open(temp, 'wx', mode);
-  try {
-    try {
-      await file.writeFile(text);
-      if (process.platform !== 'win32') await file.chmod(mode); // the umask may have taken bits `mode` asked for
-      await file.sync();
-    } finally {
-      await file.close();
-    }
-    if (overwrite) await rename(temp, path);
-    else await link(temp, path).catch((err: NodeJS.ErrnoException) => Promise.reject(err.code === 'EEXIST' ? new FileExists(path) : err));
-  } finally {
-    await unlink(temp).catch(() => undefined); // after link (or a failure); after rename it is gone already
   }
 }
 

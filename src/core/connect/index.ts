@@ -4,3 +4,4 @@
  */
 export * from './dotenv';
 export * from './files';
+export * from './writeFiles';

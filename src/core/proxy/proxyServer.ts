@@ -1,13 +1,15 @@
 import type { KeyObject } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { importPartnerKey } from '../sandbox/auth';
+import { importPartnerKey } from '../jwt/partnerKey';
 import { RequestLog, type RawRequest, type RequestLogOptions } from '../requestLog/requestLog';
 import { forward, newUpstreams, type Forwarded } from './forward';
 import { undiagnosed } from './proxyDiagnosis';
 import { OrderedLog, ProxyLogEntry } from './proxyLog';
 import { buildEntry, failureText, type EntryContext } from './proxyEntry';
 import { checkBindHost, parseTarget, ProxyConfigError, routeOf, V3_PREFIX, type Route, type Targets } from './targets';
+import { refusalOf } from './requestGuard';
+import { MAX_CONNECTIONS, REQUEST_TIMEOUT_MS, requestTimeLimits } from '../serverGuards/guards';
 
 /**
  * `tpp proxy`: a loopback-only reverse proxy in front of the administrator's Sandbox or Production (docs/proxy.md).
@@ -38,6 +40,10 @@ export interface ProxyOptions {
   readonly port?: number;
   readonly maxBodyBytes?: number;
   readonly upstreamTimeoutMs?: number;
+  /** Time to receive a whole request, headers and body, in milliseconds (default `REQUEST_TIMEOUT_MS`, 30 000). */
+  readonly requestTimeoutMs?: number;
+  /** Connections open at once; more are refused (default `MAX_CONNECTIONS`, 512). */
+  readonly maxConnections?: number;
   readonly requestLog?: RequestLogOptions;
   /** Clock in milliseconds since epoch (tests). */
   readonly now?: () => number;
@@ -59,11 +65,60 @@ export interface ProxyHandle {
   close(): Promise<void>;
 }
 
+/** The `error` of the proxy's own answers, by status. */
+const OWN_ERRORS: Readonly<Record<number, string>> = { 400: 'bad_request', 403: 'forbidden', 404: 'not_found', 408: 'request_timeout', 413: 'payload_too_large', 421: 'misdirected_request' };
+
 /** The proxy's own answer (JSON, like the spec's error bodies), marked with x-tpp-proxy. */
 function answerOwn(res: ServerResponse, status: number, message: string): Record<string, string> {
   const headers = { 'content-type': 'application/json', 'x-tpp-proxy': 'error', connection: 'close' };
-  if (!res.headersSent) res.writeHead(status, headers).end(JSON.stringify({ error: status === 413 ? 'payload_too_large' : status === 404 ? 'not_found' : 'bad_gateway', message }));
+  if (!res.headersSent) res.writeHead(status, headers).end(JSON.stringify({ error: OWN_ERRORS[status] ?? 'bad_gateway', message }));
   return headers;
+}
+
+/**
+ * Whether node:http closed `socket` (a request's, taken when the request came: a request lets go of its socket once
+ * answered) because the request did not arrive whole in time; it answered 408 if no answer had begun.
+ */
+function timedOut(socket: IncomingMessage['socket'] | null): boolean {
+  return (socket?.errored as NodeJS.ErrnoException | null | undefined)?.code === 'ERR_HTTP_REQUEST_TIMEOUT';
+}
+
+/** The recorder of a proxy's exchanges: `record` takes an exchange's place in the log, `flush` builds what waits. */
+interface EntryRecorder {
+  /** Takes the exchange's place in the log's order now, as its answer has ended; its entry is built soon after. */
+  record(req: IncomingMessage, route: Route | undefined, f: Forwarded, started: number, ownProblem?: string): void;
+  /** Builds every entry still waiting (on close: the entries of answers that already went out are not lost). */
+  flush(): void;
+}
+
+function entryRecorder(entries: EntryContext, now: () => number): EntryRecorder {
+  // Entries are built together after the answers of the current turn of the event loop have gone out (setImmediate
+  // runs after the poll phase): building one never delays forwarding an answer that is already waiting.
+  let queue: (() => void)[] = [];
+  let building: NodeJS.Immediate | undefined;
+  const flush = (): void => {
+    clearImmediate(building);
+    const jobs = queue;
+    queue = [];
+    building = undefined;
+    for (const job of jobs) job();
+  };
+  const record: EntryRecorder['record'] = (req, route, f, started, ownProblem) => {
+    const ticket = entries.ordered.take();
+    const end = now();
+    const ms = performance.now() - started;
+    queue.push(() => {
+      try {
+        buildEntry(entries, { ticket, end, ms, req, route, f, ownProblem });
+      } catch (err) {
+        // The place must be filled, or every later entry would wait for it.
+        const raw: RawRequest = { method: req.method ?? 'GET', url: route?.url ?? '', path: req.url ?? '', headers: {}, status: f.status, responseHeaders: {}, ms };
+        entries.ordered.put(ticket, new ProxyLogEntry(raw, [undiagnosed(f.status, err)], end, { environment: entries.environment, kind: 'request', responseBytes: f.responseBytes }));
+      }
+    });
+    building ??= setImmediate(flush);
+  };
+  return { record, flush };
 }
 
 /**
@@ -79,55 +134,39 @@ export async function startProxy(opts: ProxyOptions): Promise<ProxyHandle> {
   const now = opts.now ?? Date.now;
   const maxBody = opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const timeoutMs = opts.upstreamTimeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS;
+  const requestTimeoutMs = opts.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
   const log = new RequestLog(opts.requestLog);
   const upstreams = newUpstreams(timeoutMs);
   const ordered = new OrderedLog(log);
   const entries: EntryContext = { host, port: 0, environment, timeoutMs, keys, ordered, missingKeyHint: opts.missingKeyHint };
 
-  // Entries are built together after the answers of the current turn of the event loop have gone out (setImmediate
-  // runs after the poll phase): building one never delays forwarding an answer that is already waiting.
-  let queue: (() => void)[] = [];
-  let building: NodeJS.Immediate | undefined;
-  const buildQueued = (): void => {
-    const jobs = queue;
-    queue = [];
-    building = undefined;
-    for (const job of jobs) job();
-  };
+  const { record, flush } = entryRecorder(entries, now);
 
-  /** Takes the exchange's place in the log's order now, as its answer has ended; its entry is built soon after. */
-  const record = (req: IncomingMessage, route: Route | undefined, f: Forwarded, started: number, ownProblem?: string): void => {
-    const ticket = ordered.take();
-    const end = now();
-    const ms = performance.now() - started;
-    queue.push(() => {
-      try {
-        buildEntry(entries, { ticket, end, ms, req, route, f, ownProblem });
-      } catch (err) {
-        // The place must be filled, or every later entry would wait for it.
-        const raw: RawRequest = { method: req.method ?? 'GET', url: route?.url ?? '', path: req.url ?? '', headers: {}, status: f.status, responseHeaders: {}, ms };
-        ordered.put(ticket, new ProxyLogEntry(raw, [undiagnosed(f.status, err)], end, { environment, kind: 'request', responseBytes: f.responseBytes }));
-      }
-    });
-    building ??= setImmediate(buildQueued);
+  /** Answers the application itself (`status`, `why`), forwarding nothing, and logs it. */
+  const refuse = (req: IncomingMessage, res: ServerResponse, started: number, status: number, why: string, route?: Route): void => {
+    req.resume();
+    const headers = answerOwn(res, status, why);
+    return record(req, route, { status, responseHeaders: headers, responseBytes: 0 }, started, why);
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const started = performance.now();
+    const socket = req.socket;
+    // Before anything is read or forwarded: the Local sandbox's guards against web pages, and dot segments.
+    const refused = refusalOf(req, entries.port);
+    if (refused) return refuse(req, res, started, refused.status, refused.why);
     const route = routeOf(targets, req.url ?? '/');
-    if (typeof route === 'string') {
-      req.resume();
-      const headers = answerOwn(res, 404, route);
-      return record(req, undefined, { status: 404, responseHeaders: headers, responseBytes: 0 }, started, route);
-    }
+    if (typeof route === 'string') return refuse(req, res, started, 404, route);
     const declared = Number(req.headers['content-length'] ?? 0);
     if (declared > maxBody) {
-      const why = `tpp proxy: the request body of ${declared} bytes is over the proxy's limit of ${maxBody} bytes; it was not forwarded.`;
-      const headers = answerOwn(res, 413, why);
-      req.resume();
-      return record(req, route, { status: 413, responseHeaders: headers, responseBytes: 0 }, started, why);
+      return refuse(req, res, started, 413, `tpp proxy: the request body of ${declared} bytes is over the proxy's limit of ${maxBody} bytes; it was not forwarded.`, route);
     }
     const f = await forward(req, res, { url: route.url, maxBodyBytes: maxBody, timeoutMs, upstreams });
+    if (timedOut(socket)) {
+      const why = `tpp proxy: the request did not arrive whole within ${requestTimeoutMs / 1000} s; the application got 408 (unless its answer had begun) and its connection was closed, and the request upstream was cancelled.`;
+      const unanswered = f.failure !== undefined && !f.failure.midBody;
+      return record(req, undefined, { ...f, ...(unanswered ? { status: 408, responseHeaders: {} } : {}) }, started, why);
+    }
     if (f.failure && !f.failure.midBody && !f.clientGone) {
       const why = f.failure.code === 'BODY_TOO_LARGE' ? `tpp proxy: the request body is over the proxy's limit of ${maxBody} bytes; the upstream got a cut request, and its answer was dropped.` : failureText(route, f.failure, timeoutMs, 0);
       const headers = answerOwn(res, f.status, why);
@@ -136,9 +175,11 @@ export async function startProxy(opts: ProxyOptions): Promise<ProxyHandle> {
     return record(req, route, f, started);
   };
 
-  const server = createServer({ keepAliveTimeout: 5_000 }, (req, res) => {
+  // The Local sandbox's limits (docs/sandbox.md, Limits): slow headers and trickled bodies are cut, connections capped.
+  const server = createServer({ keepAliveTimeout: 5_000, ...requestTimeLimits(requestTimeoutMs) }, (req, res) => {
     handle(req, res).catch((err: unknown) => answerOwn(res, 502, `tpp proxy: internal error: ${(err as Error).message}`));
   });
+  server.maxConnections = opts.maxConnections ?? MAX_CONNECTIONS;
   await listen(server, host, opts.port);
   const port = (entries.port = (server.address() as AddressInfo).port);
   const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
@@ -152,8 +193,7 @@ export async function startProxy(opts: ProxyOptions): Promise<ProxyHandle> {
     close: () =>
       (closed ??= new Promise<void>((resolve) => {
         // The entries of answers that already went out are built and logged now, not lost with the process.
-        clearImmediate(building);
-        buildQueued();
+        flush();
         server.close(() => resolve());
         server.closeAllConnections();
         void upstreams.destroy().catch(() => undefined);

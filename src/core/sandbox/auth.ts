@@ -1,4 +1,6 @@
-import { KeyObject, createPublicKey, timingSafeEqual, verify } from 'node:crypto';
+import { timingSafeEqual, verify } from 'node:crypto';
+import { SIGNATURE_BYTES } from '../jwt/algorithms';
+import type { PartnerKey } from '../jwt/partnerKey';
 
 /**
  * Partner token verification of the Local sandbox (spec: Authentication).
@@ -23,40 +25,7 @@ export const CLOCK_SKEW_SECONDS = 60;
 /** The 401 body of the spec, exactly. */
 export const UNAUTHORIZED_BODY = Object.freeze({ error: 'unauthorized', statusCode: 401 });
 
-const CURVE_ALG: Readonly<Record<string, 'ES256' | 'ES384' | 'ES512'>> = {
-  prime256v1: 'ES256',
-  secp384r1: 'ES384',
-  secp521r1: 'ES512',
-};
-
-/** A verified partner public key. */
-export interface PartnerKey {
-  readonly alg: 'ES256' | 'ES384' | 'ES512';
-  readonly key: KeyObject;
-}
-
 const HASH = { ES256: 'sha256', ES384: 'sha384', ES512: 'sha512' } as const;
-/** Length in bytes of a raw r||s signature per algorithm. */
-const SIGNATURE_BYTES = { ES256: 64, ES384: 96, ES512: 132 } as const;
-
-/**
- * Imports an SPKI PEM public key and derives its algorithm from its curve.
- * Throws an Error with a clear message when the PEM is not an EC public key on P-256, P-384 or P-521.
- */
-export async function importPartnerKey(spkiPem: string): Promise<PartnerKey> {
-  let curve: string | undefined;
-  let ko: KeyObject;
-  try {
-    ko = createPublicKey({ key: spkiPem, format: 'pem' });
-    if (ko.asymmetricKeyType !== 'ec') throw new Error(`a ${ko.asymmetricKeyType ?? 'non-EC'} key`);
-    curve = ko.asymmetricKeyDetails?.namedCurve;
-  } catch (err) {
-    throw new Error(`Not an ECDSA public key in SPKI PEM form (${(err as Error).message})`);
-  }
-  const alg = curve ? CURVE_ALG[curve] : undefined;
-  if (!alg) throw new Error(`Unsupported curve ${curve ?? '(unknown)'}: use P-256, P-384 or P-521`);
-  return { alg, key: ko };
-}
 
 /** Why a token was refused (for the request log only; never sent to the client, never containing the token). */
 export class TokenRejected extends Error {

@@ -1,6 +1,7 @@
 import Fastify, { FastifyInstance, FastifyRequest } from 'fastify';
 import type { EndpointDef } from '../contract';
-import { PartnerKey, VerifiedTokenCache, importPartnerKey } from './auth';
+import { VerifiedTokenCache } from './auth';
+import { importPartnerKey, type PartnerKey } from '../jwt/partnerKey';
 import { SandboxDb } from './db/database';
 import { openStorage } from './db/open';
 import { OpsContext } from './ops/common';

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { defaultKeyFileName, FileExists, pathTaken, writeNewFile } from '../../core/connect';
+import { defaultKeyFileName, pathTaken, writeNewFile } from '../../core/connect';
 import { ENVIRONMENTS, type EnvironmentId } from '../../core/environments';
 import { isCurve, type Curve } from '../../core/jwt/algorithms';
 import { importPrivateKeyPem, KeyError } from '../../core/jwt/keys';
@@ -72,12 +72,9 @@ export async function localValues(services: ConnectServices, dir: string, o: Con
   if (!rec) throw new Error('Local has no key pair: run "Tire Protection: Generate Key Pair…" for Local first.');
   const keyFile = join(dir, defaultKeyFileName('local'));
   await confirmReplace(keyFile, o.overwrite, "Local's private key");
-  try {
-    // Local's key is a throwaway of the embedded sandbox (docs/sandbox.md): the one key that may leave secret storage.
-    await writeNewFile(keyFile, signingKeyOf(rec).pkcs8Pem, 0o600, true);
-  } catch (err) {
-    throw new Error(`Cannot write ${keyFile}: ${err instanceof FileExists ? err.message : ((err as NodeJS.ErrnoException).code ?? (err as Error).message)}`);
-  }
+  // Local's key is a throwaway of the embedded sandbox (docs/sandbox.md): the one key that may leave secret storage.
+  // A failure is a FileWriteError naming the file and why.
+  await writeNewFile(keyFile, signingKeyOf(rec).pkcs8Pem, 0o600, true);
   return { env: 'local' as const, v3BaseUrl: addresses.v3BaseUrl, v2BaseUrl: addresses.v2BaseUrl, partnerId: sandbox.partnerId, privateKeyFile: keyFile };
 }
 

@@ -1,5 +1,4 @@
 import * as vscode from 'vscode';
-import { dirname } from 'node:path';
 import { defaultKeyFileName, FileExists, writeNewFile } from '../../core/connect';
 import type { EnvironmentId } from '../../core/environments';
 import type { KeyMaterial } from '../../core/jwt/keys';
@@ -49,7 +48,8 @@ export async function pickKeyFile(env: EnvironmentId, near?: vscode.Uri): Promis
 /**
  * Writes `key` as a PKCS#8 PEM file with mode 0600 where `options.keyFile` says (asking for the path when 'ask'),
  * asking before replacing an existing file. Resolves to the file's path, or undefined when no file was asked for.
- * Throws {@link UserCancelled} when the user declines, and an Error naming the file when it cannot be written.
+ * Throws {@link UserCancelled} when the user declines, and a FileWriteError (core/connect) naming the file and why when
+ * it cannot be written.
  */
 export async function keepKeyFile(env: EnvironmentId, key: KeyMaterial, options: KeyFileOptions): Promise<string | undefined> {
   if (!options.keyFile) return undefined;
@@ -57,9 +57,10 @@ export async function keepKeyFile(env: EnvironmentId, key: KeyMaterial, options:
   if (uri.scheme !== 'file') throw new Error(`A key file must be on this machine's disk (got ${uri.toString()}).`);
   const path = uri.fsPath;
   try {
+    // The writer checks the path first: a directory or a link is refused by name before anyone is asked to replace it.
     await writeNewFile(path, key.pkcs8Pem, 0o600, options.overwriteKeyFile === true);
   } catch (err) {
-    if (!(err instanceof FileExists)) throw new Error(`Cannot write the key file ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}. Is ${dirname(path)} a writable folder?`);
+    if (!(err instanceof FileExists)) throw err; // a FileWriteError naming the path and why
     const replace = await vscode.window.showWarningMessage(`${vscode.workspace.asRelativePath(path)} already exists.`, { modal: true, detail: 'Replace it with the new private key? The key it holds now is lost unless you kept another copy.' }, 'Replace');
     if (replace !== 'Replace') throw new UserCancelled();
     await writeNewFile(path, key.pkcs8Pem, 0o600, true);

@@ -12,7 +12,8 @@ import type { ControlDeps } from './deps';
 export type { ControlDeps } from './deps';
 
 export { CONTROL_ENDPOINTS, CONTROL_PREFIX } from './limits';
-import { bearerMatches, CONTROL_BODY_TYPES, crossSiteReason, mediaType } from './security';
+import { bearerMatches, CONTROL_BODY_TYPES, mediaType } from './security';
+import { crossSiteReason } from '../../serverGuards/guards';
 
 /**
  * The control API of the Local sandbox under {@link CONTROL_PREFIX} (docs/testing-your-application.md): health, reset,

@@ -3,6 +3,11 @@ import type { FastifyInstance } from 'fastify';
 import { isLoopbackHost } from '../../client/urlPolicy';
 import { errorBody } from '../replies';
 import { MAX_TIMEOUT_MS } from './limits';
+import { foreignHostMessage, hostIsLoopback, MAX_CONNECTIONS, REQUEST_TIMEOUT_MS, requestTimeLimits } from '../../serverGuards/guards';
+
+// The guards of the sandbox's server (Host, Origin, time limits, connection cap) are shared with tpp proxy
+// (src/core/serverGuards); its limits are named here too, where docs/sandbox.md points.
+export { MAX_CONNECTIONS, REQUEST_TIMEOUT_MS } from '../../serverGuards/guards';
 
 /**
  * Who may call the control API (docs/testing-your-application.md, Security): it resets and rewrites every record, so
@@ -33,42 +38,6 @@ export function bearerMatches(authorization: string | undefined, token: string):
   return timingSafeEqual(digest(m?.[1] ?? ''), digest(token)) && !!m;
 }
 
-/**
- * Whether a request's `Host` names this loopback-bound sandbox: a loopback address or `localhost` at `port`. A web page
- * that makes its own host name resolve to 127.0.0.1 (DNS rebinding) still sends that name as `Host`, so refusing
- * other names keeps every page in the user's browser out of the partner routes and the control API alike.
- */
-export function hostIsLoopback(host: string | undefined, port: number): boolean {
-  if (!host) return false;
-  let url: URL;
-  try {
-    url = new URL(`http://${host}`);
-  } catch {
-    return false;
-  }
-  if (url.username || url.password || url.pathname !== '/' || url.search) return false;
-  return isLoopbackHost(url.hostname) && (url.port || '80') === String(port);
-}
-
-/**
- * Why a control call comes from a web page rather than a test suite, or undefined: an `Origin` other than the
- * sandbox's own loopback origin, or a `Sec-Fetch-Site` other than `same-origin`/`none`. Browsers send these on
- * cross-site requests and pages cannot remove them; curl, test suites and the editor send neither.
- */
-export function crossSiteReason(headers: Readonly<Record<string, string | string[] | undefined>>, port: number): string | undefined {
-  const site = String(headers['sec-fetch-site'] ?? '').toLowerCase();
-  if (site && site !== 'same-origin' && site !== 'none') return `Sec-Fetch-Site is ${JSON.stringify(site)}`;
-  const origin = headers.origin === undefined ? undefined : String(headers.origin);
-  if (origin === undefined) return undefined;
-  try {
-    const url = new URL(origin);
-    if (url.protocol === 'http:' && hostIsLoopback(url.host, port)) return undefined;
-  } catch {
-    // `null` (a sandboxed frame, a file page) or garbage: refused below
-  }
-  return `Origin is ${JSON.stringify(origin.slice(0, 100))}`;
-}
-
 /** Media types a control call's body may have: JSON, and NDJSON for seeds. Neither is one a page can send without asking first (CORS preflight). */
 export const CONTROL_BODY_TYPES: readonly string[] = ['application/json', 'application/x-ndjson', 'application/ndjson'];
 
@@ -78,24 +47,15 @@ export function mediaType(contentType: string | undefined): string {
 }
 
 /**
- * Time to receive a whole request, headers and body, in milliseconds: a body trickled a byte at a time holds its
- * connection no longer than this (docs/sandbox.md, Limits). A 1 MiB body needs 35 KB/s to arrive in time.
- */
-export const REQUEST_TIMEOUT_MS = 30_000;
-/**
  * Milliseconds a connection may stay silent before it is closed: longer than the longest `timeout` fault a test may
  * schedule (control/limits.ts), so only a connection nobody uses any more is cut.
  */
 export const CONNECTION_TIMEOUT_MS = MAX_TIMEOUT_MS + 60_000;
-/** Connections open at once; the server refuses more (docs/sandbox.md, Limits). */
-export const MAX_CONNECTIONS = 512;
 
-/** Fastify options of the time limits above; `requestTimeoutMs` replaces {@link REQUEST_TIMEOUT_MS} (tests). */
+/** Fastify options of the time limits (docs/sandbox.md, Limits); `requestTimeoutMs` replaces {@link REQUEST_TIMEOUT_MS} (tests). */
 export function timeLimits(requestTimeoutMs = REQUEST_TIMEOUT_MS): { requestTimeout: number; connectionTimeout: number; http: { connectionsCheckingInterval: number; headersTimeout: number } } {
-  // Node checks request timeouts on an interval (30 s by default): a finer one makes the limit what it says. Node 20
-  // enforces the request limit only when the headers' limit (60 s by default) is not longer (seen: a body trickled
-  // for minutes under a 500 ms request limit), so both are the same.
-  return { requestTimeout: requestTimeoutMs, connectionTimeout: CONNECTION_TIMEOUT_MS, http: { connectionsCheckingInterval: Math.min(1000, requestTimeoutMs), headersTimeout: requestTimeoutMs } };
+  const { requestTimeout, headersTimeout, connectionsCheckingInterval } = requestTimeLimits(requestTimeoutMs);
+  return { requestTimeout, connectionTimeout: CONNECTION_TIMEOUT_MS, http: { connectionsCheckingInterval, headersTimeout } };
 }
 
 /**
@@ -109,9 +69,6 @@ export function guardServer(app: FastifyInstance, bindHost: string, portOf: () =
   if (!isLoopbackHost(bindHost)) return;
   app.addHook('onRequest', async (req, reply) => {
     if (hostIsLoopback(req.headers.host, portOf())) return undefined;
-    const host = JSON.stringify(String(req.headers.host ?? '').slice(0, 100));
-    return reply
-      .code(421)
-      .send(errorBody(421, `This sandbox answers only requests addressed to it by a loopback name (127.0.0.1:${portOf()} or localhost:${portOf()}), not Host ${host}: a web page whose address was made to point at this machine is refused`));
+    return reply.code(421).send(errorBody(421, foreignHostMessage('This sandbox', req.headers.host, portOf())));
   });
 }
