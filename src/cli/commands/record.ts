@@ -143,7 +143,7 @@ export async function runRecordCommand(args: string[], io: CliIo, cwd = process.
   } else io.stdout.write(flow.text);
   for (const l of flow.leftOut) io.stderr.write(`left out ${l.label}: ${l.reason}\n`);
   const where = values.out ?? 'stdout';
-  io.stderr.write(`Recorded ${flow.requests} request${flow.requests === 1 ? '' : 's'} into ${where}: ${flow.contractChecks} checked with ?? contract, ${flow.references} read${flow.references === 1 ? 's' : ''} from an earlier answer, variables ${flow.variables.join(', ') || 'none'}.\n`);
+  io.stderr.write(`Recorded ${flow.requests} request${flow.requests === 1 ? '' : 's'} into ${where}: ${flow.contractChecks} checked with ?? contract, ${flow.references} value${flow.references === 1 ? '' : 's'} read from earlier answers, variables ${flow.variables.join(', ') || 'none'}.\n`);
   if (out) io.stderr.write(`Run it: tpp run ${values.out}${options.env ? ` --env ${options.env}` : ''}\n`);
   return 0;
 }

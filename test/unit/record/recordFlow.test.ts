@@ -118,6 +118,9 @@ describe('record: a flow from exchanges', () => {
       // An identifier first seen in an answer, carried later in the query and the path: read from that answer.
       x('PATCH', `${V3}/tire-protection/registrations?invoiceNumber=SEED-77`, 204, { body: { cancelledOn: '2025-06-10T12:00:04.000Z' } }),
       x('GET', `${V3}/tire-protection/registrations/aaaaaaaaaaaaaaaaaaaaaaaa/metadata`, 200, { answer: { isActive: false } }),
+      // An id the client knew before any answer gave it: as it was sent, though a read's answer then carries it.
+      x('GET', `${V3}/tire-protection/registrations/bbbbbbbbbbbbbbbbbbbbbbbb`, 200, { answer: { _id: 'bbbbbbbbbbbbbbbbbbbbbbbb' } }),
+      x('GET', `${V3}/tire-protection/registrations/bbbbbbbbbbbbbbbbbbbbbbbb/metadata`, 200, { answer: {} }),
     ];
     const file = parsed(recordFlow(exchanges, OPTIONS).text);
     assert.equal(file.requests[0]!.url, '{{baseUrl}}/tire-protection/registrations?invoiceNumber={{invoice}}', 'a value the create defines later is the run variable everywhere');
@@ -126,6 +129,8 @@ describe('record: a flow from exchanges', () => {
     assert.equal(file.requests[4]!.url, '{{baseUrl}}/tire-protection/registrations/{{registration.response.body.$.results[0]._id}}/metadata');
     assert.equal(file.requests[1]!.name, 'registration');
     assert.equal(file.requests[2]!.name, undefined);
+    assert.equal(file.requests[6]!.url, '{{baseUrl}}/tire-protection/registrations/bbbbbbbbbbbbbbbbbbbbbbbb/metadata');
+    assert.equal(file.requests[5]!.name, undefined);
   });
 
   it('reads a Location an earlier answer gave, and names two created records apart', () => {
