@@ -30,7 +30,7 @@ const CORE_LAYERS = [
   ['client'],
   ['exchange'],
   ['history', 'samples', 'requestLog', 'childProcess', 'sandbox'],
-  ['connect', 'proxy', 'send'],
+  ['connect', 'proxy', 'send', 'record'],
   ['flows'],
   ['backfill'],
 ];

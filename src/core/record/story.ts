@@ -74,23 +74,29 @@ export class Story {
   private readonly variables: FileVariable[] = [];
   private readonly usedNames = new Set<string>(['run', 'company', 'baseUrl', 'v2BaseUrl', 'eligibilityBaseUrl', 'partnerId']);
   private readonly prefixCount = new Map<string, number>();
+  /** The next number to try after each name stem. */
+  private readonly nextSuffix = new Map<string, number>();
+  private readonly byIndex: ReadonlyMap<number, StoryRequest>;
   private readonly requestNames = new Map<number, string>();
   private company: string | undefined;
   /** References written, for the caller's summary. */
   references = 0;
 
   constructor(
-    private readonly requests: readonly StoryRequest[],
+    requests: readonly StoryRequest[],
     private readonly partnerId: string | undefined,
   ) {
+    this.byIndex = new Map(requests.map((r) => [r.index, r]));
     for (const r of requests) this.learn(r);
   }
 
   /** A name not used yet: `stem`, else `stem2`, `stem3`… */
   private fresh(stem: string): string {
     const base = IDENTIFIER.test(stem) ? stem : 'value';
-    let name = base;
-    for (let n = 2; this.usedNames.has(name); n++) name = `${base}${n}`;
+    let n = this.nextSuffix.get(base) ?? 1;
+    let name = n === 1 ? base : `${base}${n}`;
+    while (this.usedNames.has(name)) name = `${base}${++n}`;
+    this.nextSuffix.set(base, n + 1);
     this.usedNames.add(name);
     return name;
   }
@@ -144,8 +150,7 @@ export class Story {
   private reference(at: number, expr: string): string {
     let name = this.requestNames.get(at);
     if (!name) {
-      const r = this.requests.find((q) => q.index === at);
-      name = this.fresh(r?.group[0]?.resource ?? 'request');
+      name = this.fresh(this.byIndex.get(at)?.group[0]?.resource ?? 'request');
       this.requestNames.set(at, name);
     }
     this.references++;
