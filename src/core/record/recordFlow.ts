@@ -38,10 +38,13 @@ function commentText(text: string, max = 220): string {
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 
-/** The `###` title of a request: the endpoint's summary in the spec's words, else its method and path; and its status. */
+/**
+ * The `###` title of a request (its test's name): its place, the endpoint's summary in the spec's words (else its method
+ * and path), and the refusal it expects.
+ */
 function titleOf(r: StoryRequest): string {
   const summary = r.group[0]?.summary.replace(/[:.].*$/s, '').trim();
-  return `${r.index + 1}. ${summary || `${r.method} ${r.at.path || '/'}`} → ${r.status}`;
+  return `${r.index + 1}. ${summary || `${r.method} ${r.at.path || '/'}`}${r.status >= 400 ? `, refused with ${r.status}` : ''}`;
 }
 
 /** One request block: title, name, request line, header, body, then what the answer must be. */

@@ -151,7 +151,8 @@ export const saveAsFlow = defineCommand({
     const envs = [...new Set(newest.map((x) => x.env))];
     if (envs.length > 1) throw new Error(`The requests chosen went to several environments (${envs.join(', ')}): save one environment's at a time.`);
     const env = isEnvironmentId(envs[0]) ? envs[0] : (env0 ?? 'local');
-    const exchanges = [...newest].sort((a, b) => a.time.localeCompare(b.time));
+    // In the order they were sent: by time, then by id (time-ordered too, for two in one millisecond).
+    const exchanges = [...newest].sort((a, b) => a.time.localeCompare(b.time) || a.id.localeCompare(b.id));
     const where = source === 'history' ? `the Request History of ${ENVIRONMENTS[env].label}` : 'the Integration Log';
     const options: RecordOptions = { source: where, recordedBy: 'Save as Flow', env, ...environmentValues(services, env) };
     const checked = await record(exchanges, options, args.rows?.missing ?? 0);

@@ -79,6 +79,13 @@ describe('record: a flow from exchanges', () => {
     ]);
     assert.equal(flow.contractChecks, 5);
     assert.match(flow.text, /# Recorded answer 409: The registration is already cancelled\./);
+    assert.deepEqual(file.requests.map((r) => r.title), [
+      '1. Create a tire-protection registration',
+      '2. Read a tire-protection registration with its claims',
+      '3. File a claim against a tire-protection registration',
+      '4. Cancel a tire-protection registration by identifier',
+      '5. Cancel a tire-protection registration by identifier, refused with 409',
+    ]);
   });
 
   it('makes what a create defines new on each run, used everywhere the value went, and the dates relative to the day of the run', () => {
