@@ -74,11 +74,11 @@ function textProblem(text: string, what: string): string | undefined {
 }
 
 /** Why the request's body cannot be sent again, or undefined; `body` is its JSON when it is. */
-function bodyProblem(x: Exchange, group: readonly EndpointDef[], ctx: ReadContext): string | undefined {
+function bodyProblem(x: Exchange, ctx: ReadContext): string | undefined {
   const text = x.request.body;
   const hint = ctx.missingBodyHint ? ` (${ctx.missingBodyHint})` : '';
   if (x.request.truncated) return `its body is not in the record whole${hint}`;
-  if (text === undefined) return group.some((d) => d.body) ? `its body is not in the record${hint}` : undefined;
+  if (text === undefined) return undefined;
   if (!json(text)) return 'its body is not JSON: a recorded flow sends JSON bodies only';
   return textProblem(text, 'body');
 }
@@ -99,7 +99,7 @@ export function readExchange(x: Exchange, index: number, ctx: ReadContext): Stor
   if (urlProblem) return { refused: urlProblem };
   const matches = matchEndpoints(method, at.path).filter((m) => m.def.base === at.kind);
   const group = matches.map((m) => m.def);
-  const refused = bodyProblem(x, group, ctx);
+  const refused = bodyProblem(x, ctx);
   if (refused) return { refused };
   const response = x.response as NonNullable<Exchange['response']>;
   const whole = response.truncated ? undefined : (response.body ?? '');

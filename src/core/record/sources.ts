@@ -1,4 +1,5 @@
 import type { DiagnosisItem, Exchange, ExchangeHeaders } from '../exchange/types';
+import { REQUEST_BODY_CAP, RESPONSE_BODY_CAP } from '../requestLog/requestLogEntry';
 
 /**
  * What `tpp record` reads, as exchanges (docs/flows.md, Recording a flow): the entries of a sandbox's journal
@@ -34,19 +35,35 @@ function diagnosis(v: unknown, fault: unknown): DiagnosisItem[] {
   return items;
 }
 
+/**
+ * Whether a journal's body text was cut at its cap: the journal keeps 32 KB of a request and 16 KB of an answer and
+ * says nothing of it (docs/testing-your-application.md, Journal), so a text of that length that is not JSON was cut.
+ */
+function cutAt(body: string | undefined, cap: number): boolean {
+  if (body === undefined || body.length < cap) return false;
+  try {
+    JSON.parse(body);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
 /** An exchange from a journal entry (`{ id, time, method, path, status, ms, partner, diagnosis, request, response }`). */
 function fromJournalEntry(e: Fields, request: Fields, env: string): Exchange {
   const response = fields(e.response);
   const status = typeof e.status === 'number' ? e.status : 0;
   const found = diagnosis(e.diagnosis, e.fault);
+  const body = text(request.body);
+  const answer = text(response?.body);
   return {
     id: text(e.id) ?? '',
     env,
     source: 'sandbox-log',
     time: text(e.time) ?? '',
     ...(text(e.partner) ? { partner: text(e.partner) } : {}),
-    request: { method: text(e.method) ?? 'GET', url: text(request.url) ?? '', headers: headers(request.headers), ...(text(request.body) !== undefined ? { body: text(request.body) } : {}) },
-    ...(status > 0 ? { response: { status, headers: headers(response?.headers), ...(text(response?.body) !== undefined ? { body: text(response?.body) } : {}) } } : {}),
+    request: { method: text(e.method) ?? 'GET', url: text(request.url) ?? '', headers: headers(request.headers), ...(body !== undefined ? { body } : {}), ...(cutAt(body, REQUEST_BODY_CAP) ? { truncated: true } : {}) },
+    ...(status > 0 ? { response: { status, headers: headers(response?.headers), ...(answer !== undefined ? { body: answer } : {}), ...(cutAt(answer, RESPONSE_BODY_CAP) ? { truncated: true } : {}) } } : {}),
     durationMs: typeof e.ms === 'number' ? e.ms : 0,
     attempts: 1,
     ...(found.length ? { diagnosis: found } : {}),
