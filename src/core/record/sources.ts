@@ -12,7 +12,8 @@ import { REQUEST_BODY_CAP, RESPONSE_BODY_CAP } from '../requestLog/requestLogEnt
 export const LOGGED_ORIGIN = 'http://logged.invalid';
 
 /** Why a log line holds no body, for the refusal of a request that needs one. */
-export const LOG_LINE_BODY_HINT = 'the lines of tpp proxy --log json and tpp sandbox --log json keep no bodies; record from the sandbox\'s journal (--sandbox) instead';
+export const LOG_LINE_BODY_HINT =
+  "the lines of tpp proxy --log json and tpp sandbox --log json keep no bodies: record a tpp sandbox's journal (--sandbox), or watch the application from the editor (Watch My Application) and Save as Flow from the Integration Log";
 
 type Fields = Readonly<Record<string, unknown>>;
 const fields = (v: unknown): Fields | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Fields) : undefined);
