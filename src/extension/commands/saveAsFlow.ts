@@ -55,7 +55,8 @@ function argsOf(first: unknown, selection: unknown): SaveArgs {
     } else if (t?.node === 'exchange') {
       source = 'integrationLog';
       exchanges.push(t.exchange);
-    } else if (t?.node === 'row' && t.env) return { source: 'history', env: t.env }; // the Request history folder
+    } else if (t?.node === 'row' && t.env && rows.length === 1) return { source: 'history', env: t.env }; // the Request history folder
+    else throw new Error('Save as Flow takes requests: select rows of a Request history or of the Integration Log only.');
   }
   return source ? { rows: { exchanges, source, missing }, ...(env ? { env } : {}) } : {};
 }
