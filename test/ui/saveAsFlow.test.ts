@@ -11,7 +11,7 @@ import type { RequestResult } from '../../src/core/flows/types';
 import type { ExtensionApi } from '../../src/extension/extension';
 import type { FlowTestReport } from '../../src/extension/flows/testReport';
 import type { RequestOutcome } from '../../src/extension/send/runRequest';
-import { screenshot, sleep, until } from '../shared/driver';
+import { driver, screenshot, sleep, until } from '../shared/driver';
 import { answerInput, clickToastButton, contextMenu, expandRow, pick, quickInput, startWithLocalKey, waitToast } from '../shared/workbench';
 
 const cmd = <T = unknown>(id: string, ...args: unknown[]) => vscode.commands.executeCommand<T>(id, ...args);
@@ -50,12 +50,14 @@ const GREEN = ['passed 200', 'passed 201', 'passed 201', 'passed 201', 'passed 2
 describe('Save as Flow: the README first steps become a regression flow that stays green (rendered workbench)', function () {
   this.timeout(400_000);
   let api: ExtensionApi;
-  let saved: vscode.Uri | undefined;
+  const saved: vscode.Uri[] = [];
 
   before(async () => {
     api = await startWithLocalKey();
-    // A person who starts the story now: Local's Request history holds only what follows.
+    // A person who starts the story now: Local's Request history and the Integration Log hold only what follows.
     await cmd('tpp.clearHistory', 'local');
+    await cmd('tpp.clearIntegrationLog');
+    await cmd('tpp.filterIntegrationLog', 'all');
     await cmd('workbench.action.closeAllEditors');
     await cmd('notifications.clearAll');
   });
@@ -63,7 +65,7 @@ describe('Save as Flow: the README first steps become a regression flow that sta
   after(async () => {
     await cmd('workbench.action.closeAllEditors');
     await cmd('notifications.clearAll');
-    if (saved) fs.rmSync(saved.fsPath, { force: true });
+    for (const uri of saved) fs.rmSync(uri.fsPath, { force: true });
     await cmd('workbench.view.extension.tpp');
   });
 
@@ -98,8 +100,9 @@ describe('Save as Flow: the README first steps become a regression flow that sta
     await answerInput(/Save as Flow(?!:)/);
     const editor = await until(() => (vscode.window.activeTextEditor?.document.uri.path.endsWith('.http') ? vscode.window.activeTextEditor : undefined), 20_000);
     assert.ok(editor, 'the saved flow opened');
-    saved = editor.document.uri;
-    assert.match(saved.path, /\/flows\/local-history-\d{8}-\d{4}\.http$/);
+    const uri = editor.document.uri;
+    saved.push(uri);
+    assert.match(uri.path, /\/flows\/local-history-\d{8}-\d{4}\.http$/);
     const text = editor.document.getText();
     assert.match(text, /^# Recorded by Save as Flow from the Request History of Local \(Local\):/);
     // Only the second registration's answer is read (the claim and the cancellations are for it): it alone is named.
@@ -107,7 +110,7 @@ describe('Save as Flow: the README first steps become a regression flow that sta
     assert.equal(text.match(/^# @name /gm)?.length, 1, text);
     assert.doesNotMatch(text, /Bearer|authorization|eyJ/i);
     await sleep(500); // the flow's diagnostics (docs/flows-editor.md) follow the document's opening
-    assert.deepEqual(vscode.languages.getDiagnostics(saved).map((d) => `${d.range.start.line + 1}: ${d.message}`), [], 'the saved flow has no problem');
+    assert.deepEqual(vscode.languages.getDiagnostics(uri).map((d) => `${d.range.start.line + 1}: ${d.message}`), [], 'the saved flow has no problem');
     await waitToast(/Saved flows\/local-history-.*\.http: 7 requests, 7 checked with \?\? contract/, 'save-as-flow-1-saved');
     const before = api.flowTests.lastRun;
     await clickToastButton('Saved flows/', 'Run Flow');
@@ -119,12 +122,34 @@ describe('Save as Flow: the README first steps become a regression flow that sta
     await screenshot('save-as-flow-2-green');
     console.log(`      Save as Flow to a green regression flow: ${seconds.toFixed(1)} s of machine time`);
 
-    const again = await cmd<RequestResult[]>('tpp.runFlow', saved, 'local');
+    const again = await cmd<RequestResult[]>('tpp.runFlow', uri, 'local');
     assert.deepEqual(outcomes((again ?? []).map((r) => ({ outcome: r.outcome, status: r.exchange?.response?.status }))), GREEN, 'twice in a row on the same Local sandbox');
     await resetLocalSandbox(api);
-    const afterReset = await cmd<RequestResult[]>('tpp.runFlow', saved, 'local');
+    const afterReset = await cmd<RequestResult[]>('tpp.runFlow', uri, 'local');
     assert.deepEqual(outcomes((afterReset ?? []).map((r) => ({ outcome: r.outcome, status: r.exchange?.response?.status }))), GREEN, 'after the sandbox was reset');
     await sleep(800);
     await screenshot('save-as-flow-3-green-after-reset');
+  });
+
+  it("Save as Flow… on the Integration Log's title bar: the story and the three runs, as logged by the sandbox, pass too", async () => {
+    // The editor's own reads (its tree, a record's details) are hidden, and not saved: the story and three runs.
+    const sent = () => api.integrationLog.list('all', false).length;
+    await until(() => sent() >= 28, 20_000);
+    assert.equal(sent(), 28, 'the story and three runs of its 7 requests');
+    await cmd('workbench.action.closeAllEditors');
+    await cmd('notifications.clearAll');
+    await cmd('tpp.integrationLog.focus');
+    await driver('click', '.part.sidebar .pane-header:has-text("Integration Log") .action-label[aria-label="Save as Flow…"]');
+    await pick(/Save as Flow(?!:)/, /Integration Log/);
+    await pick(/Save as Flow: Integration Log/, /^Everything kept/);
+    assert.ok(await until(async () => /Save as Flow(?!:)/.test(await quickInput()) && !/Everything kept/.test(await quickInput()), 20_000), `the Save dialog; shown: ${await quickInput()}`);
+    await answerInput(/Save as Flow(?!:)/);
+    const editor = await until(() => (vscode.window.activeTextEditor?.document.uri.path.includes('/local-integration-log-') ? vscode.window.activeTextEditor : undefined), 20_000);
+    assert.ok(editor, 'the saved flow opened');
+    saved.push(editor.document.uri);
+    assert.match(editor.document.getText(), /^# Recorded by Save as Flow from the Integration Log \(Local\):\n# 28 requests/);
+    await waitToast(/Saved flows\/local-integration-log-.*\.http: 28 requests/, 'save-as-flow-4-integration-log');
+    const results = await cmd<RequestResult[]>('tpp.runFlow', editor.document.uri, 'local');
+    assert.deepEqual(outcomes((results ?? []).map((r) => ({ outcome: r.outcome, status: r.exchange?.response?.status }))), [...GREEN, ...GREEN, ...GREEN, ...GREEN]);
   });
 });

@@ -5,8 +5,8 @@ import type { StoryRequest } from './requests';
 /**
  * What the values of a recorded story are (docs/flows.md, Recording a flow), found by value: where each was seen
  * first (a request, or an earlier answer it can be read from), which a create defined and must be new on each run,
- * which are the requests' own dates. Two passes over the requests: {@link analyseStory} learns, then `template*`
- * write each request's values as `{{…}}` where they must not be written as they were.
+ * which are the requests' own dates. Two passes over the requests: the constructor learns, then `template*` write
+ * each request's values as `{{…}}` where they must not be written as they were.
  */
 
 /** A JSON path segment: a property name or an array index. */
@@ -71,6 +71,8 @@ export class Story {
   private readonly locations = new Map<string, number>();
   private readonly runValues = new Map<string, string>();
   private readonly dates = new Map<string, string>();
+  /** The date variable of each field and dynamic value (`cancelledOn` and `{{$datetime iso8601}}`). */
+  private readonly dateNames = new Map<string, string>();
   private readonly variables: FileVariable[] = [];
   private readonly usedNames = new Set<string>(['run', 'company', 'baseUrl', 'v2BaseUrl', 'eligibilityBaseUrl', 'partnerId']);
   private readonly prefixCount = new Map<string, number>();
@@ -112,6 +114,22 @@ export class Story {
     this.variables.push({ name, value: `${prefix}-{{run}}${n > 1 ? `-${n}` : ''}` });
   }
 
+  /**
+   * Makes a request's own date a variable named after its field: one per field and dynamic value, so the cancellations
+   * of a story sent "now" share `@cancelledOn = {{$datetime iso8601}}` (a recorded value keeps its first variable).
+   */
+  private dateValue(value: string, expr: string, path: readonly Segment[]): void {
+    const field = String([...path].reverse().find((p) => typeof p === 'string') ?? 'date');
+    const key = `${field}\n${expr}`;
+    let name = this.dateNames.get(key);
+    if (!name) {
+      name = this.fresh(field);
+      this.dateNames.set(key, name);
+      this.variables.push({ name, value: expr });
+    }
+    this.dates.set(value, name);
+  }
+
   private see(value: string): void {
     if (!this.firstSeen.has(value)) this.firstSeen.set(value, { from: 'request' });
   }
@@ -126,11 +144,7 @@ export class Story {
       const kind = definedValueKind(endpoint, path);
       if (kind && origin?.from !== 'answer') this.runValue(s, kind);
       const date = dateKindOf(s);
-      if (date && !this.dates.has(s) && !this.runValues.has(s)) {
-        const name = this.fresh(String([...path].reverse().find((p) => typeof p === 'string') ?? 'date'));
-        this.dates.set(s, name);
-        this.variables.push({ name, value: relativeDate(s, date, r.exchange.time) });
-      }
+      if (date && !this.dates.has(s) && !this.runValues.has(s)) this.dateValue(s, relativeDate(s, date, r.exchange.time), path);
       this.see(s);
     });
     const location = r.exchange.response?.headers?.location;

@@ -41,11 +41,11 @@ const readBack = (invoice: string) => ({ _id: ID, program_id: 'p', ...registrati
 function story(): Exchange[] {
   const inv = 'INV-1718000000-4242';
   return [
-    x('POST', `${V3}/tire-protection/registrations`, 201, { body: registration(inv), answer: { id: ID } }),
-    x('GET', `${V3}/tire-protection/registrations/${ID}`, 200, { answer: readBack(inv) }),
-    x('POST', `${V3}/tire-protection/registrations/${ID}/claims`, 201, { body: claim(inv), answer: { id: 1 } }),
-    x('PATCH', `${V3}/tire-protection/registrations/${ID}`, 204, { body: { cancelledOn: '2025-06-10T12:00:04.000Z' } }),
-    x('PATCH', `${V3}/tire-protection/registrations/${ID}`, 409, { body: { cancelledOn: '2025-06-10T12:00:05.000Z' }, answer: { error: 'conflict', statusCode: 409, message: 'already cancelled' }, diagnosis: [{ rule: 'conflict', message: 'The registration is already cancelled.' }] }),
+    x('POST', `${V3}/tire-protection/registrations`, 201, { at: 1, body: registration(inv), answer: { id: ID } }),
+    x('GET', `${V3}/tire-protection/registrations/${ID}`, 200, { at: 2, answer: readBack(inv) }),
+    x('POST', `${V3}/tire-protection/registrations/${ID}/claims`, 201, { at: 3, body: claim(inv), answer: { id: 1 } }),
+    x('PATCH', `${V3}/tire-protection/registrations/${ID}`, 204, { at: 4, body: { cancelledOn: '2025-06-10T12:00:04.000Z' } }),
+    x('PATCH', `${V3}/tire-protection/registrations/${ID}`, 409, { at: 5, body: { cancelledOn: '2025-06-10T12:00:05.000Z' }, answer: { error: 'conflict', statusCode: 409, message: 'already cancelled' }, diagnosis: [{ rule: 'conflict', message: 'The registration is already cancelled.' }] }),
   ];
 }
 
@@ -97,12 +97,14 @@ describe('record: a flow from exchanges', () => {
     assert.equal(vars.serviceInvoice, 'RO-{{run}}');
     assert.equal(vars.enrollDate, '{{$date}}', 'the day of the request: the day of the run');
     assert.equal(vars.cancelledOn, '{{$datetime iso8601}}');
+    assert.deepEqual(Object.keys(vars), ['run', 'invoice', 'enrollDate', 'serviceInvoice', 'cancelledOn'], 'the two cancellations sent "now" share one variable');
     const body = (i: number) => JSON.parse((file.requests[i]!.body as { text: string }).text) as Record<string, unknown>;
     assert.equal(body(0).invoiceNumber, '{{invoice}}');
     assert.equal(body(0).enrollDate, '{{enrollDate}}');
     assert.equal(body(2).serviceInvoiceNumber, '{{serviceInvoice}}');
     assert.equal(body(2).serviceInvoiceDate, '{{enrollDate}}', 'the same recorded date is the same variable');
     assert.equal(body(2).vehicleMileage, 100, 'other values as they were sent');
+    assert.equal(body(4).cancelledOn, '{{cancelledOn}}');
     assert.doesNotMatch(flow.text.slice(flow.text.indexOf('###')), /INV-1718000000-4242|2025-06-10/, 'no recorded invoice number or date is left');
   });
 
