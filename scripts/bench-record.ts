@@ -2,8 +2,11 @@
 // journal holds 1,000 exchanges (200 stories of an application: create, read, claim, cancel, cancel again, each with
 // its own JWT and HTTP client), against what any recorder must do first: read the journal (GET /__tpp/requests) and
 // parse it. Printed in parts: reading the journal alone (the floor), turning its entries into exchanges, recordFlow
-// itself, and the whole command (read, record, write the file). The sandbox runs in this process, idle while timed.
-//   npm run bench:record         (npx tsx scripts/bench-record.ts [--stories 200] [--runs 7])
+// itself, the whole command in this process (read, record, write the file), and `tpp record` as a person runs it, its
+// own process from the build (dist/cli.js: Node's start and the command's bundle included), which the target is judged
+// on. The sandbox runs in this process, idle while timed.
+//   npm run bench:record         (node scripts/build.mjs && npx tsx scripts/bench-record.ts [--stories 200] [--runs 7])
+import { spawn } from 'node:child_process';
 import { createPublicKey } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -59,6 +62,8 @@ async function main(): Promise<void> {
     const convert: number[] = [];
     const record: number[] = [];
     const whole: number[] = [];
+    const ownProcess: number[] = [];
+    const cli = join(__dirname, '..', 'dist', 'cli.js');
     let written = '';
     for (let r = 0; r < runs; r++) {
       let t = performance.now();
@@ -80,6 +85,14 @@ async function main(): Promise<void> {
       whole.push(performance.now() - t);
       if (code !== 0) throw new Error(`tpp record exited ${code}`);
       written = readFileSync(out, 'utf8');
+      // The sandbox answers from this process: it waits for the child, idle, as a sandbox of its own would.
+      t = performance.now();
+      const child = await new Promise<number | null>((resolve) => {
+        const c = spawn(process.execPath, [cli, 'record', '--sandbox', sb.origin, '--out', join(dir, `process-${r}.http`)], { stdio: 'ignore' });
+        c.on('close', resolve);
+      });
+      ownProcess.push(performance.now() - t);
+      if (child !== 0) throw new Error(`tpp record (dist/cli.js) exited ${child}`);
     }
     const parsed = parseFlow(written, 'bench.http');
     if (parsed.problems.length || parsed.requests.length !== exchanges) throw new Error(`the recorded flow should parse with ${exchanges} requests and no problem: ${parsed.requests.length}, ${parsed.problems.length} problems`);
@@ -88,10 +101,11 @@ async function main(): Promise<void> {
     console.log(`  reading the journal alone (GET /__tpp/requests + JSON.parse, the floor): first ${(floor[0] ?? NaN).toFixed(1)} ms, median ${f.toFixed(1)} ms`);
     show('journal entries to exchanges (exchangesOfLog):                         ', convert);
     show('recordFlow (references, variables, assertions, the text):              ', record);
-    show('tpp record --sandbox --out (read, record, write the file):             ', whole);
+    show('tpp record --sandbox --out in this process (read, record, write):      ', whole);
+    show('tpp record --sandbox --out, its own process (dist/cli.js):             ', ownProcess);
     console.log(`  flow: ${parsed.requests.length} requests, ${(written.length / 1024).toFixed(0)} KiB, ${parsed.requests.filter((q) => q.name).length} named`);
-    const worst = Math.max(whole[0] ?? NaN, median(whole));
-    console.log(`Target: recording ${exchanges} exchanges within ${TARGET_MS} ms — ${worst <= TARGET_MS ? 'met' : 'NOT met'} (worst of the command's first and median: ${worst.toFixed(1)} ms).`);
+    const worst = Math.max(ownProcess[0] ?? NaN, median(ownProcess));
+    console.log(`Target: recording ${exchanges} exchanges within ${TARGET_MS} ms — ${worst <= TARGET_MS ? 'met' : 'NOT met'} (worst of tpp record's first and median run as its own process: ${worst.toFixed(1)} ms).`);
     if (!(worst <= TARGET_MS)) process.exitCode = 1;
   } finally {
     await sb.close();

@@ -162,6 +162,17 @@ describe('tpp record: an application story from a sandbox journal, run again wit
     }
   });
 
+  it('says when no sandbox answers at --sandbox', async () => {
+    // A port that was free a moment ago: nothing listens there now.
+    const server = (await import('node:net')).createServer();
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const port = (server.address() as { port: number }).port;
+    await new Promise<void>((r) => server.close(() => r()));
+    const r = await cli('record', '--sandbox', `http://127.0.0.1:${port}`);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /cannot read the journal of http:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED\): is tpp sandbox running there\?/);
+  });
+
   it('reads the journal of a sandbox with an admin token only with --admin-token', async () => {
     const token = 'admin-token-of-the-test-0123456789';
     const sb = await startSandbox({ partners: [{ id: PARTNER, spkiPem: spki }], admin: { token } });
