@@ -106,8 +106,7 @@ function environmentValues(services: Pick<Services, 'localSandbox' | 'settings'>
 }
 
 /** The flow, or after the person's word the flow without the exchanges it cannot send again. Throws when none can be. */
-async function record(exchanges: readonly Exchange[], options: RecordOptions, missing: number): Promise<RecordedFlow> {
-  if (missing) throw new Error(`${missing} of the requests chosen were kept by an earlier version without their request and answer: choose the others.`);
+async function record(exchanges: readonly Exchange[], options: RecordOptions): Promise<RecordedFlow> {
   try {
     return recordFlow(exchanges, options);
   } catch (err) {
@@ -144,6 +143,8 @@ export const saveAsFlow = defineCommand({
   needs: ['active', 'history', 'integrationLog', 'localSandbox', 'settings'],
   args: ([first, selection]) => argsOf(first, selection),
   async run(services, args): Promise<SaveAsFlowResult> {
+    const missing = args.rows?.missing ?? 0;
+    if (missing) throw new Error(`${missing} of the requests chosen were kept by an earlier version without their request and answer: choose the others.`);
     const source = args.rows?.source ?? args.source ?? (await pickSource(services));
     const env0 = args.env ?? (source === 'history' ? services.active.get() : undefined);
     const title = source === 'history' ? `Save as Flow: Request History of ${ENVIRONMENTS[env0 ?? 'local'].label}` : 'Save as Flow: Integration Log';
@@ -156,7 +157,7 @@ export const saveAsFlow = defineCommand({
     const exchanges = [...newest].sort((a, b) => a.time.localeCompare(b.time) || a.id.localeCompare(b.id));
     const where = source === 'history' ? `the Request History of ${ENVIRONMENTS[env].label}` : 'the Integration Log';
     const options: RecordOptions = { source: where, recordedBy: 'Save as Flow', env, ...environmentValues(services, env) };
-    const checked = await record(exchanges, options, args.rows?.missing ?? 0);
+    const checked = await record(exchanges, options);
     const uri = args.uri ?? (await target(env, source));
     const fileName = uri.path.split('/').pop() ?? 'flow.http';
     const flow = recordFlow(exchanges, { ...options, fileName, skipRefused: checked.leftOut.length > 0 });
