@@ -80,7 +80,8 @@ export class Story {
   private readonly nextSuffix = new Map<string, number>();
   private readonly byIndex: ReadonlyMap<number, StoryRequest>;
   private readonly requestNames = new Map<number, string>();
-  private company: string | undefined;
+  /** The first version 2 `{company_name}` recorded, and the value of `@company`. */
+  private company: { readonly segment: string; readonly value: string } | undefined;
   /** References written, for the caller's summary. */
   references = 0;
 
@@ -191,8 +192,8 @@ export class Story {
 
   /** The v2 `{company_name}` segment as `{{company}}` (`@company` the Partner ID, or the segment recorded). */
   private companyOf(segment: string): string {
-    this.company ??= segment === this.partnerId ? '{{partnerId}}' : segment;
-    return this.company === segment || this.company === '{{partnerId}}' ? '{{company}}' : segment;
+    this.company ??= { segment, value: segment === this.partnerId ? '{{partnerId}}' : segment };
+    return this.company.segment === segment ? '{{company}}' : segment;
   }
 
   /**
@@ -241,7 +242,7 @@ export class Story {
   fileVariables(): FileVariable[] {
     const out: FileVariable[] = [];
     if (this.runValues.size) out.push({ name: 'run', value: '{{$timestamp}}-{{$randomInt 1000 10000}}' });
-    if (this.company !== undefined) out.push({ name: 'company', value: this.company });
+    if (this.company !== undefined) out.push({ name: 'company', value: this.company.value });
     return [...out, ...this.variables];
   }
 }

@@ -165,9 +165,10 @@ describe('record: a flow from exchanges', () => {
       x('POST', `${ORIGIN}/v2/partners/P-STORY`, 200, { body: { Claims: [{ ShopID: 'NW-1', InvoiceNumber: 'V2-5', RepairInvoiceNumber: 'R-5' }] }, answer: { Claims: [{ index: 0, status: 'created', statusCode: 201 }] } }),
       x('GET', `${ORIGIN}/v2/partners/P-STORY?rec=registrationstatus&shopid=NW-1&invoicenumber=V2-5&partnerid=P-STORY`, 200, { answer: [] }),
       x('GET', `${V3}/verify-token`, 200, { answer: { partner_id: 'P-STORY', name: 'P-STORY' } }),
+      x('GET', `${ORIGIN}/v2/partners/someone-else?rec=sales`, 403, { answer: { error: 'forbidden', statusCode: 403 } }),
     ];
     const file = parsed(recordFlow(exchanges, OPTIONS).text);
-    assert.deepEqual(file.requests.map((r) => r.url), ['{{v2BaseUrl}}/v2/partners/{{company}}', '{{v2BaseUrl}}/v2/partners/{{company}}', '{{v2BaseUrl}}/v2/partners/{{company}}?rec=registrationstatus&shopid=NW-1&invoicenumber={{invoice}}&partnerid={{partnerId}}', '{{baseUrl}}/verify-token']);
+    assert.deepEqual(file.requests.map((r) => r.url), ['{{v2BaseUrl}}/v2/partners/{{company}}', '{{v2BaseUrl}}/v2/partners/{{company}}', '{{v2BaseUrl}}/v2/partners/{{company}}?rec=registrationstatus&shopid=NW-1&invoicenumber={{invoice}}&partnerid={{partnerId}}', '{{baseUrl}}/verify-token', '{{v2BaseUrl}}/v2/partners/someone-else?rec=sales']);
     const vars = Object.fromEntries(file.variables.map((v) => [v.name, v.value]));
     assert.equal(vars.company, '{{partnerId}}');
     assert.equal(vars.repairInvoice, 'R-{{run}}');
