@@ -34,7 +34,7 @@ const CORE_LAYERS = [
   ['backfill'],
   ['history', 'samples', 'requestLog', 'childProcess', 'serverGuards', 'proxy'],
   ['sandbox'],
-  ['connect', 'send'],
+  ['connect', 'send', 'record'],
 ];
 const EXTENSION_LAYERS = [['services'], ['documents'], ['diagnostics', 'jwt', 'response', 'tree'], ['send'], ['flows'], ['commandSupport'], ['commands']];
 

@@ -101,7 +101,7 @@ export function activate(context: vscode.ExtensionContext): PublicApi | Extensio
   const spec = vscode.Uri.joinPath(context.extensionUri, 'media', 'partner-interface.md');
   const payloads = registerPayloadDiagnostics(c.log, existsSync(spec.fsPath) ? spec : undefined);
   const integrationLog = registerIntegrationLogView(c.integrationLog);
-  const tree = vscode.window.createTreeView('tpp.environments', { treeDataProvider: view, showCollapseAll: true });
+  const tree = vscode.window.createTreeView('tpp.environments', { treeDataProvider: view, showCollapseAll: true, canSelectMany: true });
 
   context.subscriptions.push(
     c,

@@ -23,6 +23,7 @@ export const CLI_COMMANDS: readonly CliCommandEntry[] = [
   { name: 'jwt', summary: 'Mint a partner JWT, or inspect one against every rule of the spec', load: () => (require('./jwt') as typeof import('./jwt')).jwtCommand },
   { name: 'openapi', summary: 'Print the OpenAPI 3.1 document of the partner interface', load: () => (require('./openapi') as typeof import('./openapi')).openapiCommand },
   { name: 'proxy', summary: "Explain your application's requests to Sandbox or Production (a loopback proxy)", load: () => (require('./proxy') as typeof import('./proxy')).proxyCommand },
+  { name: 'record', summary: 'Write a regression flow (.http) from what was sent: a tpp sandbox journal or a tpp proxy log', load: () => (require('./record') as typeof import('./record')).recordCommand },
   { name: 'run', summary: 'Run .http flow files as tests (assertions, JUnit XML), for CI', load: () => (require('./run') as typeof import('./run')).runCommand },
   { name: 'sandbox', summary: 'Run the Local sandbox (an emulator of the whole partner API)', load: () => (require('./sandbox') as typeof import('./sandbox')).sandboxCommand },
   { name: 'send', summary: 'Send payload files to a partner API (retries, duplicate-safe creates), for CI', load: () => (require('./send') as typeof import('./send')).sendCommand },

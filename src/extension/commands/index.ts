@@ -55,6 +55,7 @@ import { resumeBackfill } from './resumeBackfill';
 import { runFlow } from './runFlow';
 import { sendFlowRequest } from './sendFlowRequest';
 import { showFlowExchange } from './showFlowExchange';
+import { saveAsFlow } from './saveAsFlow';
 
 /** Every command of the extension; each id is also contributed in package.json. */
 export const COMMANDS: readonly CommandDef[] = [selectEnvironment, useEnvironment, refreshEnvironments, generateKeyPair, setPartnerId,
@@ -71,7 +72,7 @@ export const COMMANDS: readonly CommandDef[] = [selectEnvironment, useEnvironmen
   // Integration Log
   clearIntegrationLog, filterIntegrationLog, runMistakesTour, watchApplication, stopWatchingApplication, copyWatchSettings,
   // Flows (.http files run as tests)
-  runFlow, resumeBackfill, sendFlowRequest, showFlowExchange];
+  runFlow, resumeBackfill, sendFlowRequest, showFlowExchange, saveAsFlow];
 
 const BY_ID: ReadonlyMap<string, CommandDef> = new Map(COMMANDS.map((c) => [c.id, c]));
 

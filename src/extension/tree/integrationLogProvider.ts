@@ -180,7 +180,7 @@ export class IntegrationLogProvider implements vscode.TreeDataProvider<Integrati
  */
 export function registerIntegrationLogView(model: IntegrationLog): { provider: IntegrationLogProvider; view: vscode.TreeView<IntegrationLogElement>; disposables: vscode.Disposable[] } {
   const provider = new IntegrationLogProvider(model);
-  const view = vscode.window.createTreeView('tpp.integrationLog', { treeDataProvider: provider });
+  const view = vscode.window.createTreeView('tpp.integrationLog', { treeDataProvider: provider, canSelectMany: true });
   const describe = () => {
     view.description = [model.filter === 'all' ? '' : `${model.filter} only`, model.editorReadsShown ? "with the editor's reads" : ''].filter(Boolean).join(' · ') || undefined;
   };
