@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { ENVIRONMENTS, isEnvironmentId, REMOTE_ENVIRONMENT_IDS } from '../../core/environments';
 import type { ProxyLogEntry } from '../../core/proxy/proxyLog';
 import { startProxy } from '../../core/proxy/proxyServer';
 import { ProxyConfigError } from '../../core/proxy/targets';
@@ -39,7 +40,7 @@ const LOG_BATCH_MS = 20;
 /** One stderr line of an exchange: time, environment, method, path, status, and the first finding. */
 function textLine(e: ProxyLogEntry): string {
   const first = e.diagnosis[0];
-  const env = e.environment === 'production' ? 'PRODUCTION' : e.environment;
+  const env = isEnvironmentId(e.environment) ? ENVIRONMENTS[e.environment].logLabel : e.environment;
   return `${e.time} [${env}] ${e.method} ${e.path} ${e.status} ${e.ms}ms${e.kind === 'contract-drift' ? ' CONTRACT DRIFT' : ''}${first ? ` (${first.rule}) ${first.message}` : ''}${e.diagnosis.length > 1 ? ` (+${e.diagnosis.length - 1} more)` : ''}`;
 }
 
@@ -63,7 +64,8 @@ export async function runProxyCommand(args: string[], io: CliIo, stop?: AbortSig
     },
   });
   if (!values.target) throw new UsageError('--target is required: the real version 3 base address, e.g. --target https://sandbox.example.com/api/v3');
-  if (values.env !== 'sandbox' && values.env !== 'production') throw new UsageError(`--env must be sandbox or production, not '${values.env}'`);
+  const env = REMOTE_ENVIRONMENT_IDS.find((id) => id === values.env);
+  if (!env) throw new UsageError(`--env must be ${REMOTE_ENVIRONMENT_IDS.join(' or ')}, not '${values.env}'`);
   if (values.log !== 'text' && values.log !== 'json') throw new UsageError(`--log must be text or json, not '${values.log}'`);
   const port = number('port', values.port, 0, 65535, true) ?? 0;
   const partners = partnersOf(values.partner ?? []).map(({ id, spkiPem }) => ({ id, spkiPem }));
@@ -71,7 +73,7 @@ export async function runProxyCommand(args: string[], io: CliIo, stop?: AbortSig
   try {
     // Each entry is printed and then no longer needed: nothing reads past entries here (the editor's proxy keeps its
     // own), so the log keeps one instead of holding a thousand exchanges' headers and bodies alive (docs/proxy.md).
-    proxy = await startProxy({ target: values.target, v2Target: values['v2-target'], partners, environment: values.env, port, host: values.host, requestLog: { limit: 1 } });
+    proxy = await startProxy({ target: values.target, v2Target: values['v2-target'], partners, environment: env, port, host: values.host, requestLog: { limit: 1 } });
   } catch (err) {
     if (!(err instanceof ProxyConfigError)) throw err;
     io.stderr.write(`tpp proxy: cannot start: ${err.message}\n`);
@@ -101,7 +103,8 @@ export async function runProxyCommand(args: string[], io: CliIo, stop?: AbortSig
     text += `${textLine(entry)}\n`;
     if (json) lines += `${JSON.stringify(entry.line())}\n`;
   });
-  const label = values.env === 'production' ? 'PRODUCTION (live data: every request your application sends through the proxy is real)' : 'Sandbox';
+  const { logLabel, caution } = ENVIRONMENTS[env];
+  const label = caution ? `${logLabel} (${caution}: every request your application sends through the proxy is real)` : logLabel;
   io.stderr.write(`tpp proxy for ${label}: v3 ${proxy.v3BaseUrl} -> ${proxy.targets.v3}${proxy.targets.v2 ? `; v2 ${proxy.origin} -> ${proxy.targets.v2}` : ''}\n`);
   io.stderr.write(`Your application: TPP_BASE_URL=${proxy.v3BaseUrl}${proxy.targets.v2 ? ` TPP_V2_BASE_URL=${proxy.origin}` : ''} TPP_AUDIENCE=${proxy.targets.v3} (the token's aud stays the real address)\n`);
   if (partners.length === 0) io.stderr.write('No --partner given: a 401 is explained without checking the signature.\n');

@@ -40,7 +40,7 @@ async function flowColumns(o: BackfillOptions, read: (p: string) => Promise<stri
 
 /** The client of a run (client/clientFor.ts, the toolkit's one way to send); a 429 retry closes the shared gate. */
 function clientOf(o: BackfillOptions, gate: Gate): ToolkitClient {
-  const limits = { ...(o.retry ? { retry: o.retry } : {}), timeoutMs: o.timeoutMs ?? 30_000, ...(o.dispatcher ? { dispatcher: o.dispatcher } : {}), userAgent: 'tpp-run' };
+  const limits = { ...(o.retry ? { retry: o.retry } : {}), ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}), ...(o.dispatcher ? { dispatcher: o.dispatcher } : {}), userAgent: 'tpp-run' };
   return clientFor(o.environment, limits, {
     onEvent: (e) => {
       if (e.type === 'retry' && e.reason === 'status 429') {

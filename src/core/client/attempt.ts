@@ -42,8 +42,10 @@ function isFatalCode(code: string): boolean {
   );
 }
 
-/** Default largest response body read (TransportOptions.maxResponseBytes): 16 MiB. */
+/** Default largest response body read (TransportOptions.maxResponseBytes): 16 MiB (docs/sending.md, Limits). */
 export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
+/** Default time limit of one attempt (TransportOptions.timeoutMs): 30 000 ms (docs/sending.md, Limits). */
+export const DEFAULT_TIMEOUT_MS = 30_000;
 
 /** What one attempt ended with: an answer (any status), an answer too large to read, or a network failure. */
 export type AttemptResult =
@@ -71,7 +73,7 @@ export function checkUrl(method: string, url: string): URL {
 
 /** The per-attempt time limit of `options` in milliseconds (30 000 when absent or unusable). */
 export function attemptTimeoutMs(options: TransportOptions): number {
-  return options.timeoutMs !== undefined && Number.isFinite(options.timeoutMs) && options.timeoutMs > 0 ? options.timeoutMs : 30_000;
+  return options.timeoutMs !== undefined && Number.isFinite(options.timeoutMs) && options.timeoutMs > 0 ? options.timeoutMs : DEFAULT_TIMEOUT_MS;
 }
 
 /**

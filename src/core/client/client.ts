@@ -3,7 +3,7 @@
  * only from the contract's endpoint table; this module adds addresses, tokens, the repeat rules per endpoint,
  * and parsing of answers with the contract.
  */
-import type { Dispatcher } from 'undici';
+import type { Dispatcher } from './types';
 import type { BaseKind, EndpointDef, EndpointId } from '../contract/types';
 import type { BodyOf, ParamsOf, QueryOf, ResponseOf } from '../contract/endpointTypes';
 import { ENDPOINTS, buildPath } from '../contract';

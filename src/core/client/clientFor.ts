@@ -18,6 +18,7 @@ import { environmentBases, type EnvironmentAddresses } from '../environments';
 import { exchangeOf, type CallOutcome, type SentRequestInfo } from '../exchange/exchangeOf';
 import type { Exchange } from '../exchange/types';
 import { maskSecrets } from '../log/mask';
+import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS } from './attempt';
 import { createPartnerClient, type PartnerClient, type TokenProvider } from './client';
 import type { RetrySettings } from './backoff';
 import { ApiError, MalformedResponseError } from './errors';
@@ -125,8 +126,6 @@ export interface ToolkitClient {
   partner(base: BaseKind): PartnerClient;
 }
 
-const DEFAULT_TIMEOUT_MS = 30_000;
-const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 
 /** Answer headers as flows read them: lower-case names, one string each. */
 function flatHeaders(h: Readonly<Record<string, string | string[] | number | undefined>> | undefined): Record<string, string> {

@@ -1,6 +1,7 @@
 import type { KeyObject } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { DEFAULT_TIMEOUT_MS } from '../client/attempt';
 import { importPartnerKey } from '../jwt/partnerKey';
 import { RequestLog, type RawRequest, type RequestLogOptions } from '../requestLog/requestLog';
 import { forward, newUpstreams, type Forwarded } from './forward';
@@ -21,8 +22,8 @@ import { MAX_CONNECTIONS, REQUEST_TIMEOUT_MS, requestTimeLimits } from '../serve
 
 /** Largest request body forwarded, in bytes (the Local sandbox's limit: docs/sandbox.md). */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
-/** How long the upstream may take to start its answer, and to send each part of it. */
-export const DEFAULT_UPSTREAM_TIMEOUT_MS = 30_000;
+/** How long the upstream may take to start its answer, and to send each part of it: the client's limit (docs/sending.md, Limits). */
+export const DEFAULT_UPSTREAM_TIMEOUT_MS = DEFAULT_TIMEOUT_MS;
 
 /** Options of {@link startProxy}. */
 export interface ProxyOptions {
