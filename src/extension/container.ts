@@ -69,6 +69,8 @@ export class Container implements vscode.Disposable {
   /** Flows (`.http` files): their index, runs and editor features, loaded from dist/flows.js on first use (docs/flows-editor.md). */
   readonly flowFeatures: FlowFeatures;
   private readonly disposables: vscode.Disposable[] = [];
+  /** The flow index and runs, made on first use from dist/flows.js (their code is not loaded at activation). */
+  private flowServicesMade: { readonly flows: FlowIndex; readonly flowRuns: FlowRuns } | undefined;
 
   constructor(context: vscode.ExtensionContext) {
     const own = <T extends vscode.Disposable>(d: T): T => (this.disposables.push(d), d);
@@ -118,12 +120,29 @@ export class Container implements vscode.Disposable {
 
   /** The parsed `.http` flow files of the workspace, found on first use and kept current (loads the flow features). */
   get flows(): FlowIndex {
-    return this.flowFeatures.flows;
+    const made = this.flowServices();
+    this.flowFeatures.ensure();
+    return made.flows;
   }
 
-  /** Runs flows through core's executor per environment and keeps each request's last result (loads the flow features). */
+  /** Runs flows through the editor's client per environment and keeps each request's last result (loads the flow features). */
   get flowRuns(): FlowRuns {
-    return this.flowFeatures.flowRuns;
+    const made = this.flowServices();
+    this.flowFeatures.ensure();
+    return made.flowRuns;
+  }
+
+  /** FlowIndex and FlowRuns, made once from the flows bundle and disposed with the container's other services. */
+  flowServices(): { readonly flows: FlowIndex; readonly flowRuns: FlowRuns } {
+    if (!this.flowServicesMade) {
+      const m = this.flowFeatures.module();
+      const flows = new m.FlowIndex();
+      const flowRuns = new m.FlowRuns(this.api, this.jwt, this.variables);
+      // Before the flow features in the list, so that they are disposed after the features that read them.
+      this.disposables.splice(this.disposables.indexOf(this.flowFeatures), 0, flows, flowRuns);
+      this.flowServicesMade = { flows, flowRuns };
+    }
+    return this.flowServicesMade;
   }
 
   dispose(): void {

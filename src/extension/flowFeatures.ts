@@ -1,14 +1,19 @@
 import * as vscode from 'vscode';
 import type { RequestResult } from '../core/flows/types';
 import type { EnvironmentId } from '../core/environments';
-import type { FlowFeatureDeps, LoadedFlowFeatures } from './flows';
+import type { FlowFeatureServices, LoadedFlowFeatures } from './flows';
 import type { FlowTestController } from './flows/testController';
 import type { FlowIndex } from './services/flowIndex';
 import type { ExplorerRunOptions, FlowRuns } from './services/flowRuns';
 import { FLOW_EXCLUDE, FLOW_GLOB, isFlowDocument } from './flowFiles';
 import { UserCancelled } from './services/userCancelled';
 
-type FlowModule = typeof import('./flows');
+export type FlowModule = typeof import('./flows');
+
+/** What the flow features are given: the container's services, and its flow index and runs (made on first use). */
+export interface FlowFeatureHost extends Omit<FlowFeatureServices, 'flows' | 'flowRuns'> {
+  flowServices(): { readonly flows: FlowIndex; readonly flowRuns: FlowRuns };
+}
 
 /**
  * The flows' editor side (flow index and runs, Test Explorer, CodeLens, diagnostics, completion: src/extension/flows,
@@ -19,10 +24,11 @@ type FlowModule = typeof import('./flows');
  */
 export class FlowFeatures implements vscode.Disposable {
   private loaded: LoadedFlowFeatures | undefined;
+  private bundle: FlowModule | undefined;
   private readonly subscriptions: vscode.Disposable[];
 
   constructor(
-    private readonly services: FlowFeatureDeps,
+    private readonly services: FlowFeatureHost,
     private readonly load: () => FlowModule = () => require('./flows') as FlowModule,
   ) {
     this.subscriptions = [vscode.workspace.onDidOpenTextDocument((d) => void (isFlowDocument(d) && this.ensure()))];
@@ -30,14 +36,9 @@ export class FlowFeatures implements vscode.Disposable {
     else void vscode.workspace.findFiles(FLOW_GLOB, FLOW_EXCLUDE, 1).then((found) => void (found.length && this.ensure()));
   }
 
-  /** The parsed flow files of the workspace (loads the features if needed). */
-  get flows(): FlowIndex {
-    return this.ensure().flows;
-  }
-
-  /** Runs of flows per environment (loads the features if needed). */
-  get flowRuns(): FlowRuns {
-    return this.ensure().flowRuns;
+  /** dist/flows.js, loaded once: the container makes its FlowIndex and FlowRuns from its exports. */
+  module(): FlowModule {
+    return (this.bundle ??= this.load());
   }
 
   /** The Test Explorer controller (loads the features if needed). */
@@ -48,8 +49,10 @@ export class FlowFeatures implements vscode.Disposable {
   /** Loads and registers the features once, lets commands run files in the Test Explorer; returns them. */
   ensure(): LoadedFlowFeatures {
     if (this.loaded) return this.loaded;
-    const loaded = this.load().registerFlowFeatures(this.services);
-    loaded.disposables.push(loaded.flowRuns.attachExplorer((uri, env, options) => this.runInExplorer(loaded, uri, env, options)));
+    const { flows, flowRuns } = this.services.flowServices();
+    const s = this.services;
+    const loaded = this.module().registerFlowFeatures({ active: s.active, variables: s.variables, log: s.log, flows, flowRuns });
+    loaded.disposables.push(flowRuns.attachExplorer((uri, env, options) => this.runInExplorer(loaded, uri, env, options)));
     return (this.loaded = loaded);
   }
 

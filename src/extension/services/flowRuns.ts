@@ -42,17 +42,14 @@ export interface ExplorerRunOptions {
 export const requestKey = (file: string, index: number) => `${file}#${index}`;
 
 /**
- * Runs flows (docs/flows-editor.md) through core's one executor, `runFlow`, with an environment's addresses, Partner
- * ID and a fresh-token provider from {@link ApiClients} and {@link JwtService}, and the `tpp.variables` of that
- * environment; keeps the last result of each request (its exchange for the response view) and fires
- * {@link onDidRun} with the results of each run. The Test Explorer attaches itself ({@link attachExplorer}) so a
- * command can run a file there.
+ * Runs flows (docs/flows-editor.md) through core's one executor, `runFlow`, with the editor's client of the
+ * environment ({@link ApiClients.clientFor}: history, data events, the user's retry and timeout settings), the files of
+ * the flow's workspace folder, the hosts the user allowed, and the `tpp.variables` of that environment; keeps the last
+ * result of each request (its exchange for the response view). The Test Explorer attaches itself
+ * ({@link attachExplorer}) so a command can run a file there. Owned by the Container, made on first use.
  */
 export class FlowRuns implements vscode.Disposable {
   private readonly results = new Map<string, RequestResult>();
-  private readonly emitter = new vscode.EventEmitter<readonly RequestResult[]>();
-  /** Fires after each run with its results (a request per result, dependencies included). */
-  readonly onDidRun = this.emitter.event;
   private explorer: ExplorerRunner | undefined;
   /** Hosts outside the environments the user let flows send their values to, in this session (hostPolicy). */
   private readonly allowedHosts = new Set<string>();
@@ -114,7 +111,6 @@ export class FlowRuns implements vscode.Disposable {
         },
       },
     });
-    this.emitter.fire(results);
     return results;
   }
 
@@ -194,7 +190,6 @@ export class FlowRuns implements vscode.Disposable {
   }
 
   dispose(): void {
-    this.emitter.dispose();
     this.results.clear();
   }
 }
