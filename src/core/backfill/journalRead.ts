@@ -136,7 +136,7 @@ export async function readJournalFd(fd: number, path: string, boot: string): Pro
     damage.push({ line: pending.n, reason: 'cut short (the file ends inside it)' });
     cut = true;
   }
-  const lostAll = header === undefined && (firstText === undefined || (!endsWithNewline && lastNewline < 0 && firstText.startsWith(HEADER_START)));
+  const lostAll = header === undefined && (firstText === undefined || (!endsWithNewline && lastNewline < 0 && (firstText.startsWith(HEADER_START) || HEADER_START.startsWith(firstText))));
   if (header === undefined && !lostAll) throw new JournalError(`${path} is not a journal of tpp run (its first line is not a journal header): it is neither read further nor written. Move it away, or give --journal another path.`, 'broken');
   for (const r of [preamble, ...runs]) settle(r, boot, marks);
   // A cut file may have lost any number of lines after the cut, leases included: every row no line names is in doubt.

@@ -48,7 +48,7 @@ const MAX_REASON = 8000;
 const cut = (s: string, max = MAX_REASON): string => (s.length > max ? `${s.slice(0, max)}…` : s);
 
 /** Milliseconds with a fraction (a limit cut to what was left) said in whole milliseconds. */
-export const roundTimes = (s: string): string => s.replace(/(\d+)\.\d+ ms\b/g, (_m, whole: string) => `${whole} ms`);
+export const roundTimes = (s: string): string => s.replace(/(\d+\.\d+) ms\b/g, (_m, ms: string) => `${Math.round(Number(ms))} ms`);
 
 const reasonOf = (err: unknown): string => cut(roundTimes(err instanceof Error ? err.message : String(err)));
 

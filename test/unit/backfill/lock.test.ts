@@ -1,0 +1,88 @@
+/**
+ * The lock of a backfill's journal (docs/backfills.md, One run at a time; lock/fileLock.ts): next to the journal, so
+ * a different $TMPDIR cannot split it; taken atomically by several processes at once; taken over only once its owner
+ * is gone; never through a symbolic link.
+ */
+import * as assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describeHolder, lockDirOf, lockHolder, takeFileLock } from '../../../src/core/lock/fileLock';
+import { bootId, processStart } from '../../../src/core/lock/owner';
+
+const fixture = join(__dirname, 'fixtures', 'take-lock.ts');
+
+/** Runs take-lock.ts; resolves with what it printed. */
+function racer(file: string, startAt: number, holdMs: number, env: NodeJS.ProcessEnv = process.env, die = false): Promise<string> {
+  const child = spawn(process.execPath, ['--require', 'tsx/cjs', fixture, file, String(startAt), String(holdMs), ...(die ? ['--die'] : [])], { stdio: ['ignore', 'pipe', 'inherit'], env });
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  return new Promise((r) => child.once('exit', () => r(out.trim())));
+}
+
+describe('the lock of a journal', function () {
+  this.timeout(120_000);
+  let dir: string;
+  beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'tpp-lock-'))));
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('is held by one taker at a time, names its holder, and is free again once released', () => {
+    const file = join(dir, 'j.jsonl');
+    const first = takeFileLock(file, 'tpp run');
+    assert.ok(!('held' in first));
+    const second = takeFileLock(file, 'tpp run');
+    assert.ok('held' in second);
+    assert.equal(second.held.owner?.pid, process.pid);
+    assert.match(describeHolder(second.held), new RegExp(`pid ${process.pid} on .*tpp run, since`));
+    assert.equal(lockHolder(file)?.owner?.pid, process.pid);
+    first.release();
+    assert.equal(lockHolder(file), undefined);
+    const third = takeFileLock(file, 'tpp run');
+    assert.ok(!('held' in third));
+    third.release();
+    assert.deepEqual(readdirSync(lockDirOf(file)).filter((n) => !n.endsWith('.json')), [], 'no record is left behind');
+  });
+
+  it('is taken over from a process that is gone, never from one of another machine or a record it cannot read', () => {
+    const file = join(dir, 'j.jsonl');
+    const lockDir = lockDirOf(file);
+    mkdirSync(lockDir);
+    const owner = (o: object) => JSON.stringify({ pid: process.pid, boot: bootId(), start: processStart(process.pid) ?? '', host: hostname(), since: '', what: 'x', ...o });
+    writeFileSync(join(lockDir, '7.json'), owner({ host: 'another-machine' }));
+    const other = takeFileLock(file, 'tpp run');
+    assert.ok('held' in other && /another machine \(another-machine\)/.test(other.held.why ?? ''), JSON.stringify(other));
+    writeFileSync(join(lockDir, '7.json'), 'not a record');
+    const unreadable = takeFileLock(file, 'tpp run');
+    assert.ok('held' in unreadable && /cannot be read/.test(unreadable.held.why ?? ''));
+    // a pid that names a later process (its start differs) is gone; so is one on an earlier boot of this machine
+    writeFileSync(join(lockDir, '7.json'), owner({ start: 'an earlier process' }));
+    const reused = takeFileLock(file, 'tpp run');
+    if (processStart(process.pid) !== undefined) {
+      assert.ok(!('held' in reused), 'a pid used again is not its owner');
+      reused.release();
+      assert.deepEqual(readdirSync(lockDir), ['8.json'], 'the generations below are removed; the released one stays');
+    } else if (!('held' in reused)) reused.release();
+  });
+
+  it('three takers racing over a lock left by a killed process: exactly one gets it, the others name it; $TMPDIR does not matter', async () => {
+    for (let trial = 0; trial < 3; trial++) {
+      const file = join(dir, `j${trial}.jsonl`);
+      assert.match(await racer(file, 0, 0, process.env, true), /^got \d+$/, 'the crashed run took it');
+      const startAt = Date.now() + 1500;
+      const outs = await Promise.all([0, 1, 2].map((i) => racer(file, startAt, 1000, { ...process.env, TMPDIR: join(dir, `tmp${trial}-${i}`) })));
+      const got = outs.filter((o) => o.startsWith('got '));
+      assert.equal(got.length, 1, `trial ${trial}: ${outs.join(' | ')}`);
+      const winner = (got[0] as string).slice(4);
+      for (const o of outs.filter((x) => !x.startsWith('got '))) assert.equal(o, `held ${winner}`, `trial ${trial}: ${outs.join(' | ')}`);
+    }
+  });
+
+  it('is never taken through a symbolic link', () => {
+    const file = join(dir, 'j.jsonl');
+    mkdirSync(join(dir, 'elsewhere'));
+    symlinkSync(join(dir, 'elsewhere'), lockDirOf(file));
+    assert.throws(() => takeFileLock(file, 'tpp run'), /symbolic link/);
+    assert.deepEqual(readdirSync(join(dir, 'elsewhere')), []);
+  });
+});
