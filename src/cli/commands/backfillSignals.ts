@@ -25,6 +25,9 @@ export function isStopMessage(m: unknown): m is StopMessage {
 
 const SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
+/** Whether writes that fail (a closed terminal, a pipe whose reader left) are made quiet in this process. */
+let quieted = false;
+
 /** What is stopping a run: the signal that did, once one did. */
 export interface RunStop {
   readonly signal: AbortSignal;
@@ -58,9 +61,12 @@ export function stopOnSignals(io: CliIo): RunStop {
     if (isStopMessage(m)) onStop(m.signal, m.force === true);
   };
   process.on('message', onMessage);
-  const quiet = () => undefined;
-  process.stdout.on('error', quiet);
-  process.stderr.on('error', quiet);
+  if (!quieted) {
+    // Kept after the run: its summary is written once the handlers are gone.
+    quieted = true;
+    process.stdout.on('error', () => undefined);
+    process.stderr.on('error', () => undefined);
+  }
   return {
     signal: stop.signal,
     by: () => by,
