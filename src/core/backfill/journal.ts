@@ -163,6 +163,8 @@ function ownDirectories(dirs: readonly string[]): void {
 
 /** Opens the journal file without following a link: the existing one, or a new one (O_EXCL, 0600). */
 function openFile(path: string): { fd: number; created: boolean } {
+  // Where O_NOFOLLOW is not (Windows), a link is refused by looking first.
+  if (NOFOLLOW === 0 && lstatSafe(path)?.isSymbolicLink()) throw new JournalError(`${path} is a symbolic link: a journal is never written through one (it would write over the file it points to). Remove it.`, 'unsafe');
   try {
     return { fd: openSync(path, constants.O_RDWR | constants.O_APPEND | NOFOLLOW), created: false };
   } catch (err) {
@@ -194,7 +196,7 @@ function lstatSafe(path: string) {
 export async function readJournal(path: string, boot: string = bootId()): Promise<JournalContents> {
   const fd = openSync(path, constants.O_RDONLY | NOFOLLOW);
   try {
-    return await readJournalFd(fd, path, boot);
+    return readJournalFd(fd, path, boot);
   } finally {
     closeSync(fd);
   }
@@ -219,7 +221,7 @@ function checkHeader(path: string, contents: JournalContents, options: OpenJourn
 export async function openJournal(path: string, options: OpenJournalOptions): Promise<{ writer: JournalWriter; contents: JournalContents }> {
   if (options.ownDirs) ownDirectories(options.ownDirs);
   else mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  const lock = takeFileLock(path, 'tpp run');
+  const lock = takeFileLock(path, 'backfill');
   if ('held' in lock) throw new JournalError(`${path} is in use by another run of this backfill: ${describeHolder(lock.held)}. Wait for it to end; the lock is per machine (docs/backfills.md, One run at a time).`, 'busy');
   let fd: number | undefined;
   let writer: JournalWriter | undefined;
@@ -228,7 +230,7 @@ export async function openJournal(path: string, options: OpenJournalOptions): Pr
     fd = file.fd;
     if (!fstatSync(fd).isFile()) throw new JournalError(`${path} is not a regular file: not written.`, 'unsafe');
     const boot = bootId();
-    const contents = file.created ? emptyContents() : await readJournalFd(fd, path, boot);
+    const contents = file.created ? emptyContents() : readJournalFd(fd, path, boot);
     checkHeader(path, contents, options);
     try {
       if (fstatSync(fd).size > contents.validBytes) ftruncateSync(fd, contents.validBytes); // a line cut short, or a header cut short

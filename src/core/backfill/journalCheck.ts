@@ -4,11 +4,10 @@
  * before anything is resent, and what no resume can settle (rows of unknown outcome to check by hand, conflicts).
  * Reading only: the journal is opened without following a link and never written here.
  */
-import { closeSync, constants, createReadStream, openSync } from 'node:fs';
-import { createInterface } from 'node:readline';
+import { closeSync, constants, openSync } from 'node:fs';
 import { lockHolder, describeHolder } from '../lock/fileLock';
 import { bootId } from '../lock/owner';
-import { JournalError, readJournalFd, type JournalContents } from './journalRead';
+import { JournalError, linesOf, readJournalFd, type JournalContents } from './journalRead';
 import type { JournalHeader, JournalLine } from './journalState';
 
 /** Examples listed per kind of row at most. */
@@ -40,11 +39,11 @@ interface Listed {
 const list = (): Listed => ({ count: 0, shown: [] });
 
 /** A second pass over the lines: rows whose last word is `unknown`, `conflict` or `started`, with their key and message. */
-async function rowsToName(path: string, c: JournalContents): Promise<{ unknown: Listed; conflict: Listed; started: Listed }> {
+function rowsToName(path: string, c: JournalContents): { unknown: Listed; conflict: Listed; started: Listed } {
   const out = { unknown: list(), conflict: list(), started: list() };
   const fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
   try {
-    for await (const text of createInterface({ input: createReadStream('', { fd, autoClose: false }), crlfDelay: Infinity })) {
+    for (const { text } of linesOf(fd).lines) {
       let v: JournalLine;
       try {
         v = JSON.parse(text) as JournalLine;
@@ -80,7 +79,7 @@ export async function checkJournal(path: string, want: Omit<JournalHeader, 't' |
   }
   let c: JournalContents;
   try {
-    c = await readJournalFd(fd, path, bootId());
+    c = readJournalFd(fd, path, bootId());
   } catch (err) {
     return { lines: [err instanceof JournalError ? err.message : String(err)], code: 2 };
   } finally {
@@ -95,7 +94,7 @@ export async function checkJournal(path: string, want: Omit<JournalHeader, 't' |
   if (holder) out.push(`In use now: ${describeHolder(holder)}.`);
   const notes = repairNotes(path, c);
   for (const n of notes) out.push(`Repaired by --resume: ${n}`);
-  const named = await rowsToName(path, c);
+  const named = rowsToName(path, c);
   const section = (title: string, l: Listed) => {
     if (l.count === 0) return;
     out.push(`${title}: ${l.count}`);

@@ -7,8 +7,7 @@
  * after a cut, which may have taken any number of lines, every row no line names is.
  * A file whose first line is not a journal header is not a journal: it is refused before anything is written to it.
  */
-import { createReadStream } from 'node:fs';
-import { createInterface } from 'node:readline';
+import { readSync } from 'node:fs';
 import { JournalMarks, type JournalHeader, type JournalLine } from './journalState';
 
 /** The largest position a journal line may name (100 million rows). */
@@ -87,7 +86,7 @@ export function emptyContents(): JournalContents {
  * Reads the journal open at `fd` (from its start). `boot`: the boot id to compare runs with.
  * @throws JournalError `broken` when the first line is not a journal header (the file is not a journal; `path` names it).
  */
-export async function readJournalFd(fd: number, path: string, boot: string): Promise<JournalContents> {
+export function readJournalFd(fd: number, path: string, boot: string): JournalContents {
   const marks = new JournalMarks();
   const runs: RunRead[] = [];
   const damage: Damage[] = [];
@@ -96,18 +95,7 @@ export async function readJournalFd(fd: number, path: string, boot: string): Pro
   const preamble: RunRead = { line: 0, boot, leaseTo: 0, closed: true, lostLines: false };
   let run = preamble;
   let cut = false;
-  let offset = 0;
-  let lastNewline = -1;
-  let endsWithNewline = true;
   let firstText: string | undefined;
-  const input = createReadStream('', { fd, start: 0, autoClose: false });
-  input.on('data', (chunk) => {
-    const b = chunk as Buffer;
-    const i = b.lastIndexOf(0x0a);
-    if (i >= 0) lastNewline = offset + i;
-    offset += b.length;
-    endsWithNewline = b[b.length - 1] === 0x0a;
-  });
   const apply = (text: string, n: number) => {
     const v = lineOf(text);
     if (header === undefined) {
@@ -124,13 +112,13 @@ export async function readJournalFd(fd: number, path: string, boot: string): Pro
     else if (v.t === 'closed') run.closed = true;
   };
   let pending: { text: string; n: number } | undefined;
-  let n = 0;
-  for await (const text of createInterface({ input, crlfDelay: Infinity })) {
-    n++;
+  const file = linesOf(fd);
+  for (const { text, n } of file.lines) {
     if (pending) apply(pending.text, pending.n);
     pending = text.trim() === '' ? undefined : { text, n };
     firstText ??= pending?.text;
   }
+  const { endsWithNewline, lastNewline } = file.end();
   if (pending && endsWithNewline) apply(pending.text, pending.n);
   else if (pending && header !== undefined) {
     damage.push({ line: pending.n, reason: 'cut short (the file ends inside it)' });
@@ -142,6 +130,45 @@ export async function readJournalFd(fd: number, path: string, boot: string): Pro
   // A cut file may have lost any number of lines after the cut, leases included: every row no line names is in doubt.
   if (lostAll || cut) marks.unsureUpTo(MAX_JOURNAL_ROW);
   return { ...(header ? { header } : {}), marks, validBytes: lostAll ? 0 : lastNewline + 1, runs, damage, lostAll };
+}
+
+/** The longest line read whole; a longer one (not a journal line) is read as its first part. */
+const MAX_LINE = 1 << 20;
+
+/**
+ * The lines of the file open at `fd`, from its start, read with read(2) in chunks (so that nothing reads it once this
+ * returns, and the caller may close it); `end()`, once the lines are read, says where the last newline is.
+ */
+export function linesOf(fd: number): { lines: Iterable<{ text: string; n: number }>; end: () => { endsWithNewline: boolean; lastNewline: number } } {
+  let offset = 0;
+  let lastNewline = -1;
+  let last = 0x0a;
+  function* lines(): Generator<{ text: string; n: number }> {
+    const buf = Buffer.alloc(64 * 1024);
+    let parts: Buffer[] = [];
+    let partLength = 0;
+    let n = 0;
+    for (let got = readSync(fd, buf, 0, buf.length, 0); got > 0; got = readSync(fd, buf, 0, buf.length, offset)) {
+      let from = 0;
+      for (let i = buf.indexOf(0x0a, 0); i >= 0 && i < got; i = buf.indexOf(0x0a, i + 1)) {
+        parts.push(Buffer.from(buf.subarray(from, Math.min(i, from + MAX_LINE - partLength))));
+        yield { text: Buffer.concat(parts).toString('utf8'), n: ++n };
+        lastNewline = offset + i;
+        parts = [];
+        partLength = 0;
+        from = i + 1;
+      }
+      if (from < got && partLength < MAX_LINE) {
+        const part = Buffer.from(buf.subarray(from, Math.min(got, from + MAX_LINE - partLength)));
+        parts.push(part);
+        partLength += part.length;
+      }
+      last = buf[got - 1] as number;
+      offset += got;
+    }
+    if (parts.length > 0) yield { text: Buffer.concat(parts).toString('utf8'), n: ++n };
+  }
+  return { lines: lines(), end: () => ({ endsWithNewline: last === 0x0a, lastNewline }) };
 }
 
 /**

@@ -4,7 +4,7 @@ import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openJournal, readJournal, JournalError } from '../../../src/core/backfill';
-import { bootId, LEASE_ROWS } from '../../../src/core/backfill/journal';
+import { bootId, journalIoError, LEASE_ROWS } from '../../../src/core/backfill/journal';
 
 const header = { flow: 'f.http', flowHash: 'abc', data: 'd.csv' };
 const H1 = 'a'.repeat(64);
@@ -122,5 +122,11 @@ describe('backfill journal', () => {
     await writer.close();
     assert.deepEqual(leases(), [LEASE_ROWS, 2 * LEASE_ROWS]);
     assert.equal(JSON.parse(readFileSync(path, 'utf8').trim().split('\n').at(-1) as string).t, 'closed');
+  });
+
+  it('a journal that cannot be written is named, with why (a full disk)', () => {
+    const e = journalIoError('/data/.tpp/runs/f-d.csv.jsonl', Object.assign(new Error('no space left on device'), { code: 'ENOSPC' }));
+    assert.equal(e.code, 'io');
+    assert.match(e.message, /^cannot write the journal \/data\/\.tpp\/runs\/f-d\.csv\.jsonl: no space is left on its disk \(ENOSPC\)\. .*--resume/);
   });
 });

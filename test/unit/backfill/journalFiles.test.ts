@@ -5,11 +5,11 @@
  * these tests: the journal is opened after the rows are checked and before the first one is sent.
  */
 import * as assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { defaultJournalPath, JournalError, runBackfill } from '../../../src/core/backfill';
 import { parseFlow } from '../../../src/core/flows/parse';
-import { REGISTRATION_FLOW, registrationCsv, workspace } from './helpers';
+import { REGISTRATION_FLOW, registrationCsv, workspace as makeWorkspace } from './helpers';
 
 /** Runs the backfill of `w` against an address nothing listens on (nothing is sent before the journal is open). */
 async function run(w: { flowPath: string; dataPath: string }, resume = false): Promise<unknown> {
@@ -20,6 +20,16 @@ async function run(w: { flowPath: string; dataPath: string }, resume = false): P
 const refused = (code: string, re: RegExp) => (e: unknown) => e instanceof JournalError && e.code === code && re.test(e.message);
 
 describe('a journal is a file tpp owns', () => {
+  const dirs: string[] = [];
+  const workspace = (flow: string, csv: string) => {
+    const w = makeWorkspace(flow, csv);
+    dirs.push(w.dir);
+    return w;
+  };
+  after(() => {
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  });
+
   it('a symbolic link at the journal is refused; the file it points to is neither truncated nor written', async () => {
     const w = workspace(REGISTRATION_FLOW, registrationCsv('SYM', 2));
     const journal = defaultJournalPath(w.flowPath, w.dataPath);
