@@ -13,12 +13,18 @@ import { bootId, processStart } from '../../../src/core/lock/owner';
 
 const fixture = join(__dirname, 'fixtures', 'take-lock.ts');
 
-/** Runs take-lock.ts; resolves with what it printed. */
-function racer(file: string, startAt: number, holdMs: number, env: NodeJS.ProcessEnv = process.env, die = false): Promise<string> {
-  const child = spawn(process.execPath, ['--require', 'tsx/cjs', fixture, file, String(startAt), String(holdMs), ...(die ? ['--die'] : [])], { stdio: ['ignore', 'pipe', 'inherit'], env });
+/** Runs take-lock.ts; resolves with what it printed, a line per round. */
+function racer(dir: string, startAt: number, rounds: number, env: NodeJS.ProcessEnv): Promise<string[]> {
+  const child = spawn(process.execPath, ['--require', 'tsx/cjs', fixture, dir, String(startAt), String(rounds), '25'], { stdio: ['ignore', 'pipe', 'inherit'], env });
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-  return new Promise((r) => child.once('exit', () => r(out.trim())));
+  return new Promise((r) => child.once('exit', () => r(out.trim().split('\n'))));
+}
+
+/** The pid of a process that has ended. */
+function deadPid(): Promise<number> {
+  const child = spawn(process.execPath, ['-e', '0'], { stdio: 'ignore' });
+  return new Promise((r) => child.once('exit', () => r(child.pid as number)));
 }
 
 describe('the lock of a journal', function () {
@@ -66,15 +72,21 @@ describe('the lock of a journal', function () {
   });
 
   it('three takers racing over a lock left by a killed process: exactly one gets it, the others name it; $TMPDIR does not matter', async () => {
-    for (let trial = 0; trial < 3; trial++) {
-      const file = join(dir, `j${trial}.jsonl`);
-      assert.match(await racer(file, 0, 0, process.env, true), /^got \d+$/, 'the crashed run took it');
-      const startAt = Date.now() + 1500;
-      const outs = await Promise.all([0, 1, 2].map((i) => racer(file, startAt, 1000, { ...process.env, TMPDIR: join(dir, `tmp${trial}-${i}`) })));
-      const got = outs.filter((o) => o.startsWith('got '));
-      assert.equal(got.length, 1, `trial ${trial}: ${outs.join(' | ')}`);
-      const winner = (got[0] as string).slice(4);
-      for (const o of outs.filter((x) => !x.startsWith('got '))) assert.equal(o, `held ${winner}`, `trial ${trial}: ${outs.join(' | ')}`);
+    // Rounds of a race each: the lock of j<r>.jsonl was left by a run that was killed, and three processes, each with
+    // its own $TMPDIR, try to take it at the same millisecond.
+    const rounds = 40;
+    const dead = await deadPid();
+    for (let r = 0; r < rounds; r++) {
+      mkdirSync(lockDirOf(join(dir, `j${r}.jsonl`)));
+      writeFileSync(join(lockDirOf(join(dir, `j${r}.jsonl`)), '1.json'), JSON.stringify({ pid: dead, boot: bootId(), start: '', host: hostname(), since: '', what: 'a run that was killed' }));
+    }
+    const startAt = Date.now() + 2500;
+    const outs = await Promise.all([0, 1, 2].map((i) => racer(dir, startAt, rounds, { ...process.env, TMPDIR: join(dir, `tmp${i}`) })));
+    for (let r = 0; r < rounds; r++) {
+      const said = outs.map((o) => (o[r] ?? '').replace(/^\d+ /, ''));
+      const got = said.filter((o) => o.startsWith('got '));
+      assert.equal(got.length, 1, `round ${r}: ${said.join(' | ')}`);
+      for (const o of said.filter((x) => !x.startsWith('got '))) assert.equal(o, `held ${(got[0] as string).slice(4)}`, `round ${r}: ${said.join(' | ')}`);
     }
   });
 
