@@ -34,11 +34,16 @@ export const JOURNAL_SYNC_MS = 200;
 const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
 const datasync = promisify(fdatasync);
 
-/** A file system error of the journal as a message that names it (ENOSPC: the disk is full). */
-export function journalIoError(path: string, err: unknown): JournalError {
+/**
+ * A file system error of the journal as a message that names it (ENOSPC: the disk is full). `opening`: nothing was
+ * sent yet (the journal, its directory or its lock could not be made).
+ */
+export function journalIoError(path: string, err: unknown, opening = false): JournalError {
+  if (err instanceof JournalError) return err;
   const e = err as NodeJS.ErrnoException;
-  const why = e.code === 'ENOSPC' ? 'no space is left on its disk (ENOSPC)' : e.code === 'EDQUOT' ? 'the disk quota is used up (EDQUOT)' : `${e.code ?? ''} ${e.message ?? String(err)}`.trim();
-  return new JournalError(`cannot write the journal ${path}: ${why}. Rows in flight are in it as started; free the space and continue with --resume (they are looked up before anything is resent).`, 'io');
+  const why = e.code === 'ENOSPC' ? 'no space is left on its disk (ENOSPC)' : e.code === 'EDQUOT' ? 'the disk quota is used up (EDQUOT)' : `${e.message ?? String(err)}`.trim();
+  const next = opening ? 'Nothing was sent.' : 'Rows in flight are in it as started; once it can be written, continue with --resume (they are looked up before anything is resent).';
+  return new JournalError(`cannot ${opening ? 'open' : 'write'} the journal ${path}: ${why}. ${next}`, 'io');
 }
 
 /**
@@ -219,9 +224,14 @@ function checkHeader(path: string, contents: JournalContents, options: OpenJourn
  *   data file or a changed flow), `exists` (it has rows and `resume` is false), `io`; other file system errors as they are.
  */
 export async function openJournal(path: string, options: OpenJournalOptions): Promise<{ writer: JournalWriter; contents: JournalContents }> {
-  if (options.ownDirs) ownDirectories(options.ownDirs);
-  else mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  const lock = takeFileLock(path, 'backfill');
+  let lock: ReturnType<typeof takeFileLock>;
+  try {
+    if (options.ownDirs) ownDirectories(options.ownDirs);
+    else mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    lock = takeFileLock(path, 'backfill');
+  } catch (err) {
+    throw journalIoError(path, err, true);
+  }
   if ('held' in lock) throw new JournalError(`${path} is in use by another run of this backfill: ${describeHolder(lock.held)}. Wait for it to end; the lock is per machine (docs/backfills.md, One run at a time).`, 'busy');
   let fd: number | undefined;
   let writer: JournalWriter | undefined;
@@ -246,6 +256,6 @@ export async function openJournal(path: string, options: OpenJournalOptions): Pr
     writer?.abandon();
     if (fd !== undefined) closeSync(fd);
     lock.release();
-    throw err;
+    throw journalIoError(path, err, writer === undefined);
   }
 }

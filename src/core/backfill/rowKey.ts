@@ -10,6 +10,7 @@
 import { createHash } from 'node:crypto';
 import type { EndpointId } from '../contract/types';
 import { endpointsOf, type PreparedRequest } from '../flows/send';
+import { checkable } from './storedCheck';
 import type { FlowEnvironment, FlowFile, FlowRequest } from '../flows/types';
 
 /** Keys longer than this are written as their hash. */
@@ -74,6 +75,12 @@ export function keyOf(req: PreparedRequest, env: FlowEnvironment): string | unde
   }
   if (key === undefined) return undefined;
   return key.length > MAX_KEY ? `key sha256 ${createHash('sha256').update(key).digest('hex').slice(0, 32)}` : key;
+}
+
+/** Whether a resolved request is a create the duplicate check can find again (storedCheck.ts). */
+export function checkableRequest(req: PreparedRequest, env: FlowEnvironment): boolean {
+  const def = endpointsOf(req.method, req.url, env, req.json).matches[0]?.def;
+  return def !== undefined && checkable(def);
 }
 
 /** The key of a row that has no key of its own: its values' hash. */

@@ -16,7 +16,7 @@ import type { FlowRequest } from '../flows/types';
 import { openJournal, JournalMarks, type JournalHeader, type JournalWriter, type RowState } from './journal';
 import { repairNotes } from './journalCheck';
 import { RowSet } from './keyTable';
-import { keyOf, keyRequestOf, valuesKey } from './rowKey';
+import { checkableRequest, keyOf, keyRequestOf, valuesKey } from './rowKey';
 import { checkRow, readsAnswers } from './rowCheck';
 import { columnsUsed, readRows, type DataRow } from './rows';
 import { sendRow, type RowSendContext } from './sendRow';
@@ -153,7 +153,8 @@ async function doRow(run: Run, row: DataRow): Promise<void> {
   const { state, other } = run.marks.lookup(key, row.number, hash);
   if (other?.stored) return end({ status: 'changed', message: `${key}: its values changed since the journal stored this row: not sent (restore them; or move the journal away, and a new run checks each row against what is stored)` });
   if (state === 'created' || state === 'recovered') return run.tally.already();
-  if (state === 'refused') return end({ status: 'refused', message: 'refused in an earlier run (see the journal): not sent again' });
+  // A 409 journalled by a version that did not check such answers is checked now, where a check can find the record.
+  if (state === 'refused' || (state === 'refused409' && !(ready && checkableRequest(ready.req, o.environment)))) return end({ status: 'refused', message: 'refused in an earlier run (see the journal): not sent again' });
   if (state === 'conflict') return end({ status: 'conflict', message: 'stored already with other values, found in an earlier run (see the journal): not sent again' });
   if (run.invalid.has(row.number)) {
     journal?.write({ t: 'ended', row: row.number, key, hash, status: 'skipped' });

@@ -128,5 +128,6 @@ describe('backfill journal', () => {
     const e = journalIoError('/data/.tpp/runs/f-d.csv.jsonl', Object.assign(new Error('no space left on device'), { code: 'ENOSPC' }));
     assert.equal(e.code, 'io');
     assert.match(e.message, /^cannot write the journal \/data\/\.tpp\/runs\/f-d\.csv\.jsonl: no space is left on its disk \(ENOSPC\)\. .*--resume/);
+    assert.match(journalIoError('/j.jsonl', Object.assign(new Error('x'), { code: 'ENOSPC' }), true).message, /^cannot open the journal \/j\.jsonl: no space is left on its disk \(ENOSPC\)\. Nothing was sent\.$/);
   });
 });
