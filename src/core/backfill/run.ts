@@ -171,11 +171,12 @@ async function doRow(run: Run, row: DataRow): Promise<void> {
   end(result);
 }
 
+/** Takes rows until none is left, the run is stopped, or a worker met an error that ends it (the others then finish their row). */
 async function worker(run: Run): Promise<void> {
   while (!run.o.signal?.aborted && !run.failure) {
-    const row = await run.next();
-    if (!row) return;
     try {
+      const row = await run.next();
+      if (!row) return;
       await doRow(run, row);
     } catch (error) {
       run.failure ??= { error };
