@@ -7,10 +7,10 @@
  * into the lock directory as generation `<n>.json`: link(2) fails when the name exists, so of several processes that
  * saw generation n-1 free only one makes n. Generation n may be made only while n-1 is free: released (its record
  * replaced by a released one with rename(2)) or proven dead (same host; another boot of the machine, or no process
- * with that pid, or one that started at another time). After linking, the maker reads the directory again and yields
- * to a higher generation; it then removes the generations below its own. The highest generation is never removed (a
- * release marks it), so the numbers only grow, and a process paused for long between its reading and its linking
- * cannot link a number that a later holder already used.
+ * with that pid, or one that ended and awaits its reaping, or one that started at another time). After linking, the
+ * maker reads the directory again and yields to a higher generation; it then removes the generations below its own.
+ * The highest generation is never removed (a release marks it), so the numbers only grow, and a process paused for
+ * long between its reading and its linking cannot link a number that a later holder already used.
  *
  * What cannot be proven is never assumed: a record of another host, or one that cannot be read, keeps the lock held
  * (the message names the file to remove once no run uses it). Libraries did not fit: proper-lockfile and its kind judge
@@ -22,7 +22,7 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, constants, linkSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { bootId, processStart } from './owner';
+import { bootId, processRuns, processStart } from './owner';
 
 /** Who holds a lock. Times are ISO 8601. */
 export interface LockOwner {
@@ -68,11 +68,7 @@ function provenGone(owner: LockOwner): boolean {
   const boot = bootId();
   if (!boot.startsWith('boot-') && !owner.boot.startsWith('boot-') && owner.boot !== boot) return true; // the machine restarted
   if (owner.boot !== boot) return false; // boot times to the minute may differ by one: nothing proven
-  try {
-    process.kill(owner.pid, 0);
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'ESRCH';
-  }
+  if (!processRuns(owner.pid)) return true;
   const start = processStart(owner.pid);
   return start !== undefined && owner.start !== '' && start !== owner.start; // the pid names a later process
 }
@@ -154,13 +150,7 @@ function sweep(dir: string, gen: number): void {
     const g = GEN_RE.exec(name)?.[1];
     const tmpPid = TMP_RE.exec(name)?.[1];
     if (g !== undefined && Number(g) < gen) quietUnlink(join(dir, name));
-    else if (tmpPid !== undefined && Number(tmpPid) !== process.pid) {
-      try {
-        process.kill(Number(tmpPid), 0);
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code === 'ESRCH') quietUnlink(join(dir, name));
-      }
-    }
+    else if (tmpPid !== undefined && Number(tmpPid) !== process.pid && !processRuns(Number(tmpPid))) quietUnlink(join(dir, name));
   }
 }
 

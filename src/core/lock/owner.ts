@@ -17,16 +17,36 @@ export function bootId(): string {
   }
 }
 
+/** The fields of Linux's `/proc/<pid>/stat` after the command name (field 3 first), or undefined. */
+function statOf(pid: number): string[] | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name (field 2) is in parentheses and may hold spaces and parentheses itself.
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * When process `pid` started, in clock ticks since boot (field 22 of Linux's `/proc/<pid>/stat`): a pid used again by
  * a later process has another. Undefined where there is no /proc, or no such process.
  */
 export function processStart(pid: number): string | undefined {
+  return statOf(pid)?.[19];
+}
+
+/**
+ * Whether process `pid` runs: it exists and, on Linux, has not ended (a process that ended stays a zombie until its
+ * parent reaps it, which an orphan's new parent may be slow to do, or never, in a container without an init).
+ * Another user's process counts as running.
+ */
+export function processRuns(pid: number): boolean {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // The command name (field 2) is in parentheses and may hold spaces and parentheses itself.
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
-  } catch {
-    return undefined;
+    process.kill(pid, 0);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ESRCH') return false;
   }
+  const state = statOf(pid)?.[0];
+  return state !== 'Z' && state !== 'X';
 }

@@ -5,7 +5,7 @@
  */
 import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describeHolder, lockDirOf, lockHolder, takeFileLock } from '../../../src/core/lock/fileLock';
@@ -87,6 +87,25 @@ describe('the lock of a journal', function () {
       const got = said.filter((o) => o.startsWith('got '));
       assert.equal(got.length, 1, `round ${r}: ${said.join(' | ')}`);
       for (const o of said.filter((x) => !x.startsWith('got '))) assert.equal(o, `held ${(got[0] as string).slice(4)}`, `round ${r}: ${said.join(' | ')}`);
+    }
+  });
+
+  it('is taken over from a process that ended and awaits its reaping (a zombie), as after a crash in a container', async function () {
+    if (process.platform !== 'linux') this.skip(); // /proc tells a zombie
+    // `sleep 0.1` ends while its parent, a `sleep 5` (the shell exec'ed into it), never reaps it.
+    const parent = spawn('sh', ['-c', 'sleep 0.1 & echo $!; exec sleep 5'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    try {
+      const pid = Number(await new Promise<string>((r) => parent.stdout.once('data', (d: Buffer) => r(d.toString()))));
+      const start = processStart(pid);
+      for (let i = 0; i < 100 && !/^\S+ \(sleep\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8')); i++) await new Promise((r) => setTimeout(r, 20));
+      const file = join(dir, 'j.jsonl');
+      mkdirSync(lockDirOf(file));
+      writeFileSync(join(lockDirOf(file), '1.json'), JSON.stringify({ pid, boot: bootId(), start, host: hostname(), since: '', what: 'a run that was killed' }));
+      const taken = takeFileLock(file, 'tpp run');
+      assert.ok(!('held' in taken), JSON.stringify(taken));
+      taken.release();
+    } finally {
+      parent.kill();
     }
   });
 
