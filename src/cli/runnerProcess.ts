@@ -1,9 +1,10 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { constants } from 'node:os';
 import { resolve } from 'node:path';
 import { dataDirectiveOf } from '../core/backfill/directive';
 import { CHILD_EXEC_ARGV, childEnv } from '../core/childProcess/childProtocol';
-import { relayUntilExit } from './childRelay';
+import type { StopMessage } from './commands/backfillSignals';
 
 /**
  * `tpp run` over a data file (docs/backfills.md, Figures: memory) sends its rows from a process of its own, started
@@ -16,11 +17,13 @@ import { relayUntilExit } from './childRelay';
  * runs, and NODE_OPTIONS, read only at start too, refuses two of them, so the command starts
  * `node <options> <tpp> run <args>` and waits for it, as `tpp sandbox` does (sandboxProcess.ts).
  *
- * Stops keep their meaning (docs/backfills.md, What a stop can lose): the runner shares the terminal's process group,
- * so a Ctrl+C reaches it directly (this process ignores it and waits); a SIGTERM or SIGHUP is passed on; and when this
- * process dies, even by SIGKILL, its IPC channel closes and the runner kills itself with SIGKILL at once, so that a
- * killed `tpp run` never leaves rows being sent. The runner opens and locks the journal itself, so the lock belongs
- * to the process that writes it and is released by the kernel when it dies.
+ * Stops keep their meaning (docs/backfills.md, Stopping a run; What a stop can lose): the runner shares the terminal's
+ * process group, so a Ctrl+C reaches it directly; a SIGINT, SIGTERM or SIGHUP that reaches this process is passed on
+ * over the IPC channel as a stop message (commands/backfillSignals.ts), so a signal sent to `tpp` alone stops the run
+ * the same way, and one the group got twice is still one stop. When the runner dies by a signal, this process says
+ * which and how to continue. When this process dies, even by SIGKILL, its IPC channel closes and the runner kills
+ * itself with SIGKILL at once, so that a killed `tpp run` never leaves rows being sent. The runner opens and locks
+ * the journal itself, so the lock belongs to the process that writes it.
  */
 
 /** V8 options of the process that sends a backfill's rows. */
@@ -49,13 +52,36 @@ export function isDataRun(argv: readonly string[], cwd: string = process.cwd()):
 }
 
 /**
- * Runs `tpp <argv>` in a runner process (see the module comment); resolves to its exit code (1 when a signal ended
- * it). Rejects when it cannot be started.
+ * Runs `tpp <argv>` in a runner process (see the module comment); resolves to its exit code, or 128 + N when signal N
+ * ended it (said on stderr, with how to continue). Rejects when it cannot be started.
  */
 export function runInRunner(argv: readonly string[], script: string): Promise<number> {
   const child = spawn(process.execPath, [...RUNNER_EXEC_ARGV, script, ...argv], { stdio: ['inherit', 'inherit', 'inherit', 'ipc'], env: childEnv(process.env) });
-  // The runner shares the terminal's process group: a Ctrl+C reaches it without this process passing it on.
-  return relayUntilExit(child, 'ignore');
+  let sigints = 0;
+  const pass = (signal: NodeJS.Signals) => () => {
+    const message: StopMessage = { tpp: 'stop', signal, ...(signal === 'SIGINT' && ++sigints >= 2 ? { force: true } : {}) };
+    if (child.connected) child.send(message, () => undefined);
+  };
+  const signals = (['SIGINT', 'SIGTERM', 'SIGHUP'] as const).map((s) => [s, pass(s)] as const);
+  for (const [s, f] of signals) process.on(s, f);
+  process.stderr.on('error', () => undefined); // a terminal that closed (SIGHUP)
+  return new Promise<number>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code, signal) => {
+      for (const [s, f] of signals) process.off(s, f);
+      if (signal === null) return resolve(code ?? 1);
+      process.stderr.write(deathMessage(child, signal, argv));
+      resolve(128 + (constants.signals[signal] ?? 0));
+    });
+  });
+}
+
+/** What to say when the runner died by `signal`. */
+function deathMessage(child: ChildProcess, signal: NodeJS.Signals, argv: readonly string[]): string {
+  const journal = argv.includes('--no-journal')
+    ? 'it ran without a journal, so the rows it sent cannot be told from the others: check what is stored before running it again'
+    : `every row it sent is in the journal: continue with the same command and --resume (rows it had in flight are looked up before anything is resent)`;
+  return `\ntpp run: the process sending the rows (pid ${child.pid ?? '?'}) was killed by ${signal}; ${journal}.\n`;
 }
 
 /**

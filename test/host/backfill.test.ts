@@ -1,7 +1,8 @@
 // Data-driven flows (docs/backfills.md, docs/flows-editor.md) in a real extension host against the Local sandbox: run
 // from the Test Explorer, the request item shows the row counts and the failed rows are its child items; a run
 // cancelled mid-way leaves a resumable journal, and Resume Backfill continues it without storing a row twice.
-// Spec: Tire-protection registrations ("Registrations are unique by invoice number"; a second one is refused with 409).
+// Spec: Tire-protection registrations ("Registrations are unique by invoice number"; a second one is answered 409, which the
+// duplicate check settles: stored with other values is a conflict, shown with both).
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
@@ -50,18 +51,18 @@ describe('backfills: a data-driven flow in the Test Explorer (Local sandbox)', f
 
   it('the request item shows the row counts; the failed rows are its child items, at their data lines', async () => {
     const invoices = Array.from({ length: 12 }, (_, i) => `${prefix}-A${i + 1}`);
-    invoices[4] = invoices[0] as string; // rows 5 and 9 repeat an invoice: the sandbox refuses them with 409
+    invoices[4] = invoices[0] as string; // rows 5 and 9 repeat an invoice with another name: 409, then a conflict
     invoices[8] = invoices[1] as string;
     const uri = await writeBackfill('counts', invoices);
     await api.flowTests.runFile(uri, 'local');
     const r = api.flowTests.lastBackfill;
     assert.ok(r?.summary, JSON.stringify(r));
     assert.equal(r.summary.created, 10);
-    assert.equal(r.summary.refused, 2);
-    assert.equal(r.summary.unknown, 0);
-    assert.deepEqual(r.rowItems.map((l) => /^row (\d+) \(line (\d+)\): refused 409/.exec(l)?.slice(1).join(':')), ['5:6', '9:10']);
+    assert.equal(r.summary.conflict, 2);
+    assert.equal(r.summary.refused + r.summary.unknown, 0);
+    assert.deepEqual(r.rowItems.map((l) => /^row (\d+) \(line (\d+)\): conflict 409: stored already with other values \(customer\.name: "Buyer \d+", stored "Buyer \d+"\)/.exec(l)?.slice(1).join(':')), ['5:6', '9:10']);
     const item = api.flowTests.controller.items.get(uri.toString())?.children.get(`${uri.toString()}#0`);
-    assert.match(item?.description ?? '', /12 rows: 10 created, 0 recovered, 2 refused, 0 skipped, 0 unknown/);
+    assert.match(item?.description ?? '', /12 rows: 10 created, 0 recovered, 0 refused, 0 skipped, 0 unknown, 2 conflict/);
     const children: vscode.TestItem[] = [];
     item?.children.forEach((c) => void children.push(c));
     assert.equal(children.length, 2, 'one child item per failed row');

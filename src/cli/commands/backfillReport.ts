@@ -11,10 +11,11 @@ import { xmlText } from './runReport';
 export interface BackfillReporter {
   begin(): string;
   row(r: RowResult): string;
-  end(s: BackfillSummary): string;
+  /** `stoppedBy`: the signal that stopped the run, when one did. */
+  end(s: BackfillSummary, stoppedBy?: string): string;
 }
 
-const MARKS: Readonly<Record<RowStatus, string>> = { created: '✔', recovered: '✔', refused: '✘', failed: '✘', skipped: '-', unknown: '?', changed: '!', cancelled: '-' };
+const MARKS: Readonly<Record<RowStatus, string>> = { created: '✔', recovered: '✔', refused: '✘', failed: '✘', skipped: '-', unknown: '?', changed: '!', cancelled: '-', conflict: '✘' };
 
 /** One bad row of the check pass. */
 export function problemLines(file: string, problems: readonly RowProblem[]): string {
@@ -24,14 +25,20 @@ export function problemLines(file: string, problems: readonly RowProblem[]): str
 /** One row as a line. */
 export function prettyRow(r: RowResult): string {
   const what = r.status === 'created' || r.status === 'recovered' ? `${r.status}${r.id !== undefined ? ` ${r.id}` : ''}` : `${r.status}${r.http !== undefined ? ` ${r.http}` : ''}`;
-  return `${MARKS[r.status]} row ${r.row} (line ${r.line}) ${what}${r.resumed ? ' (resumed)' : ''}${r.message && r.status !== 'created' ? `: ${r.message}` : ''}\n`;
+  const key = r.key !== undefined && !r.key.startsWith('values ') ? `, ${r.key}` : '';
+  return `${MARKS[r.status]} row ${r.row} (line ${r.line}${key}) ${what}${r.resumed ? ' (resumed)' : ''}${r.message && r.status !== 'created' ? `: ${r.message}` : ''}\n`;
 }
 
-/** The summary line. */
-export function summaryLine(s: BackfillSummary): string {
-  if (s.notSent) return `${s.rows} rows checked, ${s.invalid} invalid: nothing was sent${s.invalid > 0 ? ' (fix them, or send the others with --skip-invalid)' : ''} (${(s.durationMs / 1000).toFixed(2)} s)\n`;
-  const parts = [`${s.created} created`, s.recovered && `${s.recovered} recovered`, s.done && `${s.done} already done`, s.refused && `${s.refused} refused`, s.failed && `${s.failed} failed`, s.skipped && `${s.skipped} skipped (invalid)`, s.unknown && `${s.unknown} outcome unknown`, s.changed && `${s.changed} changed since the journal`, s.cancelled && `${s.cancelled} cancelled`].filter(Boolean);
-  return `${parts.join(', ')} (${s.rows} rows in ${(s.durationMs / 1000).toFixed(2)} s)\n`;
+const seconds = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
+
+/** The summary line; `stoppedBy` names the signal that stopped the run, when one did. */
+export function summaryLine(s: BackfillSummary, stoppedBy?: string): string {
+  const stop = s.stopped ? `Stopped${stoppedBy ? ` (${stoppedBy})` : ''}: ` : '';
+  if (s.notSent && s.stopped) return `${stop}nothing was sent (${s.rows} rows checked before the stop, ${seconds(s.durationMs)})\n`;
+  if (s.notSent) return `${s.rows} rows checked, ${s.invalid} invalid: nothing was sent${s.invalid > 0 ? ' (fix them, or send the others with --skip-invalid)' : ''} (${seconds(s.durationMs)})\n`;
+  const parts = [`${s.created} created`, s.recovered && `${s.recovered} recovered`, s.done && `${s.done} already done`, s.refused && `${s.refused} refused`, s.conflict && `${s.conflict} conflict (stored with other values)`, s.failed && `${s.failed} failed`, s.skipped && `${s.skipped} skipped (invalid)`, s.unknown && `${s.unknown} outcome unknown`, s.changed && `${s.changed} changed since the journal`, s.cancelled && `${s.cancelled} cancelled mid-row`].filter(Boolean);
+  const left = s.stopped ? `; ${s.unsent} of ${s.rows} rows were not sent${s.cancelled ? ` and ${s.cancelled} stopped mid-row` : ''}: continue with --resume` : '';
+  return `${stop}${parts.join(', ')} (${s.rows} rows in ${seconds(s.durationMs)})${left}\n`;
 }
 
 /** The progress line of a terminal: rows done/total, rate, ETA, failures. */
@@ -54,7 +61,7 @@ export function backfillReporter(kind: 'pretty' | 'json' | 'junit', flow: string
         first = false;
         return out;
       },
-      end: (s) => `\n  ],\n  "summary": ${JSON.stringify(s)}\n}\n`,
+      end: (s, stoppedBy) => `\n  ],\n  "summary": ${JSON.stringify(stoppedBy ? { ...s, stoppedBy } : s)}\n}\n`,
     };
   }
   return {
@@ -64,9 +71,9 @@ export function backfillReporter(kind: 'pretty' | 'json' | 'junit', flow: string
       const msg = xmlText(`${r.status}${r.http !== undefined ? ` ${r.http}` : ''}${r.message ? `: ${r.message}` : ''}`);
       if (r.status === 'created' || r.status === 'recovered') return `    <testcase ${attrs}><system-out>${xmlText(`${r.status}${r.id !== undefined ? ` ${r.id}` : ''}`)}</system-out></testcase>\n`;
       if (r.status === 'skipped' || r.status === 'cancelled') return `    <testcase ${attrs}><skipped message="${msg}"/></testcase>\n`;
-      if (r.status === 'refused') return `    <testcase ${attrs}><failure type="refused" message="${msg}">${msg}</failure></testcase>\n`;
+      if (r.status === 'refused' || r.status === 'conflict') return `    <testcase ${attrs}><failure type="${r.status}" message="${msg}">${msg}</failure></testcase>\n`;
       return `    <testcase ${attrs}><error type="${r.status}" message="${msg}">${msg}</error></testcase>\n`;
     },
-    end: (s) => `    <system-out>${xmlText(summaryLine(s))}</system-out>\n  </testsuite>\n</testsuites>\n`,
+    end: (s, stoppedBy) => `    <system-out>${xmlText(summaryLine(s, stoppedBy))}</system-out>\n  </testsuite>\n</testsuites>\n`,
   };
 }

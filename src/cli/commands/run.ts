@@ -3,21 +3,20 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { expandGlob, isGlob } from '../../core/diagnostics/glob';
 import { deriveBaseUrls, isEnvironmentId, ENVIRONMENT_IDS } from '../../core/environments';
-import type { HostPolicy } from '../../core/flows/carried';
 import { checkFlowForRun } from '../../core/flows/check';
 import { parseFlow } from '../../core/flows/parse';
-import { FlowFileAccessError, projectReader, readScopeOf } from '../../core/flows/projectFiles';
 import { environmentVariablesOf, runFlows } from '../../core/flows/run';
 import type { FlowEnvironment, FlowFile, FlowProblem, RequestResult } from '../../core/flows/types';
 import { importPrivateKeyPem } from '../../core/jwt/keys';
 import { TokenMinter } from '../../core/jwt/mint';
+import { accessOf, type FlowAccess } from '../flowAccess';
 import { CliCommand, CliIo, UsageError } from '../io';
 import { PARTNER_OPTIONS, partnerFlags, varsOf } from '../partnerFlags';
 import { jsonReport, junitReport, prettyResult, prettySummary, summarize } from './runReport';
 import { BACKFILL_HELP, BACKFILL_OPTIONS, runBackfillIfData } from './backfill';
 
 const USAGE =
-  'tpp run <file|dir|glob>... [--env local|sandbox|production] [--reporter pretty|junit|json] [--out <file>] [--bail] [--var name=value]... [--allow-read <dir>]... [--allow-host <host>]... --base-url <v3 base> --iss <partner-id> --key <pkcs8.pem> [--v2-base-url <url>] [--eligibility-base-url <url>] [--eligibility-token <t>] [--data <file>] [--dry-run] [--skip-invalid] [--jobs <n>] [--resume] [--retry-unknown] [--journal <file>]';
+  'tpp run <file|dir|glob>... [--env local|sandbox|production] [--reporter pretty|junit|json] [--out <file>] [--bail] [--var name=value]... [--allow-read <dir>]... [--allow-host <host>]... --base-url <v3 base> --iss <partner-id> --key <pkcs8.pem> [--v2-base-url <url>] [--eligibility-base-url <url>] [--eligibility-token <t>] [--data <file>] [--dry-run] [--skip-invalid] [--jobs <n>] [--resume] [--retry-unknown] [--journal <file>] [--journal-check] [--no-journal]';
 
 const HELP = `Runs .http flow files as tests (docs/flows.md): each file's requests in order, each checked by its ?? lines.
 Requests to the contract's endpoints get a fresh JWT per attempt, retries and duplicate-safe creates (docs/sending.md).
@@ -113,21 +112,6 @@ export function exitCodeOf(results: readonly RequestResult[]): 0 | 1 | 3 {
   return results.some((r) => r.outcome === 'failed') ? 1 : 0;
 }
 
-/** What the flows of a run may read and where they may send (docs/flows.md, What a flow may do). */
-interface FlowAccess {
-  readonly read: (path: string, flowFile: string) => Promise<string>;
-  readonly hosts: HostPolicy;
-}
-
-/** `--allow-read` and `--allow-host`; an allowed directory that does not exist is a UsageError. */
-async function accessOf(values: { 'allow-read'?: string[]; 'allow-host'?: string[] }, cwd: string): Promise<FlowAccess> {
-  const allowRead = (values['allow-read'] ?? []).map((d) => resolve(cwd, d));
-  await readScopeOf(cwd, allowRead).catch((err: unknown) => {
-    throw err instanceof FlowFileAccessError ? new UsageError(`--allow-read: ${err.reason}`) : err;
-  });
-  return { read: projectReader(cwd, allowRead), hosts: { allowed: values['allow-host'] ?? [] } };
-}
-
 /** Reads, parses and checks the flow files; every problem found, in file order. */
 async function loadFlows(paths: readonly string[], cwd: string, o: { environment: FlowEnvironment; variables: Record<string, string>; access: FlowAccess }): Promise<{ files: FlowFile[]; problems: FlowProblem[] }> {
   const names = new Set([...Object.entries(environmentVariablesOf(o.environment)).flatMap(([k, v]) => (v !== undefined ? [k] : [])), ...Object.keys(o.variables)]);
@@ -143,7 +127,7 @@ async function loadFlows(paths: readonly string[], cwd: string, o: { environment
     }
     const flow = parseFlow(text, path);
     files.push(flow);
-    const readFile = (p: string) => o.access.read(p, path);
+    const readFile = (p: string) => o.access.files.read(p, path);
     problems.push(...flow.problems, ...(await checkFlowForRun(flow, { names, readFile, hosts: { environment: o.environment, variables: o.variables, policy: o.access.hosts } })));
   }
   return { files, problems };
@@ -174,7 +158,7 @@ export async function runRunCommand(args: string[], io: CliIo, env: NodeJS.Proce
   const paths = flowFilesOf(positionals, cwd);
   const access = await accessOf(values, cwd);
   // Backfill hook (docs/backfills.md): a flow over a data file runs row by row in backfill.ts.
-  const backfill = await runBackfillIfData(paths, values, { io, cwd, environment, variables, reporter, ...(values.out ? { out: values.out } : {}) });
+  const backfill = await runBackfillIfData(paths, values, { io, cwd, environment, variables, reporter, access, ...(values.out ? { out: values.out } : {}) });
   if (backfill !== undefined) return backfill;
   const { files, problems } = await loadFlows(paths, cwd, { environment, variables, access });
   for (const p of problems) io.stderr.write(problemLine(p));
@@ -191,7 +175,7 @@ export async function runRunCommand(args: string[], io: CliIo, env: NodeJS.Proce
     variables,
     bail: values.bail ?? false,
     hosts: access.hosts,
-    readFile: access.read,
+    readFile: (p, flow) => access.files.read(p, flow),
     listener: {
       onRequestStart: (file, r) => {
         if (tty) io.stdout.write(`\r\x1b[2K${done + 1}/${total} ${file}: ${r.label}`);

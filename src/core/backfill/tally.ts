@@ -9,14 +9,14 @@ export interface Tally {
   row(result: RowResult): void;
   /** A row the journal had already ended (not sent again). */
   already(): void;
-  summary(notSent: boolean, durationMs: number): BackfillSummary;
+  summary(notSent: boolean, stopped: boolean, durationMs: number): BackfillSummary;
 }
 
-const FAILED: readonly RowStatus[] = ['refused', 'failed', 'skipped', 'unknown', 'changed', 'cancelled'];
+const FAILED: readonly RowStatus[] = ['refused', 'failed', 'skipped', 'unknown', 'changed', 'cancelled', 'conflict'];
 
 /** A tally of `total` rows, `invalid` of them invalid, reporting to `listener`. */
 export function newTally(total: number, invalid: number, listener: BackfillListener | undefined): Tally {
-  const counts: Record<RowStatus, number> = { created: 0, recovered: 0, refused: 0, failed: 0, skipped: 0, unknown: 0, changed: 0, cancelled: 0 };
+  const counts: Record<RowStatus, number> = { created: 0, recovered: 0, refused: 0, failed: 0, skipped: 0, unknown: 0, changed: 0, cancelled: 0, conflict: 0 };
   let done = 0;
   let already = 0;
   let failed = 0;
@@ -40,6 +40,6 @@ export function newTally(total: number, invalid: number, listener: BackfillListe
       done++;
       progress();
     },
-    summary: (notSent, durationMs) => ({ rows: total, invalid, ...counts, done: already, notSent, durationMs: Math.round(durationMs) }),
+    summary: (notSent, stopped, durationMs) => ({ rows: total, invalid, ...counts, done: already, notSent, stopped, unsent: notSent ? total : total - done, durationMs: Math.round(durationMs) }),
   };
 }

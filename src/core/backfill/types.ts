@@ -29,7 +29,8 @@ export interface RowProblem {
  * `http` and `message`), `failed` (no answer, or a value could not be resolved; nothing is known to have landed),
  * `skipped` (invalid, `--skip-invalid`), `unknown` (a write may have landed and cannot be checked: `message` says
  * what to check), `changed` (its values changed since the journal was written: not sent), `cancelled` (the run was
- * cancelled after some of its requests: left for `--resume`).
+ * cancelled after some of its requests: left for `--resume`), `conflict` (its record is stored already with other
+ * values, found by the duplicate check: a real refusal, `message` shows both values).
  */
 export type RowStatus = EndStatus | 'changed' | 'cancelled';
 
@@ -37,6 +38,8 @@ export type RowStatus = EndStatus | 'changed' | 'cancelled';
 export interface RowResult {
   readonly row: number;
   readonly line: number;
+  /** What the journal knows the row by (rowKey.ts): `invoiceNumber INV-1`, or `values <hash>`. */
+  readonly key?: string;
   readonly status: RowStatus;
   /** Id of the record created or found (the last write's answer `id`/`_id`). */
   readonly id?: string;
@@ -62,9 +65,14 @@ export interface BackfillSummary {
   readonly unknown: number;
   readonly changed: number;
   readonly cancelled: number;
+  readonly conflict: number;
   readonly done: number;
-  /** True when nothing was sent because rows were invalid (and `skipInvalid` was not given), or for a dry run. */
+  /** True when nothing was sent because rows were invalid (and `skipInvalid` was not given), for a dry run, or when the run was stopped while checking. */
   readonly notSent: boolean;
+  /** True when the run was stopped (`signal`) before every row ended. */
+  readonly stopped: boolean;
+  /** Rows this run neither sent nor found done: never started, for a stopped run (`cancelled` rows, stopped mid-row, are counted apart). */
+  readonly unsent: number;
   readonly durationMs: number;
 }
 
@@ -89,6 +97,8 @@ export interface BackfillListener {
   onProgress?(progress: BackfillProgress): void;
   /** A 429 closed the shared gate for `delayMs` (every worker waits). */
   onSlowDown?(delayMs: number): void;
+  /** The journal was damaged and is resumed as far as it can be proven (docs/backfills.md, A damaged journal): one sentence each. */
+  onJournalRepair?(notes: readonly string[]): void;
 }
 
 /** Options of {@link runBackfill}. */
@@ -124,7 +134,7 @@ export interface BackfillOptions {
   readonly retryUnknown?: boolean;
   /** The journal's path (default: `.tpp/runs/<flow>-<data>.jsonl` next to the data file); `false`: no journal. */
   readonly journal?: string | false;
-  /** Stops taking rows; requests in flight finish; the journal stays resumable. */
+  /** Stops taking rows (also while checking them); requests in flight finish; the journal is closed and stays resumable. */
   readonly signal?: AbortSignal;
   readonly listener?: BackfillListener;
   /** The client's limits (docs/sending.md, Limits). */

@@ -121,20 +121,33 @@ export async function readInScope(written: string, flowDir: string, scope: ReadS
   }
 }
 
+/** What the flows of a command-line run may read: each flow's files, relative to that flow (see the module comment). */
+export interface ProjectAccess {
+  /** The text of `path` as the flow `flowFile` names it: the shape of `FlowRunOptions.readFile`. */
+  read(path: string, flowFile: string): Promise<string>;
+  /** Where `path` (a `# @data` file) is once links are resolved, when the flow may read it. */
+  resolve(path: string, flowFile: string): Promise<string>;
+}
+
 /**
- * A reader of the files a flow names, relative to that flow: `(path, flowFile) => text`, the shape of
- * `FlowRunOptions.readFile`. Each flow's project is found once.
+ * The files the flows of a run may read; each flow's project is found once.
  * @param cwd the directory the flow paths are relative to.
  * @param allowed directories the user allowed besides each flow's project.
+ * @throws (from `read`, `resolve`) FlowFileAccessError naming the path and why.
  */
-export function projectReader(cwd: string, allowed: readonly string[] = []): (path: string, flowFile: string) => Promise<string> {
+export function projectAccess(cwd: string, allowed: readonly string[] = []): ProjectAccess {
   const scopes = new Map<string, Promise<ReadScope>>();
-  return async (path, flowFile) => {
+  const scopeOf = (flowFile: string): Promise<ReadScope> => {
     let scope = scopes.get(flowFile);
     if (!scope) {
       scope = projectOf(flowFile, cwd).then((p) => readScopeOf(p, allowed));
       scopes.set(flowFile, scope);
     }
-    return readInScope(path, dirname(resolve(cwd, flowFile)), await scope);
+    return scope;
+  };
+  const dirOf = (flowFile: string) => dirname(resolve(cwd, flowFile));
+  return {
+    read: async (path, flowFile) => readInScope(path, dirOf(flowFile), await scopeOf(flowFile)),
+    resolve: async (path, flowFile) => resolveInScope(path, dirOf(flowFile), await scopeOf(flowFile)),
   };
 }

@@ -38,6 +38,11 @@ export interface SendOutcome {
   readonly recovered?: boolean;
   /** With `error`: the request may have taken effect (sent, and no answer or a 5xx to a write that is not repeated). */
   readonly outcomeUnknown?: boolean;
+  /**
+   * The client's error when a contract call did not succeed (ApiError, MalformedResponseError, NetworkError…), also
+   * when the answer it carried is given: a backfill settles a 409 or an unreadable 2xx with it (backfill/sendRow.ts).
+   */
+  readonly cause?: unknown;
 }
 
 /** True when the client's error says the request may have taken effect. */
@@ -52,7 +57,7 @@ export async function sendFlowRequest(req: PreparedRequest, ctx: FlowSendContext
   const refused = await hostRefusal(req.url, req.carried ?? [], env, ctx.hosts);
   if (refused) return { endpoints: [], error: `Not sent: ${refused}.` };
   const sent = await ctx.client.send({ kind: 'written', ...req }, { ...(ctx.signal ? { signal: ctx.signal } : {}) });
-  const base = { endpoints: sent.endpoints, exchange: sent.exchange, ...(sent.recovered ? { recovered: true } : {}) };
+  const base = { endpoints: sent.endpoints, exchange: sent.exchange, ...(sent.recovered ? { recovered: true } : {}), ...(sent.error !== undefined ? { cause: sent.error } : {}) };
   if (!sent.answer) return { ...base, error: sentError(sent), ...(outcomeUnknown(sent.error) ? { outcomeUnknown: true } : {}) };
   // An answer of another host than the environment's carries nothing of the partner's (carried.ts).
   return { ...base, answer: atEnvironment(new URL(req.url), env) ? sent.answer : { ...sent.answer, fromEnvironment: false } };

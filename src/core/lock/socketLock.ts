@@ -6,7 +6,9 @@
  *
  * (A time-stamped lock file such as proper-lockfile's cannot tell those two apart: it either lets a second process
  * in during a long pause or makes every restart after a crash wait for the lock to go stale. That is why the Local
- * sandbox's data directory (sandbox/db/lock.ts) and a backfill's journal (docs/backfills.md) both lock this way.)
+ * sandbox's data directory (sandbox/db/lock.ts) locks this way.) The socket lives in the temporary directory, so two
+ * processes with different `$TMPDIR` do not see each other's, and taking over a dead owner's socket (unlink, then
+ * listen) can let two takers in at once: a backfill's journal, which must hold against both, uses fileLock.ts.
  */
 import { createHash } from 'node:crypto';
 import { realpathSync, unlinkSync } from 'node:fs';

@@ -53,7 +53,7 @@ export function dataFileOf(uri: vscode.Uri, text: string): vscode.Uri | undefine
 /** The row counts as an item's description: created, recovered, refused, skipped, unknown (and the rest when any). */
 export function countsOf(s: BackfillSummary): string {
   const parts = [`${s.created} created`, `${s.recovered} recovered`, `${s.refused} refused`, `${s.skipped} skipped`, `${s.unknown} unknown`];
-  for (const [n, label] of [[s.invalid, 'invalid'], [s.failed, 'failed'], [s.changed, 'changed'], [s.cancelled, 'cancelled'], [s.done, 'already done']] as const) if (n > 0) parts.push(`${n} ${label}`);
+  for (const [n, label] of [[s.invalid, 'invalid'], [s.conflict, 'conflict'], [s.failed, 'failed'], [s.changed, 'changed'], [s.cancelled, 'cancelled'], [s.done, 'already done']] as const) if (n > 0) parts.push(`${n} ${label}`);
   return `${s.rows} rows: ${parts.join(', ')}`;
 }
 
@@ -168,9 +168,9 @@ function report(a: BackfillItemRun, head: vscode.TestItem, r: { summary: Backfil
   const s = r.summary;
   const counts = s ? countsOf(s) : '';
   for (const it of a.items) it.description = counts || undefined;
-  const resumable = r.cancelled ? ' Cancelled: Resume Backfill (on the item, or in the Command Palette) continues it without sending a row twice.' : '';
+  const resumable = r.cancelled ? ` Cancelled${s?.stopped ? `: ${s.unsent} row${s.unsent === 1 ? ' was' : 's were'} not sent` : ''}: Resume Backfill (on the item, or in the Command Palette) continues it without sending a row twice.` : '';
   const text = r.error ?? (s?.notSent ? `${counts}: nothing was sent, since ${s.invalid} row${s.invalid === 1 ? ' is' : 's are'} invalid (the child items say why): correct the data file and run again.` : `${counts}.${resumable}`);
-  const bad = !s || s.notSent || r.cancelled || s.refused + s.failed + s.skipped + s.unknown + s.changed + s.cancelled > 0;
+  const bad = !s || s.notSent || r.cancelled || s.refused + s.conflict + s.failed + s.skipped + s.unknown + s.changed + s.cancelled > 0;
   for (const it of a.items) {
     if (bad) a.run.failed(it, new vscode.TestMessage(text), r.durationMs);
     else a.run.passed(it, r.durationMs);

@@ -10,6 +10,12 @@ import { rowHash } from '../../../src/core/backfill/context';
 import { request, type Client } from '../sandbox/helpers';
 import { backfill, registrationCsv, registrationsPerInvoice, suiteSandbox } from './helpers';
 
+/** Options that stop a run once its rows are checked: the journal is open, no row is sent. */
+function stopAfterChecks(): { signal: AbortSignal; listener: { onChecked: () => void } } {
+  const stop = new AbortController();
+  return { signal: stop.signal, listener: { onChecked: () => stop.abort() } };
+}
+
 describe('backfill against the Local sandbox', function () {
   this.timeout(60_000);
   const suite = suiteSandbox();
@@ -66,23 +72,24 @@ describe('backfill against the Local sandbox', function () {
     for (let n = 1; n <= 4; n++) assert.equal(per.get(`LOST-${n}`), 1, `LOST-${n}`);
   });
 
-  it('sends a started row that had not landed, and reports a row whose values changed', async () => {
+  it('sends a started row that had not landed, and reports a stored row whose values changed, by its key', async () => {
     const w = ws(registrationCsv('NEW', 3));
     const path = defaultJournalPath(w.flowPath, w.dataPath);
-    const first = await backfill(w, c, { dryRun: true });
-    assert.equal(first.summary.invalid, 0);
-    // A journal whose run crashed after journalling row 1 as started but before sending it.
-    const full = await backfill(w, c, { jobs: 1, signal: AbortSignal.abort() });
+    // A journal whose run crashed after journalling row 1 as started but before sending it, and that stored row 2
+    // with other values than the data file has now.
+    const full = await backfill(w, c, { jobs: 1, ...stopAfterChecks() });
     assert.equal(full.summary.created, 0);
     const header = readFileSync(path, 'utf8').split('\n')[0];
     const row1 = { number: 1, line: 2, values: { invoice: 'NEW-1', enrollDate: new Date().toISOString().slice(0, 10), name: 'Person 1', email: 'p1@example.com', year: '2021' } };
     const hash = rowHash(row1, ['invoice', 'enrollDate', 'name', 'email', 'year']);
-    writeFileSync(path, `${header}\n${JSON.stringify({ t: 'started', row: 1, hash })}\n${JSON.stringify({ t: 'started', row: 2, hash })}\n`);
+    const lines = [{ t: 'started', row: 1, key: 'invoiceNumber NEW-1', hash }, { t: 'started', row: 2, key: 'invoiceNumber NEW-2', hash }, { t: 'ended', row: 2, key: 'invoiceNumber NEW-2', hash, status: 'created', id: 'x' }];
+    writeFileSync(path, `${header}\n${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
     const again = await backfill(w, c, { resume: true });
     const by = new Map(again.rows.map((r) => [r.row, r]));
     assert.equal(by.get(1)?.status, 'created');
     assert.ok(by.get(1)?.resumed);
-    assert.equal(by.get(2)?.status, 'changed', 'row 2 has other values than the journal says: not sent');
+    assert.equal(by.get(2)?.status, 'changed', 'row 2 has other values than the journal stored: not sent');
+    assert.match(by.get(2)?.message ?? '', /invoiceNumber NEW-2/);
     assert.equal(by.get(3)?.status, 'created');
     const per = await registrationsPerInvoice(c);
     assert.equal(per.get('NEW-1'), 1);
@@ -99,7 +106,7 @@ Content-Type: application/json
 `;
     const w = ws(registrationCsv('TX', 2), flow);
     const path = defaultJournalPath(w.flowPath, w.dataPath);
-    await backfill(w, c, { signal: AbortSignal.abort() });
+    await backfill(w, c, stopAfterChecks());
     const hash = rowHash({ number: 1, line: 2, values: { invoice: 'TX-1', enrollDate: new Date().toISOString().slice(0, 10) } }, ['enrollDate', 'invoice']);
     appendFileSync(path, `${JSON.stringify({ t: 'started', row: 1, hash })}\n`);
     const again = await backfill(w, c, { resume: true });

