@@ -8,7 +8,7 @@
 import * as assert from 'node:assert/strict';
 import { createPublicKey } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -149,6 +149,17 @@ describe('flows: what a flow may read and where it may send', function () {
       assert.deepEqual(received, ['POST /d the secret outside the project']);
     });
   });
+
+    it('tpp run: a # @data file outside the project is exit 2 at its line, and no journal folder is made outside', async () => {
+      write(join(outside, 'd2.csv'), 'n\n1\n');
+      const flow = write(join(project, 'flows', 'rows.http'), `# @data ../../outside/d2.csv\n### a row\nGET {{baseUrl}}/verify-token?n={{row.n}}\n`);
+      const r = await cli(project, 'run', flow, ...flags());
+      assert.equal(r.code, 2, r.out);
+      assert.match(r.out, /rows\.http:1:9: error: \.\.\/\.\.\/outside\/d2\.csv is outside the flow's project/);
+      assert.equal(existsSync(join(outside, '.tpp')), false, 'no .tpp/runs outside the project');
+      const sent = await cli(project, 'run', flow, ...flags(), '--allow-read', outside);
+      assert.equal(sent.code, 0, sent.out);
+    });
 
   describe('hosts', () => {
     it('the Partner ID, an outside variable and a body file of the project go to the environment only (exit 2 before anything is sent)', async () => {
