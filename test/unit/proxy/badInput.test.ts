@@ -61,11 +61,10 @@ describe('tpp proxy: bad input', () => {
     assert.equal(entry.diagnosis[0]?.rule, 'upstream');
 
     const slow = await proxyTo(down.url, { upstreamTimeoutMs: 300 });
-    const t0 = Date.now();
     const r2 = await through(slow, 'GET', `${slow.v3BaseUrl}/verify-token`, {});
     assert.equal(r2.reply.status, 502);
+    // The upstream never answers: only the proxy's timer, set with the limit the message names, can end the request.
     assert.match(r2.reply.json.message, /did not answer within 0.3 s/);
-    assert.ok(Date.now() - t0 < 5000);
   });
 
   it('an upstream that closes mid-body: the application sees a cut answer (not a hang), the entry names it', async () => {
