@@ -2,6 +2,7 @@ import { strict as assert } from 'node:assert';
 import { RequestLog, RequestLogEntry } from '../../../src/core/requestLog/requestLog';
 import type { SandboxHandle } from '../../../src/core/sandbox/server';
 import { mint, newKey, request, startWith, tpRegistration, v2Registration, type TestKey } from './helpers';
+import { eventually } from '../eventually';
 
 /**
  * The request log publishes entries in the order the answers were sent, whatever order their diagnoses finish in
@@ -35,8 +36,7 @@ describe('Local sandbox: request log order', () => {
       await send('GET', `${v3}/verify-token`, { authorization: bearer(`${v3}/`) });
       await send('GET', `${v3}/tire-protection/registrations/nope`, { authorization: bearer(v3) });
       assert.deepEqual(sent.map(([, s]) => s), [400, 401, 400, 401, 404]);
-      const end = Date.now() + 5000;
-      while (lines.length < 5 && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
+      await eventually(() => lines.length >= 5);
       const logged = lines.map((l) => JSON.parse(l) as { path: string; status: number; diagnosis: unknown[] });
       assert.deepEqual(logged.map((l) => [l.path, l.status]), sent);
       assert.ok(logged.every((l) => l.diagnosis.length > 0), 'every failure keeps its diagnosis');
