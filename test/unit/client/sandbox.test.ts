@@ -1,7 +1,7 @@
 /**
- * Done-when of the client issue, against the Local sandbox (src/core/sandbox) with its rate-limit and
- * fault-injection knobs on: 1,000 creates under ≥ 30 % injected 429/5xx and some slow responses end with
- * exactly 1,000 registrations stored, no duplicates, and every call resolved.
+ * Duplicate safety (docs/sending.md, Writes that may have landed), against the Local sandbox (src/core/sandbox) with
+ * its rate-limit and fault-injection knobs on: 1,000 creates under ≥ 30 % injected 429/5xx and some slow responses
+ * end with exactly 1,000 registrations stored, no duplicates, and every call resolved.
  *
  * The sandbox's slow answers are delayed BEFORE processing, and the client's attempt timeout is shorter than
  * the delay: the timed-out create is still processed later, which exercises the invoice check and the
