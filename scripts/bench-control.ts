@@ -1,4 +1,4 @@
-// Benchmark of the sandbox's control API (docs/testing-your-application.md), against the targets, each figure
+// Benchmark of the sandbox's control API (docs/testing-your-application.md, Figures), against its targets, each figure
 // with its floor (the physical limit on this machine) and the ratio to it:
 //   - health ready after process start on a new data directory (target 2 s), floor: a bare node:http server in a new
 //     process answering its first request; peer: the same sandbox in memory;

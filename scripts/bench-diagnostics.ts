@@ -1,4 +1,4 @@
-// Benchmark of the payload diagnostics pipeline (issue: live schema-driven diagnostics).
+// Benchmark of the payload diagnostics pipeline (docs/diagnostics.md), which runs as the user types: is it fast enough?
 //   npm run bench:diagnostics   (npx tsx scripts/bench-diagnostics.ts)
 // For generated v2 Registrations documents of about 10 KB, 1 MB and 10 MB, prints the median time of
 //   ours:       what the editor does: diagnosePayload (JSON.parse + zod + unknown-key walk + semantic checks + offsets

@@ -58,7 +58,8 @@ export class FlowFeatures implements vscode.Disposable {
 
   private async runInExplorer(loaded: LoadedFlowFeatures, uri: vscode.Uri, env: EnvironmentId, options: ExplorerRunOptions = {}): Promise<readonly RequestResult[]> {
     const results = await loaded.tests.runFile(uri, env, options);
-    // undefined: the guard stopped the run (its own bundle's UserCancelled cannot be matched here with instanceof).
+    // undefined: the Production guard or a missing prerequisite stopped the run and the user has been told; the
+    // command that asked ends silently on UserCancelled (which any bundle's copy of the class recognises).
     if (!results) throw new UserCancelled();
     return results;
   }

@@ -1,5 +1,6 @@
-// Registrations folders show each registration once while others write (issue: a registration shown twice when
-// pages shift, and VS Code refusing its children). The server here lists newest first, as a partner server may (the
+// Registrations folders show each registration once while others write: pages read by page number shift when a
+// record is created between two reads, and a row shown twice would make VS Code refuse the folder's children (tree
+// items need unique ids). The server here lists newest first, as a partner server may (the
 // spec does not fix the order): a registration created between two Load more clicks shifts every later page by one,
 // so the next page repeats rows already shown. Registrations are created by another process, as an integrator's
 // application would. Spec: Tire-protection registrations, Motor-club registrations (list query page, pageSize).

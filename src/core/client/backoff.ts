@@ -1,6 +1,7 @@
 /**
- * Backoff between retries (spec: Errors — clients retry 429 and 5xx; issue: "exponential backoff and jitter,
- * honouring Retry-After, bounded by settings").
+ * Backoff between retries (spec: Errors — clients retry 429 and 5xx): exponential with jitter, so that many clients
+ * told "busy" at once do not all come back at once; never sooner than the server's Retry-After; bounded by the retry
+ * settings (docs/sending.md).
  */
 
 /** Retry settings. All times in milliseconds. */
@@ -87,3 +88,16 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 }
+
+/**
+ * Where a call's time comes from (TransportOptions.clock): `now()` in milliseconds of a monotonic time (the call's
+ * deadline and durations), `sleep` the backoff and Retry-After waits, as {@link sleep}. Tests pass a clock they
+ * move themselves; the attempt timer stays a real timer.
+ */
+export interface Clock {
+  now(): number;
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+/** The real clock: `performance.now()` and timers. */
+export const REAL_CLOCK: Clock = { now: () => performance.now(), sleep };

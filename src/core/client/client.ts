@@ -14,7 +14,7 @@ import { checkUrl, send } from './transport';
 import type { ApiResponse, TransportEvent } from './types';
 
 export type { ApiResponse };
-import type { RetrySettings } from './backoff';
+import type { Clock, RetrySettings } from './backoff';
 
 /** A token source: called once per attempt and per redirect hop, so every request carries a new JWT (spec: Authentication 7). */
 export type TokenProvider = () => string | Promise<string>;
@@ -45,6 +45,8 @@ export interface PartnerClientOptions {
   readonly onEvent?: (event: TransportEvent) => void;
   /** Random source in [0, 1) for the backoff jitter (tests). */
   readonly random?: () => number;
+  /** The calls' deadlines and waits (real time by default; tests move their own). */
+  readonly clock?: Clock;
 }
 
 /** Query, cancellation and duplicate-check hints of one call (path parameters and body are arguments of `call`). */
@@ -150,6 +152,7 @@ export function createClientFor(endpoints: Partial<EndpointTable>, options: Part
         userAgent: options.userAgent,
         onEvent: options.onEvent,
         random: options.random,
+        clock: options.clock,
       },
       { method: def.method, url, body, token: tokenFor(def), signal: o.signal, repeat, deadlineAt: o.deadlineAt },
     );

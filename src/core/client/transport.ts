@@ -22,7 +22,7 @@ import { attemptOnce, attemptTimeoutMs, checkUrl, checkWrittenUrl, type AttemptR
 import type { CheckOutcome, RawExchange, RepeatPolicy, TransportEvent, TransportOptions, TransportRequest } from './types';
 
 export type { CheckOutcome, RawExchange, RepeatPolicy, TransportEvent, TransportOptions, TransportRequest };
-import { backoffDelayMs, normalizeRetry, parseRetryAfterMs, sleep } from './backoff';
+import { REAL_CLOCK, backoffDelayMs, normalizeRetry, parseRetryAfterMs } from './backoff';
 import { CancelledError, NetworkError, ResponseTooLargeError, isAbortError } from './errors';
 import { RETRYABLE_STATUSES } from './status';
 import { maskSecrets } from '../log/mask';
@@ -55,7 +55,8 @@ type Verdict = { final: RawExchange } | { final?: undefined; needsCheck: boolean
 /** One logical call of {@link send}: its deadline, attempts so far and what is known of their fate. */
 class Call {
   private readonly retry;
-  private readonly started = performance.now();
+  private readonly clock;
+  private readonly started: number;
   private readonly deadlineAt: number;
   private readonly timeoutMs: number;
   private readonly origin: URL;
@@ -73,6 +74,8 @@ class Call {
     private readonly req: TransportRequest,
   ) {
     this.retry = normalizeRetry(options.retry);
+    this.clock = options.clock ?? REAL_CLOCK;
+    this.started = this.clock.now();
     this.deadlineAt = Math.min(this.started + this.retry.maxTotalMs, req.deadlineAt ?? Infinity);
     this.timeoutMs = attemptTimeoutMs(options);
     this.origin = req.asWritten ? checkWrittenUrl(req.method, req.url) : checkUrl(req.method, req.url);
@@ -188,18 +191,18 @@ class Call {
 
   private async wait(ms: number): Promise<void> {
     try {
-      await sleep(ms, this.req.signal);
+      await this.clock.sleep(ms, this.req.signal);
     } catch {
       throw this.aborted();
     }
   }
 
   private left(): number {
-    return this.deadlineAt - performance.now();
+    return this.deadlineAt - this.clock.now();
   }
 
   private elapsed(): number {
-    return performance.now() - this.started;
+    return this.clock.now() - this.started;
   }
 
   private readonly aborted = () => new CancelledError({ method: this.req.method, url: this.lastUrl.href, attempts: this.attempts });

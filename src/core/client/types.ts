@@ -9,7 +9,7 @@ import type { Dispatcher } from 'undici';
 export type { Dispatcher };
 import type { IncomingHttpHeaders } from 'node:http';
 import type { EndpointId } from '../contract/types';
-import type { RetrySettings } from './backoff';
+import type { Clock, RetrySettings } from './backoff';
 
 /** Something the transport did, for logs and progress (never holds a token or header). */
 export type TransportEvent =
@@ -38,6 +38,8 @@ export interface TransportOptions {
   readonly userAgent?: string;
   /** Random source in [0, 1) for jitter (tests make it deterministic). */
   readonly random?: () => number;
+  /** The deadline's clock and the waits between attempts (`REAL_CLOCK` of backoff.ts by default; tests move their own). */
+  readonly clock?: Clock;
   readonly onEvent?: (event: TransportEvent) => void;
 }
 
@@ -78,7 +80,7 @@ export type RepeatPolicy =
        * request may still be queued. After a 5xx answer the server is done with it, and a create is sent again.
        */
       readonly resendAfterLostConnection?: boolean;
-      /** Finds the record of the create; `deadlineAt` (a `performance.now()` time) is the create's own ceiling. */
+      /** Finds the record of the create; `deadlineAt` (a time of the call's clock) is the create's own ceiling. */
       readonly check: (signal: AbortSignal | undefined, deadlineAt: number | undefined) => Promise<CheckOutcome>;
     };
 
@@ -103,7 +105,7 @@ export interface TransportRequest {
   readonly signal?: AbortSignal;
   readonly repeat: RepeatPolicy;
   /**
-   * A ceiling shared with an enclosing call, as a `performance.now()` time: the duplicate check of a create runs
+   * A ceiling shared with an enclosing call, as a time of the clock (TransportOptions.clock): the duplicate check of a create runs
    * under the create's own `maxTotalMs`. The earlier of this and `retry.maxTotalMs` wins.
    */
   readonly deadlineAt?: number;

@@ -1,6 +1,7 @@
 /**
- * Address policy of the client (issue: "plain http refused except for loopback"; redirects "followed only to
- * the same origin; Authorization never sent to another origin").
+ * Address policy of the client: every request carries a bearer JWT (spec: Authentication), so plain http is refused
+ * except to this machine (the Local sandbox), where nothing crosses a network; and a redirect (spec: Errors, 301/302)
+ * is followed only to the same origin, so the Authorization header never reaches another host.
  */
 import { isIP } from 'node:net';
 

@@ -52,13 +52,10 @@ export function kindFromSchemaUri(uri: string): PayloadKind | undefined {
 }
 
 /**
- * File names ending `.tpp.json` are ours: `march.v2-registrations.tpp.json` is a payload file of kind
- * `v2-registrations` without a `$schema` line. The `.tpp` namespace keeps the toolkit (and the `jsonValidation`
- * globs of package.json) off other projects' `*.registration.json` or `*.shop.json` files.
+ * The kind of a file named `*.<kind>.tpp.json` (e.g. `march.v2-registrations.tpp.json`, a payload file of kind
+ * `v2-registrations` without a `$schema` line), if any. The `.tpp` namespace keeps the toolkit (and the
+ * `jsonValidation` globs of package.json) off other projects' `*.registration.json` or `*.shop.json` files.
  */
-export const PAYLOAD_FILE_SUFFIX = '.tpp.json';
-
-/** The kind of a file named `*.<kind>.tpp.json` (e.g. `march.v2-registrations.tpp.json`), if any. */
 export function kindFromFileName(fileName: string): PayloadKind | undefined {
   const m = /\.([a-z0-9-]+)\.tpp\.json$/i.exec(fileName);
   const k = m?.[1]?.toLowerCase();

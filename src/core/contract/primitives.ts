@@ -266,13 +266,6 @@ export function email() {
   return z.email({ error: errorFor(MESSAGES.email) });
 }
 
-/** Makes `schema` optional unless `req` is 'Y', and attaches the spec's note as `description`. */
-export function field<T extends z.ZodType>(schema: T, req: 'Y', description: string): T;
-export function field<T extends z.ZodType>(schema: T, req: 'N' | '', description: string): z.ZodOptional<T>;
-export function field<T extends z.ZodType>(schema: T, req: ReqFlag, description: string): T | z.ZodOptional<T> {
-  return req === 'Y' ? schema.meta({ description }) : schema.optional().meta({ description });
-}
-
 // ---------------------------------------------------------------------------------------------
 // Response primitives (records read back): tolerant of the server's representation.
 // ---------------------------------------------------------------------------------------------

@@ -13,7 +13,8 @@ import type { JsonPath, Problem, Severity } from './types';
 
 /**
  * The generic diagnostics engine: document text + zod schema (+ semantic checks) -> problems with
- * ranges. Pipeline (issue: live schema-driven diagnostics; performance design):
+ * ranges (docs/diagnostics.md). Pipeline, built so that a valid document costs little and a large one does not block
+ * typing:
  *
  * 1. `JSON.parse` (fast, native). Only if it throws is the text parsed again with jsonc-parser
  *    (tree, error-tolerant) to report every syntax error at its place and still check the content.

@@ -1,4 +1,4 @@
-/** Payload diagnostics (issue: live schema-driven diagnostics, quick fixes and `tpp validate`). */
+/** Payload diagnostics, shared by the editor's Problems and quick fixes and by `tpp validate` (docs/diagnostics.md). */
 export * from './types';
 export { LineIndex } from './lineIndex';
 export { RULES, validateText, insertPropertiesEdit, formatMoney, type ValidationTarget, type SemanticCheck, type Finding } from './engine';

@@ -13,8 +13,8 @@ import { SEMANTIC_CHECKS, SEMANTIC_RULES } from './semantic';
 import type { Fix, JsonPath, Problem, TextEdit } from './types';
 
 /**
- * Payload files: kind detection and validation against the contract (issue: live schema-driven
- * diagnostics; spec: Resources and their fields). A payload file declares its kind with
+ * Payload files: kind detection and validation against the contract (spec: Resources and their fields;
+ * docs/diagnostics.md), the same checks for the editor and `tpp validate`. A payload file declares its kind with
  * `"$schema": "tpp://schemas/<kind>.json"`; a file named `*.<kind>.tpp.json` is one too.
  */
 

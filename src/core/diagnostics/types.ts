@@ -1,6 +1,6 @@
 /**
- * Shapes of the payload diagnostics engine (issue: live schema-driven diagnostics; spec: Resources and
- * their fields, Data type formats (v2)). Offsets are UTF-16 code unit offsets into the document text;
+ * Shapes of the payload diagnostics engine (docs/diagnostics.md; spec: Resources and their fields, Data type
+ * formats (v2)). Offsets are UTF-16 code unit offsets into the document text;
  * lines and characters are 0-based (the CLI prints them 1-based).
  */
 

@@ -7,7 +7,6 @@ import type { FlowAssertion } from './types';
 
 /** The operators of an assertion, longest first so `<=` is not read as `<`. */
 export const ASSERTION_OPERATORS = ['==', '!=', '<=', '>=', '<', '>', 'exists', 'includes', 'matches'] as const;
-export type AssertionOperator = (typeof ASSERTION_OPERATORS)[number];
 
 const WORD_OPERATORS = new Set<string>(['exists', 'includes', 'matches']);
 /** Operators that compare numbers: their expected value must be a number for `status` and `duration`. */

@@ -244,9 +244,3 @@ export function historyLabel(e: HistoryEntry): string {
   return `${e.method} ${relativePath(e.path)} → ${outcome} · ${Math.round(e.durationMs)} ms · ${hhmm}`;
 }
 
-/** One line for a list: `12:04:31  POST /api/v3/tire-protection/registrations  201  84 ms  1 attempt`. */
-export function describeEntry(e: HistoryEntry): string {
-  const time = e.time.length >= 19 ? e.time.slice(11, 19) : e.time;
-  const outcome = e.status !== undefined ? String(e.status) : (e.error ?? 'no answer');
-  return `${time}  ${e.method} ${e.path}  ${outcome}  ${Math.round(e.durationMs)} ms  ${e.attempts} attempt${e.attempts === 1 ? '' : 's'}`;
-}

@@ -117,11 +117,3 @@ export function shortFingerprint(fingerprint: string): string {
   return fingerprint.length > 12 ? `SHA256 ${fingerprint.slice(0, 8)}…${fingerprint.slice(-4)}` : `SHA256 ${fingerprint}`;
 }
 
-/** Type guard for a stored {@link KeyMaterial} (shape only; the PEM is checked when imported). */
-export function isKeyMaterial(value: unknown): value is KeyMaterial {
-  const v = value as Partial<KeyMaterial> | null;
-  return (
-    typeof v === 'object' && v !== null && typeof v.pkcs8Pem === 'string' && isCurve(v.curve) && v.alg === ALG_FOR_CURVE[v.curve] &&
-    typeof v.createdAt === 'string' && typeof v.fingerprint === 'string'
-  );
-}

@@ -32,6 +32,8 @@ export interface RequestLogOptions {
   readonly maxBytes?: number;
   /** Milliseconds an entry waits for the diagnosis of an earlier answer (default {@link ORDER_WAIT_MS}). */
   readonly orderWaitMs?: number;
+  /** The clock of the order wait and of `settled`, in milliseconds (`performance.now` by default; tests move their own). */
+  readonly now?: () => number;
 }
 
 /**
@@ -66,6 +68,7 @@ export class RequestLog {
   private readonly waiting: Slot[] = [];
   private timer: NodeJS.Timeout | undefined;
   private readonly orderWaitMs: number;
+  private readonly now: () => number;
 
   /** @throws RangeError when `limit` or `maxBytes` is not a positive integer. */
   constructor(options: RequestLogOptions = {}) {
@@ -77,6 +80,7 @@ export class RequestLog {
     this.maxBytes = maxBytes;
     this.ring = new Array<RequestLogEntry | undefined>(limit);
     this.orderWaitMs = options.orderWaitMs ?? ORDER_WAIT_MS;
+    this.now = options.now ?? (() => performance.now());
   }
 
   /**
@@ -85,7 +89,7 @@ export class RequestLog {
    * filled within the order wait gives up its place (it is published whenever it is filled).
    */
   reserve(): (entry: RequestLogEntry) => void {
-    const slot: Slot = { since: performance.now() };
+    const slot: Slot = { since: this.now() };
     if (this.waiting.length >= this.limit) this.giveUpHead();
     this.waiting.push(slot);
     return (entry) => {
@@ -101,8 +105,8 @@ export class RequestLog {
    * whose answer went out is then in {@link list}.
    */
   async settled(limitMs: number): Promise<void> {
-    const until = performance.now() + limitMs;
-    while (this.waiting.length > 0 && performance.now() < until) await new Promise((r) => setTimeout(r, 2));
+    const until = this.now() + limitMs;
+    while (this.waiting.length > 0 && this.now() < until) await new Promise((r) => setTimeout(r, 2));
   }
 
   /** Publishes the filled places at the head of the order; arms the order wait of the first unfilled one. */
@@ -116,7 +120,7 @@ export class RequestLog {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     if (!head) return;
-    this.timer = setTimeout(() => this.giveUpHead(), Math.max(0, head.since + this.orderWaitMs - performance.now()));
+    this.timer = setTimeout(() => this.giveUpHead(), Math.max(0, head.since + this.orderWaitMs - this.now()));
     this.timer.unref?.();
   }
 

@@ -5,7 +5,7 @@ import { errorBody } from './replies';
 import type { PartnerRecord } from './ops/partners';
 import { faultOf, markFault } from './requestLogHooks';
 import type { ScheduledFault } from './control/faults';
-import { AFTER_BODY, strike } from './control/faults';
+import { AFTER_BODY, strike, type StrikeHooks } from './control/faults';
 import { CONTROL_PREFIX } from './control/limits';
 import type { SandboxState } from './state';
 
@@ -29,8 +29,8 @@ export interface Gate {
 }
 export type GatedRequest = FastifyRequest & { tpp?: Gate };
 
-/** The gate's functions over one sandbox's state. */
-export interface PartnerGate {
+/** The gate's functions over one sandbox's state (with the waits of its faults, for {@link strike}). */
+export interface PartnerGate extends StrikeHooks {
   /** Answers and returns the reply when the request ends at the gate; undefined lets it through. */
   gate(group: EndpointDef[], req: GatedRequest, reply: FastifyReply): Promise<FastifyReply | undefined>;
   /** Records a request that got no answer (a `timeout` or `close` fault) in stderr and the request log. */
@@ -76,7 +76,7 @@ async function realism(s: SandboxState, subject: string, state: Gate, req: Fasti
   if (wait > 0) return reply.code(429).header('Retry-After', String(wait)).send(errorBody(429, `Rate limit of ${s.opts.rateLimitPerSecond} requests per second exceeded; retry after ${wait} s`));
   if (!s.injector?.enabled) return undefined;
   const d = s.injector.decide();
-  if (d.delayMs > 0) await new Promise((r) => setTimeout(r, d.delayMs));
+  if (d.delayMs > 0) await s.sleep(d.delayMs);
   if (d.status && s.opts.faults?.mode === 'after-commit') state.faultAfterCommit = true;
   else if (d.status) markFault(req, { by: 'fault-rate', fault: d.status, when: 'before' });
   if (d.status && !state.faultAfterCommit) return reply.code(d.status).send(errorBody(d.status, `Injected fault (${d.status}); nothing was processed, retry later`));
@@ -87,8 +87,8 @@ async function realism(s: SandboxState, subject: string, state: Gate, req: Fasti
  * A scheduled fault taken before the request is processed: strikes now (`before`), or is kept on the request to
  * strike once its write is committed. Undefined lets the request go on (a `delayMs` alone: it has waited).
  */
-export async function scheduledBefore(f: ScheduledFault, req: GatedRequest, reply: FastifyReply, unanswered: PartnerGate['unanswered']): Promise<FastifyReply | undefined> {
-  if (f.when !== 'after-commit') return strike(f, req, reply, false, unanswered);
+export async function scheduledBefore(f: ScheduledFault, req: GatedRequest, reply: FastifyReply, hooks: StrikeHooks): Promise<FastifyReply | undefined> {
+  if (f.when !== 'after-commit') return strike(f, req, reply, false, hooks);
   if (req.tpp) req.tpp.scheduledAfter = f;
   return undefined;
 }
@@ -100,6 +100,7 @@ export function installGate(s: SandboxState, recordUnanswered?: (req: FastifyReq
     logLine(s, req, 0);
     recordUnanswered?.(req, reply);
   };
+  const hooks: StrikeHooks = { sleep: s.sleep, unanswered };
   const gate = async (group: EndpointDef[], req: GatedRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
     const state: Gate = { group, startedAt: performance.now() };
     req.tpp = state;
@@ -111,8 +112,8 @@ export function installGate(s: SandboxState, recordUnanswered?: (req: FastifyReq
     if (early) return early;
     const scheduled = s.schedule?.take({ method: req.method, url: req.url, partner: state.partner?.id });
     if (scheduled === AFTER_BODY) state.scheduleAfterBody = true;
-    else if (scheduled) return scheduledBefore(scheduled, req, reply, unanswered);
+    else if (scheduled) return scheduledBefore(scheduled, req, reply, hooks);
     return undefined;
   };
-  return { gate, unanswered };
+  return { gate, sleep: s.sleep, unanswered };
 }

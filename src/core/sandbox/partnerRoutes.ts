@@ -22,7 +22,7 @@ async function answer(s: SandboxState, pg: PartnerGate, group: EndpointDef[], re
     // A scheduled fault that matches on body fields: decided on the body as sent, before it is checked.
     const f = s.schedule?.take({ method: req.method, url: req.url, partner: (req as GatedRequest).tpp?.partner?.id, body: req.body });
     // A reply is a thenable: awaited, it gives no reply back; `sent` says whether the fault answered.
-    if (f && f !== AFTER_BODY) await scheduledBefore(f, req as GatedRequest, reply, pg.unanswered);
+    if (f && f !== AFTER_BODY) await scheduledBefore(f, req as GatedRequest, reply, pg);
     if (reply.sent) return reply;
   }
   const { endpoint, body } = chooseAndParseBody(group, req.body);
@@ -39,10 +39,10 @@ async function answer(s: SandboxState, pg: PartnerGate, group: EndpointDef[], re
   // A scheduled or injected after-commit fault: the write above is committed; only its answer is lost.
   const after = gate?.scheduledAfter && status < 300 ? gate.scheduledAfter : undefined;
   if (after?.fault !== undefined && MALFORMED_KINDS.includes(String(after.fault))) {
-    await strike(after, req, reply, true);
+    await strike(after, req, reply, true, { sleep: pg.sleep });
     return garble(after, reply, status, result.json ?? (result.body === undefined ? '' : JSON.stringify(result.body)));
   }
-  if (after) await strike(after, req, reply, true, pg.unanswered);
+  if (after) await strike(after, req, reply, true, pg);
   if (reply.sent) return reply;
   if (gate?.faultAfterCommit && status < 300) {
     markFault(req, { by: 'fault-rate', fault: 500, when: 'after-commit' });

@@ -63,9 +63,6 @@ export interface FaultDecision {
  */
 export type FaultMode = 'before' | 'after-commit';
 
-/** The fault modes, for option parsing. */
-export const FAULT_MODES: readonly FaultMode[] = ['before', 'after-commit'];
-
 /** Options of {@link FaultInjector}. */
 export interface FaultOptions {
   /** Share of requests (0..1) answered with a 5xx (see {@link mode}). */

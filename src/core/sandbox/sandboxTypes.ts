@@ -40,6 +40,11 @@ export interface SandboxOptions {
   readonly log?: (line: string) => void;
   /** Clock in milliseconds since epoch (tests). */
   readonly now?: () => number;
+  /**
+   * The waits of injected faults, in milliseconds: a slow answer of `faults`, a scheduled fault's `delayMs`, a
+   * `timeout` fault's hold (a timer by default; tests pass one they control).
+   */
+  readonly sleep?: (ms: number) => Promise<void>;
   /** Keep a request log with a diagnosis of each failure (./requestLog.ts); off when absent. */
   readonly requestLog?: RequestLogOptions;
   /** The control API under /__tpp/ (control/routes.ts): on by default on a loopback host only. */

@@ -33,6 +33,8 @@ export class SandboxState {
   /** One clock for everything time-dependent; the control API moves it (control/clock.ts). */
   readonly clock: SandboxClock;
   readonly now: () => number;
+  /** The waits of injected faults (SandboxOptions.sleep). */
+  readonly sleep: (ms: number) => Promise<void>;
   readonly log?: (line: string) => void;
   readonly partners = new Map<string, PartnerRecord>();
   readonly keys = new Map<string, PartnerKey>();
@@ -63,6 +65,7 @@ export class SandboxState {
   ) {
     this.clock = clock;
     this.now = clock.now;
+    this.sleep = opts.sleep ?? ((ms) => new Promise<void>((r) => setTimeout(r, ms).unref()));
     this.log = opts.log ? (line: string) => opts.log?.(logSafe(line)) : undefined;
     this.host = opts.host ?? '127.0.0.1';
     this.port = opts.port ?? 0;

@@ -25,11 +25,6 @@ export interface KeyCommandOptions {
   readonly existing?: 'rotate' | 'replace';
 }
 
-/** Second argument of the destructive key commands: `confirmed: true` when the caller already asked the user. */
-export interface ConfirmOptions {
-  readonly confirmed?: boolean;
-}
-
 /** Asks for a curve (P-256 first and default; the algorithm follows from it). Throws {@link UserCancelled}. */
 export async function pickCurve(title: string, preferred: Curve = DEFAULT_CURVE): Promise<Curve> {
   const order = [preferred, ...CURVES.filter((c) => c !== preferred)];
@@ -54,7 +49,10 @@ export function offerPublicKeyActions(services: { readonly log: Logger }, env: E
   services.log.info(message);
 }
 
-/** True when the caller already confirmed (`confirmed`, from {@link ConfirmOptions}) or the user chose `action` in a modal warning. */
+/**
+ * True when the caller already confirmed (`confirmed: true` in the second argument of the destructive key commands)
+ * or the user chose `action` in a modal warning.
+ */
 export async function confirmModal(confirmed: boolean, message: string, detail: string, action: string): Promise<boolean> {
   if (confirmed) return true;
   return (await vscode.window.showWarningMessage(message, { modal: true, detail }, action)) === action;

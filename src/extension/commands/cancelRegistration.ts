@@ -7,12 +7,6 @@ import { fieldsArg, textArg } from '../commandSupport/args';
 import { envOf, registrationRefOf, RegistrationRef } from '../commandSupport/treeArgs';
 import { defineCommand, UserCancelled } from './registry';
 
-/** Options (second argument) that skip the prompts: tests and callers that already asked. */
-export interface CancelOptions {
-  /** ISO 8601 date or date-time; default: asked, prefilled with now (today). */
-  readonly cancelledOn?: string;
-}
-
 /** Asks for the cancellation date (default: now) unless given; validates ISO 8601. */
 export async function cancellationDate(given: string | undefined, title: string): Promise<string> {
   if (given) return given;
@@ -30,7 +24,8 @@ export async function cancellationDate(given: string | undefined, title: string)
  * `tpp.cancelRegistration` (spec: Tire-protection registrations, PATCH with cancelledOn): cancels by `_id`
  * (a registration node or `{id}`), or by invoice number (with store number when the invoice number alone is not
  * unique). From the palette, asks for the registration (picker of known records, or an invoice number) and the
- * date (default: now). 204 shows "Cancelled"; 409 (already cancelled, or the terms forbid it) is shown clearly.
+ * date (default: now); a second argument `{ cancelledOn }` (ISO 8601) skips the date prompt. 204 shows "Cancelled";
+ * 409 (already cancelled, or the terms forbid it) is shown clearly.
  */
 export const cancelRegistration = defineCommand({
   id: 'tpp.cancelRegistration',

@@ -5,12 +5,6 @@ import type { PrerequisiteCheck } from '../send/productionGuard';
 import { fieldsArg, textArg } from '../commandSupport/args';
 import { defineCommand } from './registry';
 
-/** Second argument of `tpp.checkPrerequisites`. */
-export interface CheckOptions {
-  /** When set and something is missing, show one message naming every missing item (this text says what was not sent). */
-  readonly notify?: string;
-}
-
 /**
  * `tpp.checkPrerequisites` (internal; the guard in front of every request): whether the environment (argument, else
  * the active one) has its base address, Partner ID and key pair. With `notify`, a failed check shows one error

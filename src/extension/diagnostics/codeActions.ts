@@ -7,7 +7,8 @@ import { DIAGNOSTIC_SOURCE, isCandidate, type DiagnosticsController } from './co
 const GUESS_MAX_CHARS = 1024 * 1024;
 
 /**
- * Quick fixes for payload problems (issue: quick fixes): add missing required properties, rename an
+ * Quick fixes for payload problems (docs/diagnostics.md, Every diagnostic: the Quick fix column), so that a
+ * problem the spec states is fixed where it is shown: add missing required properties, rename an
  * unknown property to the suggestion, format money, correct the case of an allowed value (ServiceType),
  * fix an unknown kind in `$schema`; and, for a JSON file without `$schema` whose shape matches exactly
  * one payload kind, "Add $schema". The edits are computed by the core (src/core/diagnostics).

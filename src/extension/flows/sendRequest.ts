@@ -28,8 +28,8 @@ function summary(env: string, r: RequestResult): string {
 /**
  * Sends request `index` of `flow` to `env` (the named requests it reads from first) with Cancel on the progress
  * notification, shows its exchange in the response view and its assertions in a message (docs/flows-editor.md).
- * The caller has passed the Production guard. Resolves to `{ result, results, shown? }`, or undefined when cancelled
- * (the command throws the editor's UserCancelled: this bundle's own copy of it would not be recognised).
+ * The caller has passed the Production guard. Resolves to `{ result, results, shown? }`, or undefined when the user
+ * pressed Cancel on the notification (Send Flow Request then ends silently with UserCancelled).
  */
 export async function sendOneFlowRequest(services: { readonly flowRuns: FlowRuns; readonly responses: ResponsePanel }, flow: FlowFile, index: number, env: EnvironmentId) {
   const label = ENVIRONMENTS[env].label;

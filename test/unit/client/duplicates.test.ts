@@ -1,6 +1,7 @@
 /**
- * Done-when of the client issue: 1,000 creates under 30 % injected 429/5xx and some slow responses end with
- * exactly 1,000 registrations stored, no duplicates, and every call resolved — here against the client's own
+ * Duplicate safety (docs/sending.md, Writes that may have landed; spec: Errors, clients retry 5xx and 429): 1,000
+ * creates under 30 % injected 429/5xx and some slow responses end with exactly 1,000 registrations stored, no
+ * duplicates, and every call resolved — here against the client's own
  * fault-injecting stand-in server (helpers/faultServer.ts), which also drops answers AFTER the write landed.
  */
 import assert from 'node:assert/strict';

@@ -10,11 +10,11 @@ import { send, type RepeatPolicy, type TransportOptions } from '../../../src/cor
 import { ApiError, NetworkError, ResponseTooLargeError } from '../../../src/core/client/errors';
 import { createPartnerClient } from '../../../src/core/client';
 import { startServer, json, type TestServer } from './helpers/server';
+import { manualClock } from './helpers/clock';
+import { eventually } from '../eventually';
 
 const SAFE: RepeatPolicy = { kind: 'safe' };
 const UNSAFE: RepeatPolicy = { kind: 'unsafe', howToCheck: 'Look it up by hand.' };
-/** Slack allowed past maxTotalMs: timers and the event loop, never a whole attempt or wait. */
-const SLACK_MS = 25;
 
 describe('client: duplicate safety, total deadline and response-size cap', function () {
   this.timeout(30_000);
@@ -73,49 +73,78 @@ describe('client: duplicate safety, total deadline and response-size cap', funct
   });
 
   describe('maxTotalMs is a ceiling of the whole call', () => {
-    const within = async (maxTotalMs: number, run: () => Promise<unknown>) => {
-      const t0 = performance.now();
-      const outcome = await run().then(
+    // Time is the call's clock (a manual one): the server moves it while it holds an answer, the call's waits move it
+    // by what they asked for. Only an attempt timer that fires is a real wait, never measured.
+
+    it('cuts the attempt timeout to what is left (a server that never answers)', async () => {
+      const clock = manualClock();
+      server.handler = () => clock.advance(100); // holds the request past the deadline, never answers
+      const outcome = await send(opts({ clock, timeoutMs: 10_000, retry: { maxTotalMs: 100 } }), { method: 'GET', url: `${server.origin}/x`, token, repeat: SAFE }).then(
         (v) => v,
         (e: unknown) => e,
       );
-      const took = performance.now() - t0;
-      assert.ok(took <= maxTotalMs + SLACK_MS, `took ${took.toFixed(1)} ms for maxTotalMs ${maxTotalMs}`);
-      return { outcome, took };
-    };
-
-    it('cuts the attempt timeout to what is left (a server that never answers)', async () => {
-      server.handler = () => undefined; // never answers
-      const { outcome, took } = await within(300, () => send(opts({ timeoutMs: 10_000, retry: { maxTotalMs: 300 } }), { method: 'GET', url: `${server.origin}/x`, token, repeat: SAFE }));
       assert.ok(outcome instanceof NetworkError && outcome.timedOut, String(outcome));
-      assert.match(outcome.message, /maxTotalMs 300 ms/);
-      assert.ok(took >= 290, `gave up early: ${took}`);
+      assert.match(outcome.message, /no complete answer within 100 ms \(the call's total limit, maxTotalMs 100 ms, was reached\)/, 'the 10 s attempt timer was cut to the 100 ms left');
+      assert.equal(server.requests.length, 1);
+      assert.deepEqual(clock.sleeps, [], 'no wait once the deadline had passed');
     });
 
     it('never exceeds it over retries, slow answers and backoff', async () => {
+      const TIMEOUT_MS = 120;
       for (const maxTotalMs of [150, 400, 700]) {
-        server.handler = (_r, res, i) => setTimeout(() => json(res, 503, {}), 40 + (i % 3) * 60);
-        const { outcome } = await within(maxTotalMs, () =>
-          send(opts({ timeoutMs: 120, retry: { maxAttempts: 100, maxTotalMs, baseDelayMs: 30, maxDelayMs: 90 } }), { method: 'GET', url: `${server.origin}/x`, token, repeat: SAFE }),
+        const clock = manualClock();
+        const starts: number[] = [];
+        server.requests.length = 0;
+        server.handler = (_r, res, i) => {
+          starts.push(clock.now());
+          // An answer takes 40, 100 or 160 ms; the client gives up at its attempt timer or at the deadline.
+          const slow = 40 + (i % 3) * 60;
+          const held = Math.min(slow, TIMEOUT_MS, maxTotalMs - clock.now());
+          clock.advance(held);
+          if (held === slow) json(res, 503, {}); // else never answered: the attempt timer ends it
+        };
+        const outcome = await send(opts({ clock, timeoutMs: TIMEOUT_MS, retry: { maxAttempts: 100, maxTotalMs, baseDelayMs: 30, maxDelayMs: 90 } }), { method: 'GET', url: `${server.origin}/x`, token, repeat: SAFE }).then(
+          (v) => v,
+          (e: unknown) => e,
         );
         assert.ok(outcome instanceof NetworkError || (outcome as { status?: number }).status === 503, String(outcome));
+        assert.ok(starts.length > 1, `retried (${starts.length} attempts)`);
+        assert.ok(starts.every((t) => t < maxTotalMs), `an attempt started past ${maxTotalMs} ms: ${starts.join(', ')}`);
+        assert.ok(clock.sleeps.every((w) => w.at + w.ms < maxTotalMs), `a wait ran past ${maxTotalMs} ms: ${JSON.stringify(clock.sleeps)}`);
+        assert.ok(clock.now() <= maxTotalMs, `ended at ${clock.now()} ms for maxTotalMs ${maxTotalMs}`);
       }
     });
 
     it('does not wait for a Retry-After past it', async () => {
       server.handler = (_r, res) => json(res, 503, {}, { 'retry-after': '5' });
-      const { outcome, took } = await within(500, () => send(opts({ retry: { maxTotalMs: 500 } }), { method: 'GET', url: `${server.origin}/x`, token, repeat: SAFE }));
-      assert.equal((outcome as { status: number }).status, 503);
-      assert.ok(took < 200, 'waited although the Retry-After lay past the deadline');
+      const clock = manualClock();
+      const r = await send(opts({ clock, retry: { maxTotalMs: 500 } }), { method: 'GET', url: `${server.origin}/x`, token, repeat: SAFE });
+      assert.equal(r.status, 503);
+      assert.equal(r.retriesExhausted, true);
+      assert.deepEqual(clock.sleeps, [], 'waited although the Retry-After lay past the deadline');
     });
 
     it('holds the duplicate check of a create within it too (the check read hangs)', async () => {
-      server.handler = (r, res) => (r.method === 'POST' ? json(res, 502, {}) : undefined); // list read never answers
-      const client = createPartnerClient({ baseUrls: { v3: `${server.origin}/api/v3` }, token, dispatcher: agent, timeoutMs: 10_000, retry: { maxTotalMs: 400, baseDelayMs: 5, maxDelayMs: 10 } });
+      const clock = manualClock();
+      let late: NodeJS.Timeout | undefined;
+      server.handler = (r, res) => {
+        if (r.method === 'POST') return (clock.advance(350), json(res, 502, {})); // the create's answer took 350 of the 400 ms
+        // The list read of the check: held to the create's deadline, then "not there" (which would let the create be sent
+        // again). The read's timer, cut to the 50 ms left, fires before this real 2 s timer; an uncut 10 s one would not.
+        clock.advance(400 - clock.now());
+        late = setTimeout(() => json(res, 200, { results: [], totalRecordCount: 0, page: 1, pageSize: 10, totalPages: 1 }), 2000);
+      };
+      const client = createPartnerClient({ baseUrls: { v3: `${server.origin}/api/v3` }, token, dispatcher: agent, clock, timeoutMs: 10_000, retry: { maxTotalMs: 400, baseDelayMs: 5, maxDelayMs: 10 } });
       const reg = { product_id: 'P', invoiceNumber: 'INV-1', enrollDate: '2025-01-01', customer: { name: 'A', email: 'a@b.c' }, vehicle: { year: 2020, make: 'F', model: 'G' }, tires: [{ make: 'M', model: 'X', size: '1', retailPrice: 1 }] };
-      const { outcome } = await within(400, () => client.call('createTireProtectionRegistration', {}, reg));
+      const outcome = await client.call('createTireProtectionRegistration', {}, reg).then(
+        (v) => v,
+        (e: unknown) => e,
+      );
+      clearTimeout(late);
       assert.ok(outcome instanceof ApiError && outcome.outcomeUnknown, String(outcome));
+      assert.equal(server.requests.filter((q) => q.method === 'GET').length, 1, 'the check read once');
       assert.equal(server.requests.filter((q) => q.method === 'POST').length, 1, 'the create was resent without a completed check');
+      assert.ok(clock.now() <= 400, `ended at ${clock.now()} ms`);
     });
   });
 
@@ -143,8 +172,7 @@ describe('client: duplicate safety, total deadline and response-size cap', funct
       assert.equal(err.limitBytes, 16 * 1024 * 1024);
       assert.ok(err.sizeBytes > err.limitBytes && err.sizeBytes < err.limitBytes + 1024 * 1024, String(err.sizeBytes));
       assert.match(err.message, /GET .*\/big answered 200 with a body of more than 16,777,216 bytes \(16\.0 MiB\).*over the limit of 16,777,216 bytes/);
-      await new Promise((r) => setTimeout(r, 100));
-      assert.ok(written.closed, 'the connection was not closed');
+      await eventually(() => written.closed); // the client hangs up (else the test times out)
       assert.ok(written.bytes < 30 * 1024 * 1024, `the server wrote ${written.bytes} bytes: the answer was read on`);
       assert.equal(server.requests.length, 1, 'not repeated');
     });

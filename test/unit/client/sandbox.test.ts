@@ -1,7 +1,7 @@
 /**
- * Done-when of the client issue, against the Local sandbox (src/core/sandbox) with its rate-limit and
- * fault-injection knobs on: 1,000 creates under ≥ 30 % injected 429/5xx and some slow responses end with
- * exactly 1,000 registrations stored, no duplicates, and every call resolved.
+ * Duplicate safety (docs/sending.md, Writes that may have landed), against the Local sandbox (src/core/sandbox) with
+ * its rate-limit and fault-injection knobs on: 1,000 creates under ≥ 30 % injected 429/5xx and some slow responses
+ * end with exactly 1,000 registrations stored, no duplicates, and every call resolved.
  *
  * The sandbox's slow answers are delayed BEFORE processing, and the client's attempt timeout is shorter than
  * the delay: the timed-out create is still processed later, which exercises the invoice check and the
@@ -34,6 +34,9 @@ describe('client: 1,000 creates against the Local sandbox with rate limit and fa
   let agent: Agent;
   const statuses: number[] = [];
   const lines: string[] = [];
+  // The sandbox's clock (and the tokens' iat) moves 3 ms per answer, not with the wall: 333 answers per second against
+  // a limit of 250, so the rate limit answers 429 once its bucket has drained however fast this machine sends.
+  let now = Date.now();
 
   before(async () => {
     key = await generateKeyMaterial('P-256');
@@ -41,10 +44,12 @@ describe('client: 1,000 creates against the Local sandbox with rate limit and fa
     sandbox = await startSandbox({
       partners: [{ id: PARTNER, spkiPem }],
       rateLimitPerSecond: 250,
+      now: () => now,
       faults: { errorRate: 0.33, slowRate: 0.03, slowMs: 700, seed: 42 }, // 0.33: the rate applies to every request (check reads too), so creates see about a third
       log: (line) => {
         lines.push(line);
         const m = / (\d{3}) [\d.]+ms$/.exec(line);
+        if (m) now += 3; // a request's line (a fault adds a second line, naming it)
         if (m && line.startsWith('POST ')) statuses.push(Number(m[1]));
       },
     });
@@ -64,7 +69,7 @@ describe('client: 1,000 creates against the Local sandbox with rate limit and fa
     let tokens = 0;
     const client = createPartnerClient({
       baseUrls: { v3: sandbox.v3BaseUrl },
-      token: () => (tokens++, minter.mint(key, { iss: PARTNER, aud: sandbox.v3BaseUrl })),
+      token: () => (tokens++, minter.mint(key, { iss: PARTNER, aud: sandbox.v3BaseUrl, now: Math.floor(now / 1000) })),
       dispatcher: agent,
       timeoutMs: 400,
       retry: { maxAttempts: 25, maxTotalMs: 120_000, baseDelayMs: 5, maxDelayMs: 200 },

@@ -21,7 +21,7 @@ import { resolvedExample } from '../variables/exampleScope';
 
 const EXAMPLES = join(__dirname, '..', '..', '..', 'examples');
 
-/** The kinds the issue names, each with the endpoint(s) the spec sends it to. */
+/** One kind per request body of the spec (docs/contract.md, Payload kinds and files), with the endpoints it goes to. */
 const EXPECTED_KINDS: Record<PayloadKind, string[]> = {
   'v2-registrations': ['POST /v2/partners/:company_name'],
   'v2-claims': ['POST /v2/partners/:company_name'],
@@ -67,7 +67,7 @@ async function jsonSchemaProblems(kind: PayloadKind, text: string): Promise<stri
 }
 
 describe('contract: payload kinds', () => {
-  it('has exactly the kinds of the issue, each tied to its endpoints', () => {
+  it('has exactly the kinds of docs/contract.md, each tied to its endpoints', () => {
     assert.deepEqual([...PAYLOAD_KIND_NAMES].sort(), Object.keys(EXPECTED_KINDS).sort());
     for (const kind of PAYLOAD_KIND_NAMES) {
       const def = PAYLOAD_KINDS[kind];

@@ -69,10 +69,9 @@ describe('flows: variables', () => {
       boom[`x${i}`] = `{{${prev}}}`.repeat(40);
       prev = `x${i}`;
     }
-    const started = performance.now();
+    // The work is bounded by count, not by time: 40^6 references expanded once each would pass MAX_EXPANSIONS and fail.
     assert.equal(resolveText(`{{${prev}}}`, at, scope(boom)), '', 'each file variable is expanded once, then kept');
     assert.match(fails(() => resolveText('{{$date}}'.repeat(MAX_EXPANSIONS + 1), at, scope({}))).message, new RegExp(`more than ${MAX_EXPANSIONS} references`));
-    assert.ok(performance.now() - started < 2000, 'bounded work');
   });
 
   it('<@ bodies: a whole-string variable takes the type the contract wants for its field', () => {

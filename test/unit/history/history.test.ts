@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { generateKeyPairSync, sign } from 'node:crypto';
-import { describeEntry, HISTORY_LIMIT, HistoryStore, MAX_STORED_BODY_CHARS, NewHistoryEntry, storableBody } from '../../../src/core/history/history';
+import { HISTORY_LIMIT, HistoryStore, MAX_STORED_BODY_CHARS, NewHistoryEntry, storableBody } from '../../../src/core/history/history';
 
 const b64url = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
 function realJwt(): string {
@@ -94,13 +94,5 @@ describe('request history', () => {
     assert.equal(storableBody({ s: 'x'.repeat(50000) }), JSON.stringify({ s: 'x'.repeat(50000) }), 'a long letter run under the limit is kept');
     assert.equal(storableBody(undefined), undefined);
     assert.equal(storableBody({ a: 1 }), '{"a":1}');
-  });
-
-  it('describes an entry on one line with time, method, path, status, duration and attempts', () => {
-    const h = new HistoryStore();
-    const e = h.add(entry(5, { method: 'PATCH', status: 409, durationMs: 31.6, attempts: 3 }));
-    assert.equal(describeEntry(e), '12:00:05  PATCH /api/v3/tire-protection/registrations?page=5  409  32 ms  3 attempts');
-    const f = h.add(entry(6, { status: undefined, error: 'ECONNREFUSED', attempts: 1 }));
-    assert.match(describeEntry(f), /ECONNREFUSED {2}16 ms {2}1 attempt$/);
   });
 });

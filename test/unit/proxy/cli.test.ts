@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runProxyCommand } from '../../../src/cli/commands/proxy';
 import { startWith } from '../sandbox/helpers';
+import { eventually } from '../eventually';
 
 /** `tpp proxy`: the base address, one JSON object per exchange, and a specific message per bad input. */
 describe('tpp proxy (command line)', () => {
@@ -35,8 +36,7 @@ describe('tpp proxy (command line)', () => {
       assert.equal(ok.status, 200);
       const bad = await fetch(`${base}/verify-token`, { headers: { authorization: `Bearer ${c.token('v3', { iat: t * 1000 })}` } });
       assert.equal(bad.status, 401);
-      const deadline = Date.now() + 5000;
-      while (out.stdout.trim().split('\n').length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      await eventually(() => out.stdout.trim().split('\n').length >= 3);
     } finally {
       stop.abort();
       assert.equal(await running, 0);

@@ -4,6 +4,7 @@ import type { SandboxHandle } from '../../../src/core/sandbox/server';
 import { startProxy, type ProxyHandle } from '../../../src/core/proxy/proxyServer';
 import { request, startWith, tpRegistration, v2Registration } from '../sandbox/helpers';
 import { through } from './helpers';
+import { eventually } from '../eventually';
 
 /**
  * `tpp proxy` in front of the "administrator's Sandbox": a second Local sandbox that answers bare
@@ -129,7 +130,7 @@ describe('tpp proxy in front of the administrator\'s Sandbox', () => {
       const jwt = i % 2 === 0 ? token(key, header(), claims({ iat: Date.now() })) : token(key, header(), claims());
       await request('GET', `${proxy.v3BaseUrl}/verify-token?tag=${t}`, { authorization: `Bearer ${jwt}` });
     }
-    await new Promise((r) => setTimeout(r, 200));
+    await eventually(() => seen.length >= tags.length);
     off();
     assert.deepEqual(seen, tags.map((t) => `/api/v3/verify-token?tag=${t}`));
   });

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Exchange } from '../../../src/core/exchange/types';
 import { startWatch, type RunningWatch } from '../../../src/core/proxy/watch';
 import { Client, startWith } from '../sandbox/helpers';
+import { eventually } from '../eventually';
 
 /** Watch My Application's process (docs/proxy.md): the proxy in a process of its own, its exchanges over IPC. */
 describe('tpp proxy in its own process (the editor\'s Watch My Application)', function () {
@@ -20,8 +21,7 @@ describe('tpp proxy in its own process (the editor\'s Watch My Application)', fu
       const bad = c.token('v3', { aud: w.v3BaseUrl });
       const res = await fetch(`${w.v3BaseUrl}/verify-token`, { headers: { authorization: `Bearer ${bad}` } });
       assert.equal(res.status, 401);
-      const end = Date.now() + 5000;
-      while (got.length < 1 && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
+      await eventually(() => got.length >= 1);
       assert.equal(got[0]?.env, 'production');
       assert.equal(got[0]?.source, 'proxy-log');
       assert.deepEqual(got[0]?.diagnosis?.map((d) => d.rule), ['aud']);

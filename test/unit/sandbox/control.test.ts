@@ -7,7 +7,7 @@ import { REQUEST_BODY_CAP, RESPONSE_BODY_CAP, RequestLogEntry } from '../../../s
 import { controlOpenApi } from '../../../src/core/sandbox/control/openapi';
 import { CONTROL_ENDPOINTS } from '../../../src/core/sandbox/control/routes';
 import { controlEnabled } from '../../../src/core/sandbox/control/security';
-import { claim, Client, newKey, request, startWith, tpRegistration, type Reply } from './helpers';
+import { claim, Client, FaultWaits, newKey, request, startWith, tpRegistration, type Reply } from './helpers';
 
 /** The control API under /__tpp/ (docs/testing-your-application.md): health, reset, seed, journal, faults, clock, partners, security. */
 describe('Local sandbox: control API', function () {
@@ -114,7 +114,8 @@ describe('Local sandbox: control API', function () {
   });
 
   it('faults: consumed in order for method + path; 429 with Retry-After; after-commit stores the write', async () => {
-    const { sb, clients } = await startWith();
+    const waits = new FaultWaits();
+    const { sb, clients } = await startWith({ sleep: waits.sleep });
     const c = clients[0] as Client;
     const path = '/api/v3/tire-protection/registrations';
     const s = await ctl(c, 'POST', 'faults', [{ method: 'POST', path, fault: 429, retryAfter: 2 }, { method: 'POST', path, fault: 503, times: 2 }]);
@@ -134,9 +135,14 @@ describe('Local sandbox: control API', function () {
     await ctl(c, 'POST', 'faults', { path, fault: 'close' });
     await assert.rejects(c.call('GET', '/tire-protection/registrations'), 'a closed connection');
     await ctl(c, 'POST', 'faults', { path, fault: 'timeout', timeoutMs: 200 });
-    const t0 = Date.now();
-    await assert.rejects(c.call('GET', '/tire-protection/registrations'));
-    assert.ok(Date.now() - t0 >= 190);
+    let ended = false;
+    const cut = assert.rejects(c.call('GET', '/tire-protection/registrations')).then(() => (ended = true));
+    const hold = await waits.nth(0);
+    assert.equal(hold.ms, 200, 'held for timeoutMs');
+    assert.equal((await ctl(c, 'GET', 'faults')).status, 200);
+    assert.equal(ended, false, 'the connection stays open while held');
+    hold.release();
+    await cut;
     await ctl(c, 'POST', 'faults', { path, fault: 502, times: 5 });
     assert.equal((await ctl(c, 'GET', 'faults')).json.faults[0].remaining, 5);
     assert.deepEqual((await ctl(c, 'DELETE', 'faults')).json, { cleared: 1 });

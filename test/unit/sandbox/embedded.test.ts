@@ -170,19 +170,17 @@ describe('Local sandbox: child process (Local environment)', function () {
     it('a request the process never answers rejects after the time limit', async () => {
       const e = make(() => undefined, { ...fake('silent'), requestTimeoutMs: 300 });
       await e.ensureStarted();
-      const t0 = Date.now();
+      // The message names the limit its timer was set with: only that timer ends the call (the process never answers).
       await assert.rejects(e.registerPublicKey(newKey().spkiPem), /did not answer registerPartner within 0.3 s/);
-      assert.ok(Date.now() - t0 < 3000);
     });
 
     it('a pending request rejects at once when the process dies, with the last error line as the reason', async () => {
       const e = make(() => undefined, { ...fake('silent'), requestTimeoutMs: 60_000 });
       await e.ensureStarted();
       const pending = e.registerPublicKey(newKey().spkiPem);
-      const t0 = Date.now();
       process.kill(e.status.pid as number, 'SIGKILL');
+      // Rejected because the process died (its reason), not by the minute's time limit, which would say "did not answer".
       await assert.rejects(pending, /stopped: killed by SIGKILL/);
-      assert.ok(Date.now() - t0 < 2000, `rejected after ${Date.now() - t0} ms`);
 
       const d = make(() => undefined, fake('dies'));
       await d.ensureStarted();

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { Client, request, startWith, tpRegistration, type Reply } from './helpers';
+import { Client, FaultWaits, request, startWith, tpRegistration, type Reply } from './helpers';
 
 /**
  * Scheduled faults that match and vary (docs/testing-your-application.md, Faults): by method, path, partner and body
@@ -31,15 +31,21 @@ describe('Local sandbox: scheduled faults that match and vary', function () {
   });
 
   it('delayMs holds the answer back, then the real answer comes', async () => {
-    const { sb, clients } = await startWith();
+    const waits = new FaultWaits();
+    const { sb, clients } = await startWith({ sleep: waits.sleep });
     const c = clients[0] as Client;
     await ctl(c, 'POST', 'faults', { method: 'GET', path, delayMs: 300 });
-    const t0 = performance.now();
-    const slow = await c.call('GET', '/tire-protection/registrations');
-    assert.equal(slow.status, 200);
-    assert.ok(performance.now() - t0 >= 290, 'held back');
-    const entry = (await ctl(c, 'GET', 'requests')).json.entries[0];
-    assert.deepEqual(entry.fault, { by: 'schedule', id: 1, fault: 'delay', when: 'before', delayMs: 300 });
+    const answered: string[] = [];
+    const held = c.call('GET', '/tire-protection/registrations').then((r) => (answered.push('held'), r));
+    const hold = await waits.nth(0);
+    assert.equal(hold.ms, 300, 'held back for delayMs');
+    assert.equal((await c.call('GET', '/tire-protection/registrations')).status, 200, 'a request after it (the fault was once) is answered meanwhile');
+    assert.deepEqual(answered, [], 'not before its hold ends');
+    hold.release();
+    assert.equal((await held).status, 200, 'then the real answer');
+    const entry = ((await ctl(c, 'GET', 'requests')).json.entries as { fault?: unknown }[]).find((e) => e.fault);
+    assert.deepEqual(entry?.fault, { by: 'schedule', id: 1, fault: 'delay', when: 'before', delayMs: 300 });
+    assert.equal(waits.asked.length, 1);
     await sb.close();
   });
 

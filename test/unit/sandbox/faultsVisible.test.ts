@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { Client, request, startWith, tpRegistration, type Reply } from './helpers';
+import { Client, FaultWaits, request, startWith, tpRegistration, type Reply } from './helpers';
 
 /**
  * Injected faults are visible (docs/testing-your-application.md, Faults and Journal): every request that reached the
@@ -15,7 +15,8 @@ describe('Local sandbox: injected faults are visible', function () {
 
   it('a timeout or close fault leaves a journal entry (status 0, the fault), a stderr line and a --log json line', async () => {
     const lines: string[] = [];
-    const { sb, clients } = await startWith({ log: (l) => lines.push(l) });
+    const waits = new FaultWaits(true);
+    const { sb, clients } = await startWith({ log: (l) => lines.push(l), sleep: waits.sleep });
     const c = clients[0] as Client;
     const printed: Record<string, unknown>[] = [];
     sb.requestLog?.subscribe((e) => printed.push(JSON.parse(JSON.stringify(e.line()))));
@@ -31,7 +32,7 @@ describe('Local sandbox: injected faults are visible', function () {
     assert.equal(first.diagnosis[0].rule, 'fault');
     assert.match(first.diagnosis[0].message, new RegExp(`scheduled fault #${close?.id}\\b.*closed the connection`));
     assert.deepEqual(second.fault, { by: 'schedule', id: timeout?.id, fault: 'timeout', when: 'before' });
-    assert.ok(second.ms >= 90, `held for its timeoutMs (${second.ms} ms)`);
+    assert.deepEqual(waits.asked.map((w) => w.ms), [100], 'held for its timeoutMs');
     assert.equal(third.status, 200);
     assert.equal(third.fault, undefined);
     assert.equal(printed.filter((l) => (l.fault as { fault?: string } | undefined)?.fault === 'close').length, 1, 'the --log json line');

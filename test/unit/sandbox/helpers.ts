@@ -256,3 +256,27 @@ export function v2Registration(shopId: string, invoiceNumber: string, tires = 4)
     TireDOT1: 'DOT123',
   };
 }
+
+/**
+ * The waits of a sandbox's injected faults (SandboxOptions.sleep) in the test's hands: each is recorded with the
+ * milliseconds asked for and lasts until the test releases it (with `auto`, it ends at once). A test asserts what was
+ * held, for how long it was asked and what came first, never how long anything took.
+ */
+export class FaultWaits {
+  readonly asked: { readonly ms: number; release(): void }[] = [];
+  private readonly listeners: (() => void)[] = [];
+  constructor(private readonly auto = false) {}
+
+  readonly sleep = (ms: number): Promise<void> =>
+    new Promise<void>((release) => {
+      this.asked.push({ ms, release });
+      if (this.auto) release();
+      for (const l of this.listeners.splice(0)) l();
+    });
+
+  /** The wait number `n` (0-based), once the sandbox has asked for it. */
+  async nth(n: number): Promise<{ readonly ms: number; release(): void }> {
+    while (this.asked.length <= n) await new Promise<void>((r) => this.listeners.push(r));
+    return this.asked[n]!;
+  }
+}

@@ -3,6 +3,7 @@ import { EmbeddedSandbox } from '../../../src/core/sandbox/embedded';
 import type { Exchange } from '../../../src/core/exchange/types';
 import { childOptions } from './childOptions';
 import { Client, newKey } from './helpers';
+import { eventually } from '../eventually';
 
 /**
  * The request log crosses the sandbox's process boundary only over the fork's private IPC channel: the
@@ -25,8 +26,7 @@ describe('Local sandbox: request log pushed from the child process', function ()
     const bad = c.token('v3', { aud: `${info.v3BaseUrl}/` });
     assert.equal(ok.status, 200);
     assert.equal((await c.call('GET', '/verify-token', undefined, { token: bad })).status, 401);
-    const end = Date.now() + 5000;
-    while (got.length < 2 && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
+    await eventually(() => got.length >= 2);
     assert.equal(got.length, 2);
     const [first, second] = got.map((g) => g.x) as [Exchange, Exchange];
     assert.equal(first.source, 'sandbox-log');

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runSandboxCommand } from '../../../src/cli/commands/sandbox';
 import { Client, newKey } from './helpers';
+import { eventually } from '../eventually';
 
 /** `tpp sandbox --log json`: the base address, then one JSON object per answered request. */
 describe('tpp sandbox --log json', () => {
@@ -30,8 +31,7 @@ describe('tpp sandbox --log json', () => {
     const t = Math.floor(Date.now() / 1000);
     assert.equal((await c.call('GET', '/verify-token', undefined, { token: c.token('v3', { iat: t * 1000 }) })).status, 401);
     assert.equal((await c.call('GET', '/verify-token', undefined, { token: c.token('v3', { aud: `${v3}/` }) })).status, 401);
-    const deadline = Date.now() + 5000;
-    while (out.stdout.trim().split('\n').length < 4 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    await eventually(() => out.stdout.trim().split('\n').length >= 4);
     stop.abort();
     assert.equal(await running, 0);
 

@@ -2,6 +2,7 @@ import { strict as assert } from 'node:assert';
 import { RequestLog, RequestLogEntry } from '../../../src/core/requestLog/requestLog';
 import type { SandboxHandle } from '../../../src/core/sandbox/server';
 import { mint, newKey, request, startWith, tpRegistration, v2Registration, type TestKey } from './helpers';
+import { eventually } from '../eventually';
 
 /**
  * The request log publishes entries in the order the answers were sent, whatever order their diagnoses finish in
@@ -35,8 +36,7 @@ describe('Local sandbox: request log order', () => {
       await send('GET', `${v3}/verify-token`, { authorization: bearer(`${v3}/`) });
       await send('GET', `${v3}/tire-protection/registrations/nope`, { authorization: bearer(v3) });
       assert.deepEqual(sent.map(([, s]) => s), [400, 401, 400, 401, 404]);
-      const end = Date.now() + 5000;
-      while (lines.length < 5 && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
+      await eventually(() => lines.length >= 5);
       const logged = lines.map((l) => JSON.parse(l) as { path: string; status: number; diagnosis: unknown[] });
       assert.deepEqual(logged.map((l) => [l.path, l.status]), sent);
       assert.ok(logged.every((l) => l.diagnosis.length > 0), 'every failure keeps its diagnosis');
@@ -65,17 +65,31 @@ describe('Local sandbox: request log order', () => {
   });
 
   it('settled(): waits until every place taken is published (a journal read sees the call just answered), at most its limit', async () => {
-    const log = new RequestLog();
+    let now = 0;
+    const log = new RequestLog({ now: () => now });
+    let done = false;
+    const settle = (limitMs: number) => ((done = false), log.settled(limitMs).then(() => (done = true)));
+    /** Lets settled() poll a few times. */
+    const polls = async () => {
+      for (let i = 0; i < 5; i++) await new Promise((r) => setTimeout(r, 5));
+    };
+
     const place = log.reserve(); // an answer went out; its diagnosis is running
-    const t0 = performance.now();
-    setTimeout(() => place(new RequestLogEntry(raw('/diagnosed', 401), [], Date.now())), 40);
-    await log.settled(2000);
+    const diagnosed = settle(60_000);
+    await polls();
+    assert.equal(done, false, 'it waits for the diagnosis');
+    place(new RequestLogEntry(raw('/diagnosed', 401), [], Date.now()));
+    await diagnosed;
     assert.deepEqual(log.list().map((e) => e.path), ['/diagnosed'], 'the entry is there once settled');
-    assert.ok(performance.now() - t0 >= 35, 'it waited for the diagnosis');
+
     log.reserve(); // never filled
-    const t1 = performance.now();
-    await log.settled(60);
-    const waited = performance.now() - t1;
-    assert.ok(waited >= 55 && waited < 1000, `a place never filled holds a read only for the limit (${waited.toFixed(0)} ms)`);
+    const limited = settle(60);
+    now += 59;
+    await polls();
+    assert.equal(done, false, 'a place never filled holds a read until the limit');
+    now += 1;
+    await polls();
+    assert.equal(done, true, '... and no longer');
+    await limited;
   });
 });

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { RequestLogEntry } from '../../../src/core/requestLog/requestLog';
 import { startWith } from './helpers';
+import { eventually } from '../eventually';
 
 /**
  * The deliberate-mistakes tour: examples/mistakes/send-mistakes.mjs, run as an integrator's
@@ -26,8 +27,7 @@ describe('Deliberate-mistakes tour script', () => {
       const env = { ...process.env, TPP_BASE_URL: sb.v3BaseUrl, TPP_PARTNER_ID: 'P1001', TPP_PRIVATE_KEY_FILE: keyFile, TPP_V2_COMPANY_NAME: 'partner1' };
       const { stdout } = await promisify(execFile)(process.execPath, [script], { env });
       assert.match(stdout, /-> 401/);
-      const end = Date.now() + 5000;
-      while (entries.length < 3 && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+      await eventually(() => entries.length >= 3);
       // Entries are published in the order the answers were sent, whatever order their diagnoses finish in.
       assert.deepEqual(entries.map((e) => e.status), [401, 401, 400]);
       assert.deepEqual(entries.map((e) => e.diagnosis.map((d) => d.rule)), [['iat'], ['aud'], ['Registrations[0].TirePrice']]);

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { readDate, readInt, readMoney } from '../primitives';
 import { V2CancellationShape } from './cancellation';
 import { V2ClaimShape } from './claim';
-import { V2Rec, describeField, v2FieldInfo } from './fields';
+import { describeField, v2FieldInfo } from './fields';
 import { V2RegistrationShape } from './registration';
 import { V2SaleShape } from './sale';
 
@@ -84,22 +84,13 @@ export const V2RegistrationStatus = z.looseObject({
   Message: z.string().nullable().optional().meta({ description: 'Text of the status.' }),
 });
 
-/** Record schema returned by a v2 GET for each `rec` value. */
-export const V2_RECORD_BY_REC: Readonly<Record<V2Rec, z.ZodType>> = {
-  registrations: V2RegistrationRecord,
-  registrationstatus: V2RegistrationStatus,
-  claims: V2ClaimRecord,
-  sales: V2SaleRecord,
-  cancellations: V2CancellationRecord,
-};
-
 /** Any v2 record read back: the five kinds (a GET's `rec` says which; a document cannot tie the query to the body). */
 const V2AnyRecord = z.union([V2RegistrationRecord, V2RegistrationStatus, V2ClaimRecord, V2SaleRecord, V2CancellationRecord]);
 
 /**
  * Response of a v2 GET: "JSON record of the chosen kind". The Local sandbox answers an array of the records (empty
  * when none matches); one record alone is accepted too ("Shape of a legacy GET when several records match: not
- * shown"). Parse with {@link V2_RECORD_BY_REC} for the field types of a given rec.
+ * shown").
  */
 export const V2GetResponse = z
   .union([z.array(V2AnyRecord), V2AnyRecord])

@@ -1,12 +1,6 @@
 import { z } from 'zod';
-import { str } from '../primitives';
 
-/** The shop lookup (GET /tire-protection/shops/lookup; spec: Endpoints): its query and its result. */
-
-/** Query of the shop lookup: `query` is a phone number, or name and address. */
-export const ShopLookupQuery = z.object({
-  query: str({ nonEmpty: true }).meta({ description: 'Phone number, or name and address.' }),
-});
+/** The shop lookup's result (GET /tire-protection/shops/lookup; spec: Endpoints); its query is in endpointRows/shops.ts. */
 
 /** location of a shop lookup result: coordinates are [longitude, latitude]. */
 export const GeoLocation = z.looseObject({

@@ -151,24 +151,28 @@ function publicOf(e: Entry): ScheduledFault {
   return { ...rest };
 }
 
-const delay = (ms: number) => new Promise((r) => setTimeout(r, ms).unref());
+/** What {@link strike} needs of its sandbox: its waits, and how a request left without an answer is recorded. */
+export interface StrikeHooks {
+  readonly sleep: (ms: number) => Promise<void>;
+  readonly unanswered?: (req: FastifyRequest, reply: FastifyReply) => void;
+}
 
 /**
  * Answers `req` with the fault `f`: a status with an error body (and Retry-After), or no answer at all (`close`
  * destroys the connection; `timeout` holds it for `timeoutMs`, then destroys it), after `delayMs` when given.
  * `committed` says whether the request's write was already stored. The request is marked with the fault (its journal
- * entry, `--log json` and stderr lines name the schedule entry); `unanswered` records a request that gets no answer,
+ * entry, `--log json` and stderr lines name the schedule entry); `hooks.unanswered` records a request that gets no answer,
  * which fastify's onResponse hooks never see. A `delayMs` without a fault only waits: undefined, the real answer follows.
  */
-export async function strike(f: ScheduledFault, req: FastifyRequest, reply: FastifyReply, committed: boolean, unanswered?: (req: FastifyRequest, reply: FastifyReply) => void): Promise<FastifyReply | undefined> {
+export async function strike(f: ScheduledFault, req: FastifyRequest, reply: FastifyReply, committed: boolean, hooks: StrikeHooks): Promise<FastifyReply | undefined> {
   markFault(req, { by: 'schedule', id: f.id, fault: f.fault ?? 'delay', when: committed ? 'after-commit' : 'before', ...(f.delayMs ? { delayMs: f.delayMs } : {}) });
-  if (f.delayMs) await delay(f.delayMs);
+  if (f.delayMs) await hooks.sleep(f.delayMs);
   if (f.fault === undefined) return undefined;
   if (f.fault === 'timeout' || f.fault === 'close') {
-    if (f.fault === 'timeout' && f.timeoutMs > 0) await delay(f.timeoutMs);
+    if (f.fault === 'timeout' && f.timeoutMs > 0) await hooks.sleep(f.timeoutMs);
     reply.hijack();
     req.raw.socket?.destroy();
-    unanswered?.(req, reply);
+    hooks.unanswered?.(req, reply);
     return reply;
   }
   if (typeof f.fault !== 'number') return undefined;

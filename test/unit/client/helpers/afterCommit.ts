@@ -58,7 +58,7 @@ const idOf = (r: FileResult): unknown => {
 
 /**
  * Runs the proof with `n` creates of each kind.
- * @param faultRate share of requests stored then answered 500 (0.3 in the issue's target).
+ * @param faultRate share of requests stored then answered 500 (0.3: the rate docs/sending.md's proof runs under).
  */
 export async function runDuplicateProof(n: number, faultRate = 0.3, seed = 20261123, parallel = 16): Promise<ProofResult> {
   const key = await generateKeyMaterial('P-256');
