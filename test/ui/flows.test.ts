@@ -88,7 +88,7 @@ describe('flows in the Test Explorer (rendered DOM)', function () {
     if (!peek) console.log('flows.test: the peek did not open; the screenshot shows the inline message');
   });
 
-  it("offers Resume Backfill on a backfill's items only, not on a flow without a data file", async () => {
+  it("a request's context menu offers Show Flow Exchange, and Resume Backfill on a backfill's items only", async () => {
     const folder = vscode.workspace.workspaceFolders![0]!.uri;
     const data = vscode.Uri.joinPath(folder, 'flows', 'menu-backfill.http');
     await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(folder, 'flows', 'menu-rows.csv'), Buffer.from('invoice\nINV-MENU-1\n'));
@@ -110,6 +110,7 @@ describe('flows in the Test Explorer (rendered DOM)', function () {
     await cmd('vscode.revealTestInExplorer', plain).then(undefined, () => undefined);
     const plainMenu = await menuOf('the token is accepted');
     assert.ok(!plainMenu.some((t) => t.includes('Resume Backfill')), `no Resume Backfill without a data file: ${JSON.stringify(plainMenu)}`);
+    assert.ok(plainMenu.some((t) => t.includes('Show Flow Exchange')), `Show Flow Exchange on the request's context menu (docs/flows-editor.md): ${JSON.stringify(plainMenu)}`);
     const item = await until(() => api.flowTests.controller.items.get(data.toString())?.children.get(`${data.toString()}#0`), 20_000);
     await cmd('vscode.revealTestInExplorer', item).then(undefined, () => undefined);
     const backfillMenu = await until(async () => {
