@@ -20,7 +20,7 @@ import { SampleRefused, type SampleOptions, type SampleRequest } from './request
 export { envParam, RECORD_ENV, SAMPLE_ENV, SampleRefused, sampleRequestFor, sampleRequestFromExchange, sampleRequestFromPayload } from './request';
 export type { PathPart, SampleOptions, SampleRequest } from './request';
 export { isSampleLanguage, SAMPLE_LANGUAGE_INFO, SAMPLE_LANGUAGES, type SampleLanguage } from './info';
-export { isProgramLanguage, MAX_PROGRAM_NAMES, PROGRAM_INFO, PROGRAM_LANGUAGES, programFileName, type ProgramLanguage } from './program';
+export { dotenvValues, isProgramLanguage, MAX_PROGRAM_NAMES, PROGRAM_INFO, PROGRAM_LANGUAGES, programFileName, programLanguageOf, type ProgramLanguage } from './program';
 
 const GENERATORS: Readonly<Record<SampleLanguage, (req: SampleRequest, options?: SampleOptions) => string>> = {
   curl: curlSample,

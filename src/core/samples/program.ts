@@ -17,11 +17,41 @@ export function isProgramLanguage(s: string): s is ProgramLanguage {
   return (PROGRAM_LANGUAGES as readonly string[]).includes(s);
 }
 
-/** What a program needs installed, and the command that runs the file `file` from its folder. */
-export const PROGRAM_INFO: Readonly<Record<ProgramLanguage, { readonly needs: string; readonly command: (file: string, platform: NodeJS.Platform) => string }>> = {
-  python: { needs: 'requests and PyJWT[crypto] (pip install requests "PyJWT[crypto]")', command: (file, platform) => `${platform === 'win32' ? 'python' : 'python3'} ${file}` },
-  node: { needs: 'Node.js 20.12 or later and jose (npm install jose)', command: (file) => `node ${file}` },
+/** A file name as one word of a terminal's shell: bare when plain, else in double quotes (POSIX shells, PowerShell, cmd). */
+function word(file: string): string {
+  return /^[\w.@%+=:,/-]+$/.test(file) ? file : `"${file.replace(/"/g, '')}"`;
+}
+
+/**
+ * What a program needs installed, the command that runs the file `file` from its folder (in a terminal of
+ * `platform`), and which file names are its language's.
+ */
+export const PROGRAM_INFO: Readonly<Record<ProgramLanguage, { readonly needs: string; readonly command: (file: string, platform: NodeJS.Platform) => string; readonly files: RegExp }>> = {
+  python: { needs: 'requests and PyJWT[crypto] (pip install requests "PyJWT[crypto]")', command: (file, platform) => `${platform === 'win32' ? 'python' : 'python3'} ${word(file)}`, files: /\.py$/i },
+  node: { needs: 'Node.js 20.12 or later and jose (npm install jose)', command: (file) => `node ${word(file)}`, files: /\.(js|mjs|cjs)$/i },
 };
+
+/** The language of a program file, from its name (`.py`: Python; `.js`, `.mjs`, `.cjs`: Node.js). */
+export function programLanguageOf(fileName: string): ProgramLanguage | undefined {
+  return PROGRAM_LANGUAGES.find((l) => PROGRAM_INFO[l].files.test(fileName));
+}
+
+/**
+ * The values a program reads from a dotenv file `text`, as its loader reads them (NAME=value lines; a value quoted
+ * whole loses its quotes; `#` lines are comments): what the editor compares with the environment's current settings.
+ */
+export function dotenvValues(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.trim();
+    const eq = line.indexOf('=');
+    if (eq <= 0 || line.startsWith('#')) continue;
+    const value = line.slice(eq + 1);
+    const quoted = value.length >= 2 && value[0] === value.at(-1) && (value[0] === "'" || value[0] === '"');
+    out[line.slice(0, eq)] = quoted ? value.slice(1, -1) : value;
+  }
+  return out;
+}
 
 /** Most names {@link programFileName} tries before it gives up. */
 export const MAX_PROGRAM_NAMES = 99;

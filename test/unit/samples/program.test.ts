@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { dotenvText } from '../../../src/core/connect';
-import { generateSample, MAX_PROGRAM_NAMES, programFileName, PROGRAM_INFO, SampleRefused, sampleRequestFor } from '../../../src/core/samples';
+import { dotenvValues, generateSample, MAX_PROGRAM_NAMES, programFileName, PROGRAM_INFO, programLanguageOf, SampleRefused, sampleRequestFor } from '../../../src/core/samples';
 import { findTool } from '../../samples/harness';
 
 const REQ = sampleRequestFor('createTireProtectionRegistration', {}, {}, { invoiceNumber: 'INV-1', storeNumber: 'S1' });
@@ -100,8 +100,15 @@ describe('Write Program…: programs that load the dotenv file themselves', () =
     assert.equal(PROGRAM_INFO.python.command('tpp_sample.py', 'linux'), 'python3 tpp_sample.py');
     assert.equal(PROGRAM_INFO.python.command('tpp_sample.py', 'win32'), 'python tpp_sample.py');
     assert.equal(PROGRAM_INFO.node.command('tpp-sample-2.js', 'darwin'), 'node tpp-sample-2.js');
+    assert.equal(PROGRAM_INFO.python.command('my app.py', 'linux'), 'python3 "my app.py"');
+    assert.deepEqual(['a.py', 'b.mjs', 'c.cjs', 'd.js', 'e.go'].map(programLanguageOf), ['python', 'node', 'node', 'node', undefined]);
     assert.throws(() => generateSample(REQ, 'java', { dotenv: 'tpp-local.env' }), (e: unknown) => e instanceof SampleRefused && /Java program .*Copy as Code/.test((e as Error).message));
     assert.doesNotMatch(generateSample(REQ, 'python'), /load_dotenv/, 'Copy as Code keeps the program that reads the environment only');
+  });
+
+  it('reads the values of a dotenv file as the programs do', () => {
+    const text = dotenvText({ env: 'local', v3BaseUrl: 'http://127.0.0.1:1/api/v3', partnerId: 'local-1', privateKeyFile: '/home/a b/key.pem' }, 'tpp-local.env');
+    assert.deepEqual(dotenvValues(text), { TPP_BASE_URL: 'http://127.0.0.1:1/api/v3', TPP_PARTNER_ID: 'local-1', TPP_PRIVATE_KEY_FILE: '/home/a b/key.pem' });
   });
 
   it('a new program never replaces a file: the next free name, the same name when it holds the same text, none after 99', () => {
