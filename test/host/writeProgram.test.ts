@@ -98,4 +98,11 @@ describe('Write Program… and Run in Terminal', function () {
     assert.equal(vscode.window.terminals.filter((t) => t.name === r.terminal).length, 1, 'the next run uses the same terminal');
     assert.equal(await cmd('tpp.runProgram', example()), undefined, 'a payload file is no program');
   });
+
+  it('a program that writes to Production is not run before Production is set up and its name typed', async () => {
+    const file = path.join(dir, 'tpp_sample_2.py');
+    fs.writeFileSync(file, '# POST /tire-protection/registrations (createTireProtectionRegistration), with a fresh partner JWT\nload_dotenv(os.path.join(os.path.dirname(os.path.abspath(__file__)), "tpp-production.env"))\n');
+    assert.equal(await cmd('tpp.runProgram', vscode.Uri.file(file)), undefined, 'Production has no base address, Partner ID or key here: nothing run');
+    assert.ok(!vscode.window.terminals.some((t) => t.name === 'Tire Protection: tpp_sample_2.py'), 'no terminal ran it');
+  });
 });
