@@ -179,6 +179,8 @@ describe('README first steps, your own program on Local among them (rendered wor
     await waitToast(/Wrote tpp_sample\.py: it loads tpp-local\.env/, 'readme-4a-program-written');
     assert.ok(fs.existsSync(program) && fs.existsSync(path.join(workspace, 'tpp-local.env')), 'the program and its dotenv file, beside the example');
     assert.ok(await until(() => (vscode.window.activeTextEditor?.document.uri.fsPath === program ? true : undefined)), 'the program is open');
+    const titleActions = () => driver<(string | null)[]>('attrs', { selector: '.part.editor .editor-actions .action-label', name: 'aria-label' });
+    assert.ok(await until(async () => ((await titleActions()).some((a) => a?.startsWith('Run in Terminal')) ? true : undefined)), `Run in Terminal on the program's title bar too: ${JSON.stringify(await titleActions())}`);
     await person.clickToastButton('Wrote tpp_sample.py', 'Run in Terminal');
     // The program made its invoice number when it ran: the request the Integration Log keeps says which.
     const logged = await until(() => api.integrationLog.list().find((e) => e.source === 'sandbox-log' && e.response?.status === 201 && /python/i.test(e.request.headers?.['user-agent'] ?? '')), 60_000);

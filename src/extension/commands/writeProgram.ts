@@ -6,6 +6,7 @@ import { ENVIRONMENTS, type EnvironmentId } from '../../core/environments';
 import { dotenvValues, generateSample, isProgramLanguage, PROGRAM_INFO, PROGRAM_LANGUAGES, programFileName, SAMPLE_LANGUAGE_INFO, type ProgramLanguage } from '../../core/samples';
 import { codeTargetOf, requestOfTarget } from '../commandSupport/codeTarget';
 import type { Services } from '../container';
+import { rememberProgramFile } from '../programFiles';
 import { signingKeyOf } from '../services/keyStore';
 import type { ConnectResult } from './connectApplication';
 import { defineCommand, UserCancelled } from './registry';
@@ -100,6 +101,7 @@ export const writeProgram = defineCommand({
     if (!name) throw new Error(`${SAMPLE_LANGUAGE_INFO[lang].fileName} and its next 98 names are taken in ${folder}: move some away first.`);
     const file = join(folder, name);
     if (!same(name)) await writeNewFile(file, text, 0o644);
+    await rememberProgramFile(services.choices, file);
     await vscode.window.showTextDocument(vscode.Uri.file(file), { preview: false });
     const command = PROGRAM_INFO[lang].command(name, process.platform);
     const what = request.title.replace(/\s*\([^)]*\)$/, ''); // "POST /tire-protection/registrations", without the endpoint id
