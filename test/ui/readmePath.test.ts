@@ -87,6 +87,18 @@ async function row(...res: RegExp[]): Promise<string> {
   return r;
 }
 
+/**
+ * Removes the program and its dotenv and key files through VS Code's file service, once their editors' documents are
+ * gone: a document the editor still holds of a file deleted behind its back refuses a later save of a new file of
+ * that name ("File Modified Since"), which the suites after this one write.
+ */
+async function removeProgramFiles(): Promise<void> {
+  const workspace = vscode.workspace.workspaceFolders![0]!.uri;
+  const paths = PROGRAM_FILES.map((f) => vscode.Uri.joinPath(workspace, f).fsPath);
+  await until(() => (vscode.workspace.textDocuments.some((d) => paths.includes(d.uri.fsPath)) ? undefined : true), 10_000);
+  for (const f of PROGRAM_FILES) await vscode.workspace.fs.delete(vscode.Uri.joinPath(workspace, f)).then(undefined, () => undefined);
+}
+
 describe('README first steps, your own program on Local among them (rendered workbench)', function () {
   this.timeout(300_000);
   let api: ExtensionApi;
@@ -107,7 +119,8 @@ describe('README first steps, your own program on Local among them (rendered wor
     // key, no program, nothing sent.
     await api.environments.keys.delete('local');
     await cmd('tpp.selectEnvironment', 'local');
-    for (const f of PROGRAM_FILES) fs.rmSync(path.join(workspace, f), { force: true });
+    await cmd('workbench.action.closeAllEditors');
+    await removeProgramFiles();
     for (const e of api.history.list('local')) seen.add(e.id);
     const terminal = vscode.workspace.getConfiguration('terminal.integrated');
     terminalBefore = { 'profiles.linux': terminal.inspect('profiles.linux')?.globalValue, 'defaultProfile.linux': terminal.inspect('defaultProfile.linux')?.globalValue, gpuAcceleration: terminal.inspect('gpuAcceleration')?.globalValue };
@@ -128,7 +141,7 @@ describe('README first steps, your own program on Local among them (rendered wor
     if (api) await api.environments.keys.delete('local');
     const terminal = vscode.workspace.getConfiguration('terminal.integrated');
     for (const [k, v] of Object.entries(terminalBefore)) await terminal.update(k, v, vscode.ConfigurationTarget.Global);
-    for (const f of PROGRAM_FILES) fs.rmSync(path.join(workspace, f), { force: true });
+    await removeProgramFiles();
     await cmd('workbench.view.extension.tpp');
     await sleep(500);
   });
