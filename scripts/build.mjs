@@ -2,7 +2,7 @@
 //   node scripts/build.mjs [--production] [--watch]
 // production: minified, no source maps; otherwise: source maps, not minified.
 import * as esbuild from 'esbuild';
-import { copyFileSync, readdirSync, statSync, rmSync, readFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, readdirSync, statSync, rmSync, readFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { basename, dirname, join, resolve, sep } from 'node:path';
@@ -185,6 +185,8 @@ if (watch) {
   rmSync('dist', { recursive: true, force: true });
   const [, , commandBuild] = await Promise.all([buildExtensionWithLazyCore(extensionBuild, common), ...builds.map((b) => esbuild.build(b))]);
   checkCommandBundles(commandBuild.metafile);
+  // The package's `tpp` bin runs as a program (`npx tpp` in a clone links it once and runs the file as it is).
+  chmodSync('dist/cli.js', 0o755);
   copyPgliteAssets();
   const template = makePgliteTemplate();
   copyTourScript();

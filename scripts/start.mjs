@@ -4,7 +4,7 @@
 //   loaded as a development extension; prints the URL to open. Ctrl+C stops it and leaves no process.
 // Options: --port <n> (default 8765), --no-open-check.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { editorHome, ensureEditor } from '../test/harness/editor.mjs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,21 +29,11 @@ const entry = join(home, 'node_modules/code-server/out/node/entry.js');
 const state = join(root, '.vscode-it', 'start');
 for (const d of ['user-data/User', 'extensions', 'xdg-data', 'xdg-config', 'tmp']) mkdirSync(join(state, d), { recursive: true });
 const settings = join(state, 'user-data/User/settings.json');
-// The welcome page stays on (VS Code's default startup editor): it carries the toolkit's walkthrough.
+// No startup editor of VS Code's own: on a first start VS Code for the Web opens its own "Get Started with VS Code for
+// the Web" walkthrough, over the toolkit's, which the extension opens itself on its first start from the sources
+// (src/extension/walkthrough.ts). Later starts open nothing; the walkthrough stays under Help › Welcome.
 if (!existsSync(settings))
-  writeFileSync(settings, JSON.stringify({ 'telemetry.telemetryLevel': 'off', 'update.mode': 'none', 'extensions.autoCheckUpdates': false, 'security.workspace.trust.enabled': false, 'chat.disableAIFeatures': true, 'git.openRepositoryInParentFolders': 'never' }, null, 1));
-else {
-  // Earlier versions of this script wrote "workbench.startupEditor": "none", which hid the walkthrough: drop it.
-  try {
-    const current = JSON.parse(readFileSync(settings, 'utf8'));
-    if (current['workbench.startupEditor'] === 'none') {
-      delete current['workbench.startupEditor'];
-      writeFileSync(settings, JSON.stringify(current, null, 1));
-    }
-  } catch {
-    /* a settings file the user edited by hand (comments): left as it is */
-  }
-}
+  writeFileSync(settings, JSON.stringify({ 'workbench.startupEditor': 'none', 'telemetry.telemetryLevel': 'off', 'update.mode': 'none', 'extensions.autoCheckUpdates': false, 'security.workspace.trust.enabled': false, 'chat.disableAIFeatures': true, 'git.openRepositoryInParentFolders': 'never' }, null, 1));
 
 const authority = `127.0.0.1:${port}`;
 const remote = (p) => `vscode-remote://${authority}${p.split('/').map(encodeURIComponent).join('/')}`;

@@ -17,6 +17,7 @@ import type { FlowRuns } from './services/flowRuns';
 import { FlowFeatures } from './flowFeatures';
 import { HistoryModel } from './services/historyModel';
 import { EDITOR_READ_USER_AGENT, EDITOR_SEND_USER_AGENT, IntegrationLog } from './services/integrationLog';
+import type { Exchange } from '../core/exchange/types';
 import { otherClientWrites } from '../core/exchange/otherClientWrites';
 import { MistakesTour } from './services/integrationLogTour';
 import { KeyStore } from './services/keyStore';
@@ -108,6 +109,9 @@ export class Container implements vscode.Disposable {
     own(
       this.localSandbox.onDidLogExchanges((records) => {
         this.integrationLog.add(records);
+        // The Connection row of Local shows the latest answer of any client, not only the editor's own requests.
+        const latest = records.filter((x) => x.response && !isEditorRequest(x)).at(-1);
+        if (latest?.response) this.history.noteOtherClient('local', latest.response.status, latest.time);
         // Your application's writes on Local change the Registrations folders as the editor's own sends do, which
         // ApiClients reports (README, Your application: its registration appears in the tree).
         for (const w of otherClientWrites(records, [EDITOR_SEND_USER_AGENT, EDITOR_READ_USER_AGENT])) this.registrations.dataChanged({ env: 'local', ...w });
@@ -149,6 +153,12 @@ export class Container implements vscode.Disposable {
     for (const d of this.disposables.reverse()) d.dispose();
     this.disposables.length = 0;
   }
+}
+
+/** A request the editor sent itself (kept in the history) or read quietly (noted by ApiClients). */
+function isEditorRequest(x: Exchange): boolean {
+  const agent = x.request.headers?.['user-agent'];
+  return agent === EDITOR_SEND_USER_AGENT || agent === EDITOR_READ_USER_AGENT;
 }
 
 /** What a command handler, the send helpers and the view are given: the container. */

@@ -20,7 +20,8 @@ import type { RegistrationsModel } from './services/registrationsModel';
 import type { VariablesService } from './services/variables';
 import { registerSendCodeLens } from './send/codeLens';
 import { trackSetupContext } from './setupContext';
-import { WalkthroughProgress } from './walkthrough';
+import { openWalkthroughAtFirstStart, WalkthroughProgress } from './walkthrough';
+import { publishProgramFiles } from './programFiles';
 import { EnvironmentStatusBar } from './statusBar';
 import { EnvironmentsProvider } from './tree/environmentsProvider';
 import type { IntegrationLog } from './services/integrationLog';
@@ -121,6 +122,8 @@ export function activate(context: vscode.ExtensionContext): PublicApi | Extensio
 
   const activationMs = performance.now() - started;
   c.log.info(`Activated in ${activationMs.toFixed(1)} ms (active environment: ${c.active.get()})`);
+  void publishProgramFiles(context.globalState);
+  void openWalkthroughAtFirstStart(context.extensionMode, context.globalState).catch((err: unknown) => c.log.error('The walkthrough could not be opened', err));
   if (context.extensionMode !== vscode.ExtensionMode.Test) return { activationMs };
   const { environments, keys, log, api, history, registrations, localSandbox, variables, drafts, responses } = c;
   return { activationMs, environments, keys, log, diagnostics: payloads.controller, api, history, registrations, view, localSandbox, variables, drafts, walkthrough, responses, integrationLog: c.integrationLog, integrationLogView: integrationLog.provider, applicationWatch: c.applicationWatch, get flows() { return c.flows; }, get flowRuns() { return c.flowRuns; }, get flowTests() { return c.flowFeatures.tests; } };

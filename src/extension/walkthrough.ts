@@ -76,3 +76,22 @@ export class WalkthroughProgress implements vscode.Disposable {
     this.subscription.dispose();
   }
 }
+
+/** The walkthrough's id as `workbench.action.openWalkthrough` takes it. */
+export const WALKTHROUGH_ID = 'tpp-toolkit.tire-protection-partner-toolkit#tpp.gettingStarted';
+
+/** globalState key: the walkthrough was opened at a first start from the sources. */
+const OPENED_KEY = 'tpp.walkthroughOpenedAtFirstStart';
+
+/**
+ * Opens the toolkit's walkthrough once per profile when the extension runs from its sources (`npm start`, F5:
+ * `ExtensionMode.Development`), as VS Code does for an extension installed from a gallery, which it never does for
+ * a development extension: a newcomer's first `npm start` then shows these first steps, not only VS Code's own.
+ * Resolves to true when it opened it.
+ */
+export async function openWalkthroughAtFirstStart(mode: vscode.ExtensionMode, state: vscode.Memento): Promise<boolean> {
+  if (mode !== vscode.ExtensionMode.Development || state.get<boolean>(OPENED_KEY)) return false;
+  await state.update(OPENED_KEY, true);
+  await vscode.commands.executeCommand('workbench.action.openWalkthrough', WALKTHROUGH_ID, false);
+  return true;
+}

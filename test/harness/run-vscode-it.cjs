@@ -89,9 +89,13 @@ const noise = /^(Resolving connection token|Resolved connection token|Creating a
       : { 'security.workspace.trust.enabled': false }),
     'workbench.tips.enabled': false, 'chat.disableAIFeatures': true,
     'git.enabled': false, 'workbench.enableExperiments': false,
-    // editors of parallel tiers run side by side: each Local sandbox takes any free port, not the fixed default
-    'tpp.local.port': 0,
   }, null, 1));
+  // Other editors on this machine (parallel tiers, a person's `npm start`) hold Local's default port: each test Local
+  // sandbox takes any free port. tpp.local.port has machine scope, which a remote window (this workbench) reads from
+  // the remote machine's settings only: VS Code drops machine-scoped values of the user settings once the
+  // extension's settings are registered, at a moment that varies with the machine's load.
+  fs.mkdirSync(path.join(userData, 'Machine'), { recursive: true });
+  fs.writeFileSync(path.join(userData, 'Machine', 'settings.json'), JSON.stringify({ 'tpp.local.port': 0 }, null, 1));
   server = spawn(process.execPath, [codeServer, '--config', path.join(tmp, 'config.yaml'),
     '--auth', 'none', '--bind-addr', authority, '--disable-telemetry', '--disable-update-check',
     ...(untrusted ? [] : ['--disable-workspace-trust']), '--disable-getting-started-override', '--ignore-last-opened',

@@ -1,6 +1,7 @@
 // Data-driven flows (docs/backfills.md, docs/flows-editor.md) in a real extension host against the Local sandbox: run
 // from the Test Explorer, the request item shows the row counts and the failed rows are its child items; a run
-// cancelled mid-way leaves a resumable journal, and Resume Backfill continues it without storing a row twice.
+// cancelled mid-way leaves a resumable journal, and Resume Backfill continues it without storing a row twice. A run over
+// a journal of an earlier run is refused in the editor's words; Resume Backfill refuses a flow without a data file.
 // Spec: Tire-protection registrations ("Registrations are unique by invoice number"; a second one is answered 409, which the
 // duplicate check settles: stored with other values is a conflict, shown with both).
 import * as assert from 'node:assert/strict';
@@ -10,7 +11,7 @@ import { defaultJournalPath } from '../../src/core/backfill';
 import { createPartnerClient } from '../../src/core/client/client';
 import type { ExtensionApi } from '../../src/extension/extension';
 import { activateExtension } from '../shared/extension';
-import { until } from '../shared/driver';
+import { hasDriver, texts, until } from '../shared/driver';
 
 const cmd = <T = unknown>(id: string, ...args: unknown[]) => vscode.commands.executeCommand<T>(id, ...args);
 const folder = () => vscode.workspace.workspaceFolders![0]!.uri;
@@ -28,6 +29,15 @@ const FLOW = [
   '?? status == 201',
   '',
 ];
+
+const toasts = () => texts('.notifications-toasts .notification-list-item-message, .notifications-center .notification-list-item-message');
+/** The notification matching `re`, once shown (undefined without the harness's driver: then nothing is checked). */
+async function notification(re: RegExp): Promise<string | undefined> {
+  if (!hasDriver()) return undefined;
+  const t = await until(async () => (await toasts()).find((x) => re.test(x)), 20_000);
+  assert.ok(t, `a notification ${re}; shown: ${JSON.stringify(await toasts())}`);
+  return t;
+}
 
 /** A flow over `invoices` (one row each) in a folder of its own. */
 async function writeBackfill(name: string, invoices: readonly string[]): Promise<vscode.Uri> {
@@ -67,6 +77,38 @@ describe('backfills: a data-driven flow in the Test Explorer (Local sandbox)', f
     item?.children.forEach((c) => void children.push(c));
     assert.equal(children.length, 2, 'one child item per failed row');
     assert.equal(children[0]?.uri?.path.endsWith('rows.csv'), true, 'a failed row opens its line of the data file');
+    assert.equal(r.outcome, 'failed', 'refused rows fail the request item');
+    await notification(/^Backfill backfills\/counts\/backfill\.http on Local: finished, 12 rows: 10 created/);
+  });
+
+  it('running a finished backfill again sends nothing: skipped (not failed), in the editor\'s words, the files named from the workspace', async () => {
+    const uri = vscode.Uri.joinPath(folder(), 'backfills', 'counts', 'backfill.http');
+    await cmd('notifications.clearAll');
+    await api.flowTests.runFile(uri, 'local');
+    const r = api.flowTests.lastBackfill;
+    assert.ok(r && !r.summary, JSON.stringify(r));
+    assert.equal(r.outcome, 'skipped', 'refused before anything was sent: neither passed nor failed');
+    const text = r.error ?? '';
+    assert.match(text, /backfills\/counts\/backfill\.http ran over backfills\/counts\/rows\.csv before/);
+    assert.match(text, /backfills\/counts\/\.tpp\/runs\/backfill-rows\.csv\.jsonl/, 'the journal named from the workspace');
+    assert.match(text, /Resume Backfill/);
+    assert.doesNotMatch(text, /--resume|\.\.\//, 'no command-line flag, no path relative to the journal');
+    const item = api.flowTests.controller.items.get(uri.toString())?.children.get(`${uri.toString()}#0`);
+    assert.doesNotMatch(item?.description ?? '', /12 rows/, "the item does not show the earlier run's counts as this run's");
+    await notification(/^Not run: backfills\/counts\/backfill\.http ran over backfills\/counts\/rows\.csv before/);
+  });
+
+  it('Resume Backfill on a flow without a data file refuses by name and sends nothing', async () => {
+    const invoice = `${prefix}-P1`;
+    const uri = vscode.Uri.joinPath(folder(), 'backfills', 'plain', 'create.http');
+    await vscode.workspace.fs.writeFile(uri, Buffer.from(FLOW.slice(1).join('\n').replace('{{row.invoice}}', invoice).replace('{{row.name}}', 'Plain Buyer')));
+    await cmd('notifications.clearAll');
+    assert.equal(await cmd('tpp.resumeBackfill', uri, 'local'), undefined);
+    await notification(/backfills\/plain\/create\.http names no data file .*nothing was sent/);
+    const env = await api.flowRuns.environment('local');
+    const client = createPartnerClient({ baseUrls: { v3: env.baseUrl }, token: env.token!, userAgent: 'host-test' });
+    const res = await client.call('listTireProtectionRegistrations', {}, undefined, { query: { invoiceNumber: invoice } });
+    assert.equal((res.body as { results: unknown[] }).results.length, 0, 'the flow was not run');
   });
 
   it('invalid rows: Cancel sends nothing; "Send the N valid rows (skip M invalid)" sends the others, the invalid ones skipped', async () => {
@@ -116,6 +158,9 @@ describe('backfills: a data-driven flow in the Test Explorer (Local sandbox)', f
     assert.ok(first?.summary && first.cancelled, JSON.stringify(first));
     assert.ok(first.summary.created < invoices.length, `cancelled before the end: ${first.counts}`);
     assert.equal(first.summary.created, ended(), 'every row it reported created is ended in the journal');
+    // No estimate of the time left from the first rows (connections, first tokens): only once 20 rows are done.
+    assert.ok(first.progress.length > 0, 'progress was shown');
+    for (const line of first.progress) if (/ s left/.test(line)) assert.ok(Number(/^(\d+)\//.exec(line)?.[1]) > 20, `an estimate after 20 rows only: ${JSON.stringify(first.progress.slice(0, 5))}`);
     await cmd('tpp.resumeBackfill', uri, 'local');
     const second = api.flowTests.lastBackfill;
     assert.ok(second?.summary && !second.cancelled, JSON.stringify(second));

@@ -38,6 +38,24 @@ describe('Integration Log', () => {
     assert.ok(id && api.integrationLog.get(id), `entry ${id} survived the reload`);
   });
 
+  it("Local's Connection row shows the latest answer of any client, not only the editor's last request", async function () {
+    this.timeout(120_000);
+    const api = await activateExtension();
+    const info = await api.localSandbox.ensureStarted();
+    const connection = async () => {
+      const local = (await api.view.getChildren()).find((n) => n.toTreeItem().id === 'environment:local');
+      return ((await local?.children?.()) ?? []).map((n) => n.toTreeItem()).find((i) => i.id === 'local:connection')?.description;
+    };
+    // The editor's last request was a 409 (a second cancellation, say).
+    api.history.noteQuiet('local', 409, undefined, new Date().toISOString());
+    assert.match(String(await connection()), /^answering — last status 409/);
+    // Then another program's request: refused with 401 (its own token), which says Local answers, not that the
+    // editor's key is rejected.
+    await nodeProcess(`fetch(process.env.URL, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }).then((r) => console.log(r.status))`, { URL: `${info.v3BaseUrl}/tire-protection/registrations` });
+    const shown = await until(async () => (/^answering — last status 401/.test(String(await connection())) ? String(await connection()) : undefined), 20_000);
+    assert.ok(shown, `the Connection row follows the other client's answer: ${await connection()}`);
+  });
+
   it('shows a request from another process with its diagnosis (and how long it took to appear)', async function () {
     this.timeout(120_000);
     const api = await activateExtension();

@@ -372,6 +372,10 @@ function findHits(roots: string[], needles: Buffer[]): { hits: string[]; searche
 // Root-level hook: runs after every suite of the host run.
 after('no private key bytes anywhere in the user data, logs, output channel or workspace', async function () {
   this.timeout(120_000);
+  if (process.env.TPP_IT_GREP && privateKeysSeen.size === 0) {
+    console.log(`      (no private-key search: TPP_IT_GREP=${process.env.TPP_IT_GREP} ran no suite that makes a key)`);
+    return;
+  }
   assert.ok(privateKeysSeen.size >= 4, `keys seen: ${privateKeysSeen.size}`);
   await sleep(1500); // let the log and storage writes settle
   const roots = [...(vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath)];

@@ -72,10 +72,10 @@ describe('Unrelated JSON files (another project in the workspace)', function () 
     assert.doesNotMatch(text, /expires|expired|ago|ISO|\d{4}-\d\d-\d\dT/, text);
   });
 
-  it('every editor and explorer menu item of ours needs a payload file, a flow or a document of ours in its when', () => {
+  it('every editor and explorer menu item of ours needs a payload file, a flow, a program Write Program… wrote or a document of ours in its when', () => {
     const { menus } = manifest().contributes;
     // (VS Code hands back the when clauses normalised: `resourceScheme == 'tpp-record'`.)
-    const own = /tpp\.isPayloadFile|resourcePath in '?tpp\.payloadFiles|editorLangId == '?http|resourceScheme == '?tpp-record/;
+    const own = /tpp\.isPayloadFile|resourcePath in '?tpp\.(payloadFiles|programFiles)|editorLangId == '?http|resourceScheme == '?tpp-record/;
     for (const menu of ['editor/title', 'editor/title/context', 'editor/context', 'explorer/context']) {
       for (const item of menus[menu] ?? []) assert.match(item.when ?? '', own, `${menu} ${item.command}: ${item.when}`);
     }

@@ -2,7 +2,8 @@
 // answers verify-token with a partner_id that is a number, where the contract declares a string
 // (../shared/spec/partner-interface.md, Token verification); the flow's `?? contract` fails, and the Test Explorer
 // shows the failed request with its message at the `??` line. Screenshot: test-results/ui/flows.png (README:
-// media/screenshots/flows.png). Leaves Sandbox without key or settings, as it found it.
+// media/screenshots/flows.png). Resume Backfill is on the context menu of a backfill's items only (a flow with a
+// `# @data` line). Leaves Sandbox without key or settings, as it found it.
 import * as assert from 'node:assert/strict';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -85,5 +86,41 @@ describe('flows in the Test Explorer (rendered DOM)', function () {
     await sleep(800);
     await screenshot('flows');
     if (!peek) console.log('flows.test: the peek did not open; the screenshot shows the inline message');
+  });
+
+  it("a request's context menu offers Show Flow Exchange, and Resume Backfill on a backfill's items only", async () => {
+    const folder = vscode.workspace.workspaceFolders![0]!.uri;
+    const data = vscode.Uri.joinPath(folder, 'flows', 'menu-backfill.http');
+    await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(folder, 'flows', 'menu-rows.csv'), Buffer.from('invoice\nINV-MENU-1\n'));
+    await vscode.workspace.fs.writeFile(data, Buffer.from(['# @data ./menu-rows.csv', '### a row of the backfill', 'GET {{baseUrl}}/verify-token', ''].join('\n')));
+    await cmd('workbench.view.testing.focus');
+    const menuOf = async (label: string): Promise<string[]> => {
+      const row = `.part.sidebar .monaco-list-row:has-text(${JSON.stringify(label)})`;
+      assert.ok(await until(async () => (await texts(row)).length > 0, 20_000), `the Test Explorer row "${label}": ${JSON.stringify(await texts('.part.sidebar .monaco-list-row'))}`);
+      await driver('click', { selector: row, button: 'right' });
+      const items = await until(async () => {
+        const t = await texts('.context-view .monaco-menu .action-menu-item');
+        return t.length ? t : undefined;
+      });
+      await driver('press', 'Escape');
+      assert.ok(items, `a context menu on "${label}"`);
+      return items;
+    };
+    // The flow of the test above (written again: this one also runs alone), which names no data file.
+    const contract = vscode.Uri.joinPath(folder, 'flows', 'contract.http');
+    await vscode.workspace.fs.writeFile(contract, Buffer.from(FLOW.join('\n')));
+    const plain = await until(() => api.flowTests.controller.items.get(contract.toString())?.children.get(`${contract.toString()}#0`), 20_000);
+    await cmd('vscode.revealTestInExplorer', plain).then(undefined, () => undefined);
+    const plainMenu = await menuOf('the token is accepted');
+    assert.ok(!plainMenu.some((t) => t.includes('Resume Backfill')), `no Resume Backfill without a data file: ${JSON.stringify(plainMenu)}`);
+    assert.ok(plainMenu.some((t) => t.includes('Show Flow Exchange')), `Show Flow Exchange on the request's context menu (docs/flows-editor.md): ${JSON.stringify(plainMenu)}`);
+    const item = await until(() => api.flowTests.controller.items.get(data.toString())?.children.get(`${data.toString()}#0`), 20_000);
+    await cmd('vscode.revealTestInExplorer', item).then(undefined, () => undefined);
+    const backfillMenu = await until(async () => {
+      const m = await menuOf('a row of the backfill');
+      return m.some((t) => t.includes('Resume Backfill')) ? m : undefined;
+    }, 20_000);
+    assert.ok(backfillMenu, 'Resume Backfill on the request of a flow with a data file');
+    await vscode.workspace.fs.delete(data);
   });
 });

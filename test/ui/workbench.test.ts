@@ -2,7 +2,8 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { activateExtension } from '../shared/extension';
 import { driver, frameTexts, screenshot, sidebarDescriptions, sidebarLabels, sleep, texts, until } from '../shared/driver';
-import { boxes, type Box } from '../shared/workbench';
+import { openWalkthroughAtFirstStart, WALKTHROUGH_ID } from '../../src/extension/walkthrough';
+import { boxes, resizeWindow, type Box } from '../shared/workbench';
 
 const sidebarRows = () => texts('.part.sidebar .monaco-list-row');
 const statusItems = () => texts('.part.statusbar .statusbar-item');
@@ -84,23 +85,60 @@ describe('workbench (rendered DOM)', () => {
     await screenshot('07-jwt-preview');
   });
 
-  it("the walkthrough's Connect Your Application button shows whole inside its step (screenshot walkthrough-connect-app)", async () => {
+  // A window of 1280×765 stacks the walkthrough (its steps above, the step's media below), so a step's button can lie
+  // below the visible part of the steps column: a person scrolls to it, and so does this test.
+  for (const [step, label, shot] of [
+    ['Run your own program', 'Write Program…', 'walkthrough-own-program'],
+    ['Connect your own application', 'Connect Your Application', 'walkthrough-connect-app'],
+  ] as const) {
+    it(`the walkthrough's ${label} button shows whole inside its step, scrolled to as a person would (screenshot ${shot})`, async () => {
+      const size = await resizeWindow({ width: 1280, height: 765 });
+      try {
+        await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+        await vscode.commands.executeCommand('workbench.action.openWalkthrough', WALKTHROUGH_ID, false);
+        const title = `.getting-started-step:has-text(${JSON.stringify(step)})`;
+        assert.ok(await until(async () => ((await texts(title)) ?? []).length > 0, 20_000), 'the walkthrough lists the step');
+        await driver('click', `${title} h3`);
+        const button = '.getting-started-step.expanded .button-container .monaco-button';
+        const found = await until(async () => ((await texts(button)) ?? []).find((t) => t.includes(label)), 20_000);
+        assert.ok(found, `the step's button: ${JSON.stringify(await texts('.getting-started-step.expanded'))}`);
+        await sleep(1000); // the step's expand animation and scroll
+        const STEPS = '.gettingStartedDetailsContent > .steps-container';
+        const within = (inner: Box, outer: Box) => inner.x >= outer.x - 1 && inner.x + inner.width <= outer.x + outer.width + 1 && inner.y >= outer.y - 1 && inner.y + inner.height <= outer.y + outer.height + 1;
+        const where = async () => {
+          const [[b], [steps], [editor]] = await Promise.all([boxes(button), boxes(STEPS), boxes('.part.editor')]);
+          assert.ok(b && steps && editor, 'boxes of the button, the steps column and the editor');
+          return { b, steps, editor, shown: within(b, steps) && within(b, editor) };
+        };
+        for (let i = 0; i < 12; i++) {
+          const w = await where();
+          if (w.shown) break;
+          // The mouse wheel over the steps column, towards the button.
+          await driver('wheel', { selector: STEPS, dy: w.b.y + w.b.height > Math.min(w.steps.y + w.steps.height, w.editor.y + w.editor.height) ? 120 : -120 });
+          await sleep(300);
+        }
+        await screenshot(shot);
+        const w = await where();
+        assert.ok(w.shown, `the button ${JSON.stringify(w.b)} lies inside the steps column ${JSON.stringify(w.steps)} and the editor ${JSON.stringify(w.editor)}`);
+        await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      } finally {
+        await resizeWindow(size);
+      }
+    });
+  }
+
+  it('opens the walkthrough on the first start from the sources (npm start, F5) only, once per profile', async () => {
+    const stored = new Map<string, unknown>();
+    const state = { get: (k: string) => stored.get(k), update: async (k: string, v: unknown) => void stored.set(k, v), keys: () => [...stored.keys()] } as unknown as vscode.Memento;
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    await vscode.commands.executeCommand('workbench.action.openWalkthrough', 'tpp-toolkit.tire-protection-partner-toolkit#tpp.gettingStarted', false);
-    const title = '.getting-started-step:has-text("Connect your own application")';
-    assert.ok(await until(async () => ((await texts(title)) ?? []).length > 0, 20_000), 'the walkthrough lists the step');
-    await driver('click', `${title} h3`);
-    const button = '.getting-started-step.expanded .button-container .monaco-button';
-    const label = await until(async () => ((await texts(button)) ?? []).find((t) => t.includes('Connect Your Application')), 20_000);
-    assert.ok(label, `the step's button: ${JSON.stringify(await texts('.getting-started-step.expanded'))}`);
-    await sleep(1000); // the step's expand animation and scroll
-    await screenshot('walkthrough-connect-app');
-    const [b] = await boxes(button);
-    const [steps] = await boxes('.gettingStartedDetailsContent > .steps-container');
-    const [editor] = await boxes('.part.editor');
-    assert.ok(b && steps && editor, 'boxes of the button, the steps column and the editor');
-    const within = (inner: Box, outer: Box) => inner.x >= outer.x - 1 && inner.x + inner.width <= outer.x + outer.width + 1 && inner.y >= outer.y - 1 && inner.y + inner.height <= outer.y + outer.height + 1;
-    assert.ok(within(b, steps) && within(b, editor), `the button ${JSON.stringify(b)} lies inside the steps column ${JSON.stringify(steps)} and the editor ${JSON.stringify(editor)}`);
+    assert.equal(await openWalkthroughAtFirstStart(vscode.ExtensionMode.Production, state), false, 'an installed extension leaves it to VS Code (it opens it on install)');
+    assert.equal(await openWalkthroughAtFirstStart(vscode.ExtensionMode.Test, state), false, 'not under a test runner');
+    assert.equal(await openWalkthroughAtFirstStart(vscode.ExtensionMode.Development, state), true);
+    const tab = await until(async () => (await texts('.part.editor .tabs-container .tab')).find((t) => /Walkthrough: Tire Protection Partner Toolkit/.test(t)), 20_000);
+    assert.ok(tab, `the toolkit's walkthrough is open: ${JSON.stringify(await texts('.part.editor .tabs-container .tab'))}`);
+    assert.ok(await until(async () => (await texts('.gettingStartedContainer h2, .gettingStartedContainer .category-title')).some((t) => t.includes('Tire Protection Partner Toolkit')), 20_000), 'its title is shown');
+    await screenshot('walkthrough-first-start');
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    assert.equal(await openWalkthroughAtFirstStart(vscode.ExtensionMode.Development, state), false, 'once per profile');
   });
 });

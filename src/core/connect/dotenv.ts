@@ -60,7 +60,8 @@ export function dotenvText(v: ConnectionValues, loadAs?: string): string {
   return [
     `# Tire Protection partner API: ${label}. Read by the code samples of Copy as Code and \`tpp code\`.`,
     '# No secret in this file: the private key stays in the file TPP_PRIVATE_KEY_FILE names.',
-    ...(loadAs ? ['# Load it before your program reads TPP_BASE_URL:', ...loadLines(loadAs).map((l) => `#   ${l.language}: ${l.line}`)] : []),
+    // The code of each language follows its colon: a line copied whole stays a comment.
+    ...(loadAs ? ['# Load it before your program reads TPP_BASE_URL, with the code after your language\'s colon below', '# (in VS Code, Write Program… writes a Python or Node.js program that loads this file itself):', ...loadLines(loadAs).map((l) => `#   ${l.language}: ${l.line}`)] : []),
     line(SAMPLE_ENV.baseUrl, v.v3BaseUrl),
     ...(v.v2BaseUrl ? [line(SAMPLE_ENV.v2BaseUrl, v.v2BaseUrl)] : []),
     line(SAMPLE_ENV.partnerId, v.partnerId),

@@ -59,13 +59,16 @@ export function urlExpression(req: SampleRequest, base: string, lit: (s: string)
   return [base, ...req.path.map((p) => (typeof p === 'string' ? lit(p) : envPart(p)))].join(plus);
 }
 
-/** Header comment lines shared by every language (without comment markers). */
-export function headerLines(req: SampleRequest, run: string, needs: string): string[] {
+/**
+ * Header comment lines shared by every language (without comment markers). `dotenv`: the dotenv file the program
+ * loads itself (beside it), when it does.
+ */
+export function headerLines(req: SampleRequest, run: string, needs: string, dotenv?: string): string[] {
   return [
     `${req.title}, with a fresh partner JWT (spec: Authentication).`,
     `Needs: ${needs}`,
     `Run: ${run}`,
-    'Reads:',
+    dotenv !== undefined ? `Reads (from ${dotenv} beside this program, unless already set):` : 'Reads:',
     ...envVarsOf(req).map((e) => `  ${e.name}: ${e.what}`),
     'Prints the status and the body; exits 1 on a status other than 2xx.',
   ];

@@ -41,6 +41,16 @@ export interface SampleRequest {
   readonly fresh?: readonly FreshValue[];
 }
 
+/** How a sample is written beyond its request. */
+export interface SampleOptions {
+  /**
+   * A dotenv file the program loads itself before reading its variables (a name relative to the program's folder,
+   * e.g. `tpp-local.env`): the program then runs as it is (Write Program…). Only the languages of
+   * `PROGRAM_LANGUAGES` (program.ts) take it.
+   */
+  readonly dotenv?: string;
+}
+
 /** Thrown when no sample can be made for a request (the message says why). */
 export class SampleRefused extends Error {
   override readonly name = 'SampleRefused';

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { PayloadRefused } from '../../core/client/route';
+import { dataDirectiveOf } from '../../core/backfill/directive';
 import type { FlowFile } from '../../core/flows/types';
 import type { EnvironmentId } from '../../core/environments';
 import type { EnvChoice } from './args';
@@ -26,4 +27,13 @@ export function refuseBrokenFlow(flow: FlowFile): void {
   if (!errors.length) return;
   const name = vscode.workspace.asRelativePath(vscode.Uri.parse(flow.file));
   throw new PayloadRefused(`Not run: ${name} has ${errors.length} error${errors.length === 1 ? '' : 's'}.`, errors.map((p) => `line ${p.line}: ${p.message}`));
+}
+
+/**
+ * Refuses Resume Backfill on a flow that names no data file (no `# @data` line): it has no journal to continue, and
+ * running it would send its requests again (docs/flows-editor.md, Data-driven flows).
+ */
+export function refuseNoDataFile(uri: vscode.Uri, text: string): void {
+  if (dataDirectiveOf(text) !== undefined) return;
+  throw new Error(`${vscode.workspace.asRelativePath(uri)} names no data file (a "# @data ./rows.csv" line): it is no backfill, so there is nothing to resume and nothing was sent. Run it from the Test Explorer instead.`);
 }

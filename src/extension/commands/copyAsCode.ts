@@ -1,76 +1,7 @@
 import * as vscode from 'vscode';
-import { ENDPOINTS } from '../../core/contract/endpoints';
-import type { EnvironmentId } from '../../core/environments';
-import type { EndpointId } from '../../core/contract/types';
-import type { HistoryEntry } from '../../core/history/history';
-import {
-  generateSample,
-  isSampleLanguage,
-  SAMPLE_LANGUAGE_INFO,
-  SAMPLE_LANGUAGES,
-  sampleRequestFor,
-  sampleRequestFromExchange,
-  sampleRequestFromPayload,
-  type SampleLanguage,
-  type SampleRequest,
-} from '../../core/samples';
-import type { Services } from '../container';
-import { entryOf, pickEntry, recordedRefOf, type RecordedRef } from '../commandSupport/history';
-import { uriArg } from '../commandSupport/pickEnvironment';
-import { envOf, treeArgOf, type TreeArg } from '../commandSupport/treeArgs';
+import { generateSample, isSampleLanguage, SAMPLE_LANGUAGE_INFO, SAMPLE_LANGUAGES, type SampleLanguage } from '../../core/samples';
+import { codeTargetOf, requestOfTarget } from '../commandSupport/codeTarget';
 import { defineCommand, UserCancelled } from './registry';
-
-/** The request of a recorded history entry (its endpoint, parameters, query and body). */
-function fromEntry(entry: HistoryEntry): SampleRequest {
-  const replay = entry.replay;
-  if (!replay || !Object.hasOwn(ENDPOINTS, replay.endpointId)) throw new Error('This request cannot be copied as code (its details were not kept).');
-  const str = (o: Readonly<Record<string, unknown>> | undefined) =>
-    Object.fromEntries(Object.entries(o ?? {}).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)]]))) as Record<string, string>;
-  let body: unknown;
-  if (replay.bodyJson !== undefined) body = JSON.parse(replay.bodyJson) as unknown;
-  return sampleRequestFor(replay.endpointId as EndpointId, str(replay.params), str(replay.query), body);
-}
-
-/**
- * The payload file's request: the open document's text (unsaved edits included), its `{{variables}}` resolved for
- * the active environment as a send would (a program holds values, not placeholders).
- */
-async function fromDocument(services: Pick<Services, 'variables'>, doc: vscode.TextDocument): Promise<SampleRequest> {
-  const name = doc.uri.path.split('/').pop() ?? doc.uri.toString();
-  let value: unknown;
-  try {
-    value = JSON.parse(doc.getText());
-  } catch (err) {
-    throw new Error(`${name} is not JSON: ${(err as Error).message}`);
-  }
-  return sampleRequestFromPayload(value, name, services.variables.scope(undefined, doc.uri));
-}
-
-/** What the command's first argument names: a payload file, a row (an exchange, a registration), a recorded request; `given` when there was one. */
-interface CodeTarget {
-  readonly uri?: vscode.Uri;
-  readonly row?: TreeArg;
-  readonly recorded?: RecordedRef;
-  readonly env?: EnvironmentId;
-  readonly given: boolean;
-}
-
-function codeTargetOf(arg: unknown): CodeTarget {
-  return { uri: uriArg(arg), row: treeArgOf(arg), recorded: recordedRefOf(arg), env: envOf(arg), given: arg !== undefined };
-}
-
-/** What to copy, from the command's argument: a payload file, an exchange, a history or log row, a registration row. */
-async function requestOf(services: Pick<Services, 'variables' | 'history' | 'environments'>, { uri, row, recorded, env, given }: CodeTarget): Promise<SampleRequest> {
-  if (uri) return fromDocument(services, await vscode.workspace.openTextDocument(uri));
-  if (row?.node === 'exchange') return sampleRequestFromExchange(row.exchange);
-  if (row?.node === 'registration' && row.id) return sampleRequestFor('getTireProtectionRegistration', { id: row.id });
-  if (row?.node === 'motorClub' && row.id) return sampleRequestFor('getMotorClubRegistration', { id: row.id });
-  const entry = entryOf(services, recorded);
-  if (entry) return fromEntry(entry);
-  const doc = vscode.window.activeTextEditor?.document;
-  if (!given && doc && doc.languageId.startsWith('json')) return fromDocument(services, doc);
-  return fromEntry(await pickEntry(services, env ?? services.environments.active.get(), 'Copy as Code'));
-}
 
 /** Asks for the language (the last one chosen first). Throws {@link UserCancelled}. */
 async function pickLanguage(last: SampleLanguage | undefined): Promise<SampleLanguage> {
@@ -100,7 +31,7 @@ export const copyAsCode = defineCommand({
   needs: ['choices', 'environments', 'history', 'variables'],
   args: ([target, language]) => ({ target: codeTargetOf(target), language: typeof language === 'string' && isSampleLanguage(language) ? language : undefined }),
   async run(services, { target, language }) {
-    const req = await requestOf(services, target);
+    const { request: req } = await requestOfTarget(services, target, 'Copy as Code');
     const last = services.choices.get<unknown>(LAST_LANGUAGE);
     const lang = language ?? (await pickLanguage(typeof last === 'string' && isSampleLanguage(last) ? last : undefined));
     await services.choices.update(LAST_LANGUAGE, lang);

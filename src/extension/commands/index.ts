@@ -39,6 +39,8 @@ import { filterRegistrations } from './filterRegistrations';
 import { clearRegistrationFilter } from './clearRegistrationFilter';
 import { resendRequest } from './resendRequest';
 import { copyAsCode } from './copyAsCode';
+import { runProgram } from './runProgram';
+import { writeProgram } from './writeProgram';
 import { copyWatchSettings, stopWatchingApplication, watchApplication } from './watchApplication';
 import { clearHistory } from './clearHistory';
 import { configureEnvironment } from './configureEnvironment';
@@ -64,7 +66,7 @@ export const COMMANDS: readonly CommandDef[] = [selectEnvironment, useEnvironmen
   // Browse, send and act (main job)
   sendPayload, cancelRegistration, fileClaim, updateMotorClubCustomer, cancelMotorClubRegistration, createShop, updateShop, addPart,
   recordTransaction, lookUpShop, checkEligibility, copyId, openRecord, refreshRecord, loadMoreRegistrations, refreshRegistrations,
-  filterRegistrations, clearRegistrationFilter, resendRequest, copyAsCode, clearHistory,
+  filterRegistrations, clearRegistrationFilter, resendRequest, copyAsCode, writeProgram, runProgram, clearHistory,
   // Environment setup
   configureEnvironment, checkPrerequisites, setLocalPort, copyAddress, connectApplication,
   // Response view and history

@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
-import { flowEnvironmentOf, flowUriOf, refuseBrokenFlow } from '../commandSupport/flows';
+import { flowEnvironmentOf, flowUriOf, refuseBrokenFlow, refuseNoDataFile } from '../commandSupport/flows';
 import { envChoiceOf, fieldsArg, flagArg, oneOfArg } from '../commandSupport/args';
 import { uriArg } from '../commandSupport/pickEnvironment';
+import { readText } from '../services/flowIndex';
 import type { ExplorerRunOptions } from '../services/flowRuns';
 import { defineCommand } from './registry';
 
@@ -18,6 +19,7 @@ function flowTargetOf(target: unknown): vscode.Uri | undefined {
  * looked up by the client's duplicate check before anything is resent. Default: the active editor's flow on the
  * active environment. `choices.retryUnknown` resends the writes whose outcome is unknown (the offer after a resumed run
  * left some, once the user has checked them); the choices not given are asked. Resolves when the run ends.
+ * @throws Error naming the file when it names no data file (nothing is sent).
  */
 export const resumeBackfill = defineCommand({
   id: 'tpp.resumeBackfill',
@@ -28,6 +30,7 @@ export const resumeBackfill = defineCommand({
   },
   async run(services, { given, envArg, invalidRows, retryUnknown }) {
     const uri = flowUriOf(given);
+    refuseNoDataFile(uri, await readText(uri));
     const env = await flowEnvironmentOf(services, envArg, 'Resume Backfill on…');
     refuseBrokenFlow(await services.flows.load(uri));
     const options: ExplorerRunOptions = { ...(invalidRows ? { invalidRows } : {}), ...(retryUnknown === true ? { retryUnknown: true } : {}), resume: true };

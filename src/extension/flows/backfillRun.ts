@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { dataDirectiveOf, JournalError, RowsError, runBackfill } from '../../core/backfill';
+import { dataDirectiveOf, defaultJournalPath, JournalError, RowsError, runBackfill } from '../../core/backfill';
 import type { BackfillProgress, BackfillSummary, RowProblem, RowResult } from '../../core/backfill/types';
 import { ENVIRONMENTS, type EnvironmentId } from '../../core/environments';
 import type { FlowFile } from '../../core/flows/types';
@@ -25,6 +25,10 @@ export interface BackfillTestReport {
   /** Why nothing ran (a data file or journal problem), when so. */
   readonly error?: string;
   readonly cancelled: boolean;
+  /** How the request items ended: skipped when an earlier run's journal stopped this one before anything was sent. */
+  readonly outcome: 'passed' | 'failed' | 'skipped';
+  /** The progress notification's lines, in order. */
+  readonly progress: readonly string[];
 }
 
 /** What a backfill run in the Test Explorer needs. */
@@ -59,19 +63,31 @@ export function countsOf(s: BackfillSummary): string {
 
 const rowText = (r: RowResult): string => `row ${r.row} (line ${r.line}): ${r.status}${r.http !== undefined ? ` ${r.http}` : ''}${r.message ? `: ${r.message}` : ''}${r.problems?.length ? `: ${r.problems.map((p) => `${p.column ? `column ${p.column}: ` : ''}${p.rule}: ${p.message}`).join('; ')}` : ''}`;
 
-/** A progress line: rows done/total, rate and failures. */
-const progressText = (p: BackfillProgress): string => `${p.done}/${p.total} rows · ${p.rate.toFixed(1)} rows/s · ${p.failed} failed${p.etaMs !== undefined ? ` · ${Math.ceil(p.etaMs / 1000)} s left` : ''}`;
+/**
+ * A progress line: rows done/total, rate and failures, and the time left once the rate is worth a guess: after the
+ * first rows (connections, the first tokens) it is slower than the run's, and an estimate from them overstates the
+ * time left many times over. `base` is the count of rows done when this run began.
+ */
+function progressText(p: BackfillProgress, base: number): string {
+  const settled = p.done - base >= Math.max(20, Math.ceil((p.total - base) / 50));
+  const left = settled && p.etaMs !== undefined && p.done < p.total ? ` · ${Math.ceil(p.etaMs / 1000)} s left` : '';
+  return `${p.done}/${p.total} rows · ${p.rate.toFixed(1)} rows/s · ${p.failed} failed${left}`;
+}
 
-/** Reports rows done to a progress notification, at most four times a second (and the last row). */
-function progressReporter(progress: vscode.Progress<{ message?: string; increment?: number }>): (p: BackfillProgress) => void {
+/** Reports rows done to a progress notification, at most four times a second (and the last row); `lines` keeps them. */
+function progressReporter(progress: vscode.Progress<{ message?: string; increment?: number }>, lines: string[]): (p: BackfillProgress) => void {
   let shown = 0;
   let last = 0;
+  let base: number | undefined;
   return (p) => {
+    base ??= Math.max(0, p.done - 1); // the first report comes after the run's first row
     const now = Date.now();
     if (now - last < 250 && p.done < p.total) return;
     last = now;
     const pct = p.total > 0 ? (100 * p.done) / p.total : 0;
-    progress.report({ message: progressText(p), increment: pct - shown });
+    const message = progressText(p, base);
+    lines.push(message);
+    progress.report({ message, increment: pct - shown });
     shown = pct;
   };
 }
@@ -124,19 +140,17 @@ export async function runBackfillItems(a: BackfillItemRun): Promise<BackfillTest
   };
   const started = Date.now();
   const title = `Backfill ${vscode.workspace.asRelativePath(a.uri)} on ${ENVIRONMENTS[a.env].label}`;
+  const progressLines: string[] = [];
   let summary: BackfillSummary | undefined;
   let error: string | undefined;
+  let earlierRun = false;
   const abort = new AbortController();
   const cancelRun = a.token.onCancellationRequested(() => abort.abort());
   try {
     summary = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
       token.onCancellationRequested(() => abort.abort());
       return runBackfill({
-        flow: a.flow,
-        flowText: a.text,
-        flowPath: a.uri.fsPath,
-        dataPath: data.fsPath,
-        environment,
+        flow: a.flow, flowText: a.text, flowPath: a.uri.fsPath, dataPath: data.fsPath, environment,
         readFile: (p) => readText(relativeTo(a.uri, p)),
         variables: a.flowRuns.variablesOf(a.env, a.uri),
         resume: a.resume,
@@ -148,40 +162,66 @@ export async function runBackfillItems(a: BackfillItemRun): Promise<BackfillTest
           onInvalidRow,
           onChecked: (total, invalid) => progress.report({ message: `${total} rows checked${invalid ? `, ${invalid} invalid` : ''}: sending…` }),
           onRowEnd,
-          onProgress: progressReporter(progress),
+          onProgress: progressReporter(progress, progressLines),
         },
       });
     });
   } catch (err) {
     if (!(err instanceof RowsError || err instanceof JournalError)) throw err;
-    error = err.message;
-    if (err instanceof JournalError && err.code === 'exists') offerResume(a.uri, a.env, err.message);
+    earlierRun = err instanceof JournalError && err.code === 'exists';
+    error = earlierRun ? earlierRunText(a.uri, data) : err.message;
+    if (earlierRun) offerResume(a.uri, a.env, error);
   } finally {
     cancelRun.dispose();
   }
   if (summary && a.resume && !a.choices.retryUnknown) offerRetryUnknown(summary, firstCheck, resendUnknown(a.uri, a.env, RESUME_BACKFILL_COMMAND));
-  return report(a, head, { summary, error, rowItems, more, cancelled: abort.signal.aborted, durationMs: Date.now() - started });
+  const r = report(a, head, { summary, error, earlierRun, rowItems, more, cancelled: abort.signal.aborted, durationMs: Date.now() - started, progress: progressLines });
+  if (summary) announceEnd(title, r);
+  return r;
+}
+
+/**
+ * Why a fresh run over a data file that an earlier run journalled is refused, in the editor's words: the flow, the
+ * data file and the journal named from the workspace, and what continues it (docs/backfills.md, What resume guarantees).
+ */
+function earlierRunText(flow: vscode.Uri, data: vscode.Uri): string {
+  const rel = (u: vscode.Uri | string) => vscode.workspace.asRelativePath(u, false);
+  const journal = defaultJournalPath(flow.fsPath, data.fsPath);
+  return `Not run: ${rel(flow)} ran over ${rel(data)} before, and its journal (${rel(journal)}) holds the rows that run ended, which a fresh run would send again. Resume Backfill (the item's context menu) sends only the rows it did not end; to send every row again, move the journal away.`;
+}
+
+/** Says that a backfill ended: its counts, and whether rows need a look (the Test Explorer lists them). */
+function announceEnd(title: string, r: BackfillTestReport): void {
+  if (r.cancelled) return; // the run's own message says how to continue it
+  const text = `${title}: ${r.summary?.notSent ? 'nothing sent' : 'finished'}, ${r.counts}.`;
+  if (r.outcome === 'passed') void vscode.window.showInformationMessage(text);
+  else void vscode.window.showWarningMessage(`${text} The Test Explorer lists the rows that need a look.`, 'Show Test Explorer').then((c) => {
+    if (c) void vscode.commands.executeCommand('workbench.view.testing.focus');
+  });
 }
 
 /** Tells the request items how the rows ended and returns the report. */
-function report(a: BackfillItemRun, head: vscode.TestItem, r: { summary: BackfillSummary | undefined; error: string | undefined; rowItems: string[]; more: number; cancelled: boolean; durationMs: number }): BackfillTestReport {
+function report(a: BackfillItemRun, head: vscode.TestItem, r: { summary: BackfillSummary | undefined; error: string | undefined; earlierRun: boolean; rowItems: string[]; more: number; cancelled: boolean; durationMs: number; progress: string[] }): BackfillTestReport {
   const s = r.summary;
   const counts = s ? countsOf(s) : '';
-  for (const it of a.items) it.description = counts || undefined;
+  // Refused before anything was sent: not a failure of the rows, and an earlier run's counts would be no answer.
+  for (const it of a.items) it.description = r.earlierRun ? 'not run: an earlier run’s journal (Resume Backfill)' : counts || undefined;
   const resumable = r.cancelled ? ` Cancelled${s?.stopped ? `: ${s.unsent} row${s.unsent === 1 ? ' was' : 's were'} not sent` : ''}: Resume Backfill (on the item, or in the Command Palette) continues it without sending a row twice.` : '';
   const text = r.error ?? (s?.notSent ? `${counts}: nothing was sent, since ${s.invalid} row${s.invalid === 1 ? ' is' : 's are'} invalid (the child items say why): correct the data file and run again.` : `${counts}.${resumable}`);
   const bad = !s || s.notSent || r.cancelled || s.refused + s.conflict + s.failed + s.skipped + s.unknown + s.changed + s.cancelled > 0;
+  const outcome = r.earlierRun ? 'skipped' : bad ? 'failed' : 'passed';
   for (const it of a.items) {
-    if (bad) a.run.failed(it, new vscode.TestMessage(text), r.durationMs);
+    if (outcome === 'skipped') a.run.skipped(it);
+    else if (outcome === 'failed') a.run.failed(it, new vscode.TestMessage(text), r.durationMs);
     else a.run.passed(it, r.durationMs);
   }
   a.run.appendOutput(`${vscode.workspace.asRelativePath(a.uri)}: ${text}\r\n`, undefined, head);
-  return { id: head.id, ...(s ? { summary: s } : {}), counts, rowItems: r.more ? [...r.rowItems, `… ${r.more} more`] : r.rowItems, ...(r.error ? { error: r.error } : {}), cancelled: r.cancelled };
+  return { id: head.id, ...(s ? { summary: s } : {}), counts, rowItems: r.more ? [...r.rowItems, `… ${r.more} more`] : r.rowItems, ...(r.error ? { error: r.error } : {}), cancelled: r.cancelled, outcome, progress: r.progress };
 }
 
 /** A journal of an earlier run refused a fresh run: offer to continue it. */
 function offerResume(uri: vscode.Uri, env: EnvironmentId, message: string): void {
-  void vscode.window.showWarningMessage(message.replace('with --resume', 'with Resume Backfill'), 'Resume Backfill').then((c) => {
+  void vscode.window.showWarningMessage(message, 'Resume Backfill').then((c) => {
     if (c) void vscode.commands.executeCommand(RESUME_BACKFILL_COMMAND, uri, env);
   });
 }

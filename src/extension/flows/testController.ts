@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { FlowFile, RequestResult } from '../../core/flows/types';
+import { dataDirectiveOf } from '../../core/backfill/directive';
 import { ENVIRONMENT_IDS, ENVIRONMENTS, type EnvironmentId } from '../../core/environments';
 import type { Logger } from '../log';
 import type { FlowIndex } from '../services/flowIndex';
@@ -27,6 +28,9 @@ interface PlannedFile {
   readonly only?: number[];
 }
 
+/** Context key: the test ids (files and their requests) of the flows that name a data file (Resume Backfill's menu). */
+export const BACKFILL_ITEMS_CONTEXT = 'tpp.backfillItems';
+
 /** The test item id of request `index` (0-based) of the file `uri`. */
 export const requestItemId = (uri: vscode.Uri | string, index: number) => `${uri.toString()}#${index}`;
 
@@ -45,6 +49,8 @@ export class FlowTestController implements vscode.Disposable {
   lastRun: readonly FlowTestReport[] = [];
   /** What the last data-driven flow reported (tests, as {@link lastRun}). */
   lastBackfill: BackfillTestReport | undefined;
+  /** The test ids of each flow file that names a data file (see {@link BACKFILL_ITEMS_CONTEXT}). */
+  private readonly backfillItems = new Map<string, readonly string[]>();
 
   constructor(private readonly services: FlowTestServices) {
     const controller = vscode.tests.createTestController(FLOW_CONTROLLER_ID, 'Tire Protection Flows');
@@ -62,7 +68,10 @@ export class FlowTestController implements vscode.Disposable {
       controller,
       ...this.profiles.values(),
       services.flows.onDidChange((uri) => this.upsert(uri)),
-      services.flows.onDidDelete((uri) => controller.items.delete(uri.toString())),
+      services.flows.onDidDelete((uri) => {
+        controller.items.delete(uri.toString());
+        if (this.backfillItems.delete(uri.toString())) this.publishBackfillItems();
+      }),
     );
   }
 
@@ -92,7 +101,22 @@ export class FlowTestController implements vscode.Disposable {
       }),
     );
     if (!this.controller.items.get(id)) this.controller.items.add(item);
+    this.noteBackfill(uri, flow);
     return item;
+  }
+
+  /** Notes whether the flow `uri` names a data file, so that only a backfill's items offer Resume Backfill. */
+  private noteBackfill(uri: vscode.Uri, flow: FlowFile): void {
+    const id = uri.toString();
+    void readText(uri).then((text) => {
+      if (dataDirectiveOf(text) !== undefined) this.backfillItems.set(id, [id, ...flow.requests.map((r) => requestItemId(uri, r.index))]);
+      else if (!this.backfillItems.delete(id)) return;
+      this.publishBackfillItems();
+    }, () => undefined);
+  }
+
+  private publishBackfillItems(): void {
+    void vscode.commands.executeCommand('setContext', BACKFILL_ITEMS_CONTEXT, [...this.backfillItems.values()].flat());
   }
 
   /**
@@ -161,6 +185,17 @@ export class FlowTestController implements vscode.Disposable {
         if (token.isCancellationRequested) break;
         const item = (index: number) => this.controller.items.get(p.uri.toString())?.children.get(requestItemId(p.uri, index));
         const text = await readText(p.uri);
+        if (options.resume && !dataFileOf(p.uri, text)) {
+          // Resume continues a backfill's journal: a flow without a data file has none, and is not run again.
+          const message = `${vscode.workspace.asRelativePath(p.uri)} names no data file (# @data): nothing to resume, nothing sent.`;
+          for (const r of p.flow.requests) {
+            const it = item(r.index);
+            if (it) run.errored(it, new vscode.TestMessage(message));
+            if (it) pending.delete(it.id);
+          }
+          run.appendOutput(`${message}\r\n`);
+          continue;
+        }
         if (dataFileOf(p.uri, text)) {
           const items = p.flow.requests.flatMap((r) => item(r.index) ?? []);
           for (const it of items) pending.delete(it.id);

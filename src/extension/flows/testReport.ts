@@ -48,7 +48,7 @@ function outputLine(r: RequestResult): string {
   const status = r.exchange?.response ? ` → ${r.exchange.response.status}` : r.exchange ? ' → no answer' : '';
   const failed = r.assertions.filter((a) => !a.passed).length;
   const detail = r.outcome === 'failed' ? ` (${failed} of ${r.assertions.length} assertions failed)` : r.message ? ` (${r.message})` : '';
-  const open = r.exchange ? ' (exchange: Show Flow Exchange on the test)' : '';
+  const open = r.exchange ? ' · its exchange: Show Flow Exchange (the eye on its item)' : '';
   return `${mark} ${r.request.label}${status} · ${Math.round(r.durationMs)} ms${detail}${open}\r\n`;
 }
 

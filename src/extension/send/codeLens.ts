@@ -4,8 +4,9 @@ import { ENVIRONMENTS } from '../../core/environments';
 import type { ActiveEnvironment } from '../services/activeEnvironment';
 
 /**
- * "Send to <active environment>" and "Send to…" above the first line of every JSON document that declares a
- * payload kind (`"$schema": "tpp://schemas/<kind>.json"`). Production is labelled with a warning sign.
+ * "Send to <active environment>", "Send to…" and "Write Program…" (the same request as your own program, which
+ * Run in Terminal runs) above the first line of every JSON document that declares a payload kind
+ * (`"$schema": "tpp://schemas/<kind>.json"`). Production is labelled with a warning sign.
  */
 export class SendCodeLensProvider implements vscode.CodeLensProvider, vscode.Disposable {
   private readonly emitter = new vscode.EventEmitter<void>();
@@ -26,6 +27,7 @@ export class SendCodeLensProvider implements vscode.CodeLensProvider, vscode.Dis
     return [
       new vscode.CodeLens(range, { title: `${info.guarded ? '$(warning) ' : '$(cloud-upload) '}Send to ${info.label}`, command: 'tpp.sendPayload', arguments: [doc.uri, env] }),
       new vscode.CodeLens(range, { title: 'Send to…', command: 'tpp.sendPayload', arguments: [doc.uri, 'pick'] }),
+      new vscode.CodeLens(range, { title: '$(file-code) Write Program…', tooltip: `A Python or Node.js program that sends this request to ${info.label} with its own token, loading the dotenv file of Connect Your Application itself; Run in Terminal runs it`, command: 'tpp.writeProgram', arguments: [doc.uri] }),
     ];
   }
 

@@ -86,9 +86,10 @@ export class ApiClients implements vscode.Disposable {
   private readonly failed = new WeakMap<object, Exchange>();
   /** Fires after a data-changing request succeeded (the registrations model drops what it touched). */
   readonly onDidChangeData = this.dataEmitter.event;
-  /** The reads of the editor's part of a description: a 409's lookup (quiet) and a 401's JWT checklist. */
+  /** The reads of the editor's part of a description: a 409's lookups (quiet) and a 401's JWT checklist. */
   private readonly diagnosisReads: EditorDiagnosisReads = {
     list: (env, id, query) => this.send(env, id, {}, undefined, { query, quiet: true }).then((r) => r.response.body),
+    read: (env, id, registrationId) => this.send(env, id, { id: registrationId }, undefined, { quiet: true }).then((r) => r.response.body),
     inspect: (env, token) => this.jwt.inspect(env, token),
   };
 

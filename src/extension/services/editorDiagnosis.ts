@@ -7,10 +7,15 @@ import type { JwtInspection } from '../../core/jwt/inspect';
 /** The list endpoints a 409's lookup reads (spec: Tire-protection registrations, Motor-club registrations). */
 export type ConflictListId = 'listTireProtectionRegistrations' | 'listMotorClubRegistrations';
 
-/** What the editor's part of a diagnosis reads: a quiet list request (the 409 lookup) and the JWT checklist. */
+/** The reads of one registration a 409's lookup makes (spec: Tire-protection registrations, Motor-club registrations). */
+export type ConflictReadId = 'getTireProtectionRegistration' | 'getMotorClubRegistration';
+
+/** What the editor's part of a diagnosis reads: quiet requests (the 409 lookup) and the JWT checklist. */
 export interface EditorDiagnosisReads {
   /** One list request to `env` kept out of the history; resolves to the answer's body. */
   readonly list: (env: EnvironmentId, id: ConflictListId, query: Record<string, string>) => Promise<unknown>;
+  /** One read of registration `id` in `env`, kept out of the history; resolves to the answer's body. */
+  readonly read: (env: EnvironmentId, id: ConflictReadId, registrationId: string) => Promise<unknown>;
   /** The checklist of `token` against `env` (JwtService.inspect). */
   readonly inspect: (env: EnvironmentId, token: string) => Promise<JwtInspection>;
 }
@@ -21,8 +26,9 @@ export interface EditorDiagnosisReads {
  * - 401 of a request the toolkit sent: the JWT checklist (the same as Inspect JWT) of `token`, the token sent
  *   (memory only: it is never stored; the checklist holds no part of it), failing rules first;
  * - 409: what the request conflicts with (a registration create: the registration with that invoice and store
- *   number, read by one list request; a claim or cancellation: its registration), each with the record to open, in
- *   place of the server's message (the server's own words stay in the response body).
+ *   number, read by one list request; a claim or cancellation: its registration, read once for its invoice number,
+ *   the name the rest of the editor gives it), each with the record to open, in place of the server's message (the
+ *   server's own words stay in the response body).
  * Returns `x` itself when there is nothing to add. Never throws: a failing lookup is left out.
  */
 export async function withEditorDiagnosis(reads: EditorDiagnosisReads, x: Exchange, token: string | undefined): Promise<Exchange> {
@@ -80,9 +86,26 @@ async function conflicts(reads: EditorDiagnosisReads, env: EnvironmentId, endpoi
     const rows = await listRows(reads, env, 'listMotorClubRegistrations', { invoiceNumber: invoice });
     return rows.map((r) => ({ rule: 'conflict', message: `A motor-club registration with invoice ${invoice} already exists (${String(r._id)}).`, record: { kind: 'motor-club', id: String(r._id), label: `Invoice ${invoice}`, invoiceNumber: invoice } }));
   }
-  if (params.id) {
-    const kind = ENDPOINTS[endpointId].product === 'motor-club' ? 'motor-club' : 'tire-protection';
-    return [{ rule: 'conflict', message: `The request conflicts with the state of registration ${params.id} (cancelled, expired or no tires left).`, record: { kind, id: params.id, label: `Registration ${params.id}` } }];
-  }
+  if (params.id) return [await stateConflict(reads, env, ENDPOINTS[endpointId].product === 'motor-club' ? 'motor-club' : 'tire-protection', params.id)];
   return [];
+}
+
+/**
+ * A claim or cancellation refused by the state of registration `id`: named by its invoice number, as the tree, the
+ * pickers and a create's conflict name it, with its cancellation date when it is cancelled (one quiet read; by its id
+ * when that read fails).
+ */
+async function stateConflict(reads: EditorDiagnosisReads, env: EnvironmentId, kind: 'tire-protection' | 'motor-club', id: string): Promise<DiagnosisItem> {
+  let record: Record<string, unknown> = {};
+  try {
+    const body = await reads.read(env, kind === 'motor-club' ? 'getMotorClubRegistration' : 'getTireProtectionRegistration', id);
+    if (body && typeof body === 'object') record = body as Record<string, unknown>;
+  } catch {
+    // named by its id below
+  }
+  const invoice = typeof record.invoiceNumber === 'string' && record.invoiceNumber ? record.invoiceNumber : undefined;
+  const cancelled = typeof record.cancelledOn === 'string' && record.cancelledOn ? record.cancelledOn : undefined;
+  const name = invoice ? `registration ${invoice}` : `registration ${id}`;
+  const state = cancelled ? `it was cancelled on ${cancelled.slice(0, 10)}` : 'cancelled, expired or no tires left';
+  return { rule: 'conflict', message: `The request conflicts with the state of ${name} (${state}).`, record: { kind, id, label: invoice ? `Invoice ${invoice}` : `Registration ${id}`, ...(invoice ? { invoiceNumber: invoice } : {}) } };
 }

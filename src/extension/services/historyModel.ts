@@ -24,8 +24,13 @@ export class HistoryModel implements vscode.Disposable {
   // Opened on first use: HistoryLog lives in dist/core.js, which activation does not load.
   private store: HistoryLog | undefined;
   private readonly emitter = new vscode.EventEmitter<EnvironmentId>();
-  /** The latest request kept out of the history (the tree's own reads), per environment: connection state only. */
-  private readonly quietSeen = new Map<EnvironmentId, { status?: number; error?: string; time: string }>();
+  /**
+   * The latest request kept out of the history, per environment: the tree's own reads, and (`other`) answers the
+   * environment gave other clients. Connection state only.
+   */
+  private readonly quietSeen = new Map<EnvironmentId, { status?: number; error?: string; time: string; other?: true }>();
+  /** A redraw of an environment's Connection row that waits, so that a burst of answers redraws it once a second. */
+  private readonly pendingFire = new Map<EnvironmentId, ReturnType<typeof setTimeout>>();
   /** Fires with the environment after an entry was recorded or its history cleared. */
   readonly onDidChange = this.emitter.event;
 
@@ -79,18 +84,43 @@ export class HistoryModel implements vscode.Disposable {
     const last = quiet && (!recorded || quiet.time > recorded.time) ? quiet : recorded;
     if (!last) return { kind: 'unknown' };
     if (last.status === undefined) return { kind: 'unreachable', error: last.error ?? 'no answer', time: last.time };
-    const kind = last.status === 401 ? 'unauthorized' : last.status >= 500 ? 'server-error' : 'answering';
+    // Another client's 401 is about its own token, not the editor's: the environment answered.
+    const kind = last.status >= 500 ? 'server-error' : last.status === 401 && !('other' in last) ? 'unauthorized' : 'answering';
     return { kind, status: last.status, time: last.time };
   }
 
   /**
-   * Notes a request kept out of the history (the tree's own reads): it only updates the connection state, and
-   * fires {@link onDidChange} when that state's kind changed (so a redraw that reads again cannot loop).
+   * Notes a request kept out of the history (the tree's own reads): it only updates the connection state. Fires
+   * {@link onDidChange} at once when that state's kind changed, else at most once a second while its status or time
+   * changes (so a redraw that reads again cannot loop, and a burst of requests redraws the row once).
    */
   noteQuiet(env: EnvironmentId, status: number | undefined, error: string | undefined, time: string): void {
-    const before = this.connection(env).kind;
-    this.quietSeen.set(env, { status, error, time });
-    if (this.connection(env).kind !== before) this.emitter.fire(env);
+    this.noteSeen(env, { status, error, time });
+  }
+
+  /**
+   * Notes an answer `env` gave another client (your application, a flow or backfill run, curl: the Integration Log's
+   * entries from the Local sandbox): the Connection row shows the latest answer of any client, as the environment's
+   * state. `time`: ISO 8601, when the request started.
+   */
+  noteOtherClient(env: EnvironmentId, status: number, time: string): void {
+    this.noteSeen(env, { status, time, other: true });
+  }
+
+  private noteSeen(env: EnvironmentId, seen: { status?: number; error?: string; time: string; other?: true }): void {
+    const before = this.connection(env);
+    this.quietSeen.set(env, seen);
+    const after = this.connection(env);
+    if (after.kind !== before.kind) {
+      clearTimeout(this.pendingFire.get(env));
+      this.pendingFire.delete(env);
+      this.emitter.fire(env);
+    } else if (JSON.stringify(after) !== JSON.stringify(before) && !this.pendingFire.has(env)) {
+      this.pendingFire.set(env, setTimeout(() => {
+        this.pendingFire.delete(env);
+        this.emitter.fire(env);
+      }, 1000));
+    }
   }
 
   /** Records a request (masked by the store), logs one line and fires {@link onDidChange}. Returns the stored entry. */
@@ -112,6 +142,8 @@ export class HistoryModel implements vscode.Disposable {
   }
 
   dispose(): void {
+    for (const t of this.pendingFire.values()) clearTimeout(t);
+    this.pendingFire.clear();
     this.emitter.dispose();
   }
 }

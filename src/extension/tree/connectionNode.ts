@@ -41,8 +41,9 @@ function sandboxLook(status: SandboxStatus, last: ReturnType<HistoryModel['conne
 }
 
 /**
- * "Connection" under an environment: the outcome of its latest request in the history — answered (status and
- * time), token rejected (401), server error (5xx) or unreachable — or "not checked yet". On Local, the sandbox's state
+ * "Connection" under an environment: the outcome of its latest request — answered (status and time), token rejected
+ * (401), server error (5xx) or unreachable — or "not checked yet". The editor's requests count, and on Local the
+ * answers of every other client too (your application, flows, backfills: the Integration Log). On Local, the sandbox's state
  * comes first: starting, not running, or stopped with its reason (a port another program holds: click for Set Local
  * Port…). Click: Verify Connection. Redrawn when that environment's history or the Local sandbox's state changes.
  */
@@ -63,7 +64,7 @@ export class ConnectionNode implements TreeNode {
     const [description, icon, color] = fromSandbox ?? look(last);
     item.description = description;
     item.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
-    const source = fromSandbox ? 'From the state of the Local sandbox.' : 'From the latest request in the history.';
+    const source = fromSandbox ? 'From the state of the Local sandbox.' : this.sandbox ? 'From the latest request of the editor or of any client (Integration Log).' : 'From the latest request in the history.';
     item.tooltip = `${ENVIRONMENTS[this.env].label}: ${description}\n${source} Click to verify the connection now.`;
     item.command = status?.portInUse
       ? { command: 'tpp.setLocalPort', title: 'Set Local Port…' }

@@ -28,10 +28,11 @@ function exchange(status: number, endpointId: string, path: string, body?: unkno
 }
 
 /** Reads that record what they were asked. */
-function reads(rows: unknown[] = [], checks: JwtInspection['checks'] = []) {
-  const asked: { lists: unknown[]; tokens: string[] } = { lists: [], tokens: [] };
+function reads(rows: unknown[] = [], checks: JwtInspection['checks'] = [], record: unknown = undefined) {
+  const asked: { lists: unknown[]; reads: unknown[]; tokens: string[] } = { lists: [], reads: [], tokens: [] };
   const r: EditorDiagnosisReads = {
     list: (env, id, query) => (asked.lists.push({ env, id, query }), Promise.resolve({ results: rows })),
+    read: (env, id, registrationId) => (asked.reads.push({ env, id, registrationId }), record === undefined ? Promise.reject(new Error('404')) : Promise.resolve(record)),
     inspect: (_env, token) => (asked.tokens.push(token), Promise.resolve({ checks } as unknown as JwtInspection)),
   };
   return { r, asked };
@@ -58,7 +59,7 @@ describe('the editor part of a description (send path)', () => {
   });
 
   it('a failing inspection is one item saying why, never a throw', async () => {
-    const r: EditorDiagnosisReads = { list: () => Promise.resolve({}), inspect: () => Promise.reject(new Error('no key pair')) };
+    const r: EditorDiagnosisReads = { list: () => Promise.resolve({}), read: () => Promise.resolve({}), inspect: () => Promise.reject(new Error('no key pair')) };
     const x = await withEditorDiagnosis(r, exchange(401, 'verifyToken', '/verify-token'), 'tok');
     assert.match(x.diagnosis!.at(-1)!.message, /could not be inspected: no key pair/);
   });
@@ -77,14 +78,25 @@ describe('the editor part of a description (send path)', () => {
     assert.deepEqual(x.diagnosis!.map((d) => [d.rule, d.record?.id]), [['conflict', 'r-2']]);
   });
 
-  it('a 409 to a claim names its registration without a lookup; an unknown environment or a failed lookup leaves the exchange as it is', async () => {
-    const { r, asked } = reads();
+  it('a 409 to a claim or a cancellation names its registration by invoice number, as the rest of the editor does (one read)', async () => {
+    const { r, asked } = reads([], [], { _id: 'r-7', invoiceNumber: 'INV-1042', cancelledOn: '2026-11-27T10:00:00.000Z' });
     const claim = await withEditorDiagnosis(r, exchange(409, 'createTireProtectionClaim', '/tire-protection/registrations/r-7/claims', { tires: 1 }), 'tok');
-    assert.deepEqual(claim.diagnosis!.map((d) => [d.rule, d.record?.kind, d.record?.id]), [['conflict', 'tire-protection', 'r-7']]);
+    assert.deepEqual(claim.diagnosis!.map((d) => [d.rule, d.record?.kind, d.record?.id, d.record?.label, d.record?.invoiceNumber]), [['conflict', 'tire-protection', 'r-7', 'Invoice INV-1042', 'INV-1042']]);
+    assert.equal(claim.diagnosis![0]!.message, 'The request conflicts with the state of registration INV-1042 (it was cancelled on 2026-11-27).');
+    assert.deepEqual(asked.reads, [{ env: 'local', id: 'getTireProtectionRegistration', registrationId: 'r-7' }]);
     assert.deepEqual(asked.lists, []);
+    const mc = await withEditorDiagnosis(r, exchange(409, 'cancelMotorClubRegistration', '/motor-club/registrations/m-3', { cancelledOn: '2026-11-27' }), 'tok');
+    assert.equal(mc.diagnosis![0]!.record?.kind, 'motor-club');
+    assert.deepEqual(asked.reads.at(-1), { env: 'local', id: 'getMotorClubRegistration', registrationId: 'm-3' });
+  });
+
+  it('a 409 whose registration cannot be read names it by id; an unknown environment or a failed lookup leaves the exchange as it is', async () => {
+    const { r } = reads();
+    const claim = await withEditorDiagnosis(r, exchange(409, 'createTireProtectionClaim', '/tire-protection/registrations/r-7/claims', { tires: 1 }), 'tok');
+    assert.deepEqual(claim.diagnosis!.map((d) => [d.rule, d.record?.id, d.record?.label]), [['conflict', 'r-7', 'Registration r-7']]);
     const cli = exchange(409, 'createTireProtectionRegistration', '/tire-protection/registrations', { invoiceNumber: 'INV-9' }, { env: 'cli' });
     assert.equal(await withEditorDiagnosis(r, cli, 'tok'), cli);
-    const failing: EditorDiagnosisReads = { list: () => Promise.reject(new Error('down')), inspect: r.inspect };
+    const failing: EditorDiagnosisReads = { list: () => Promise.reject(new Error('down')), read: r.read, inspect: r.inspect };
     const create = exchange(409, 'createTireProtectionRegistration', '/tire-protection/registrations', { invoiceNumber: 'INV-9' });
     assert.equal(await withEditorDiagnosis(failing, create, 'tok'), create);
   });

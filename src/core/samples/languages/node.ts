@@ -1,6 +1,6 @@
 import { bodyJson, FRESH_COMMENT, headerLines, TOKEN_LIFETIME_SECONDS, urlExpression } from '../literals';
 import { fillStatements, type FreshKind } from '../fresh';
-import { audienceEnvOf, SAMPLE_ENV, type SampleRequest } from '../request';
+import { audienceEnvOf, SAMPLE_ENV, type SampleOptions, type SampleRequest } from '../request';
 
 /** A JavaScript expression of a fresh value (node:crypto's randomUUID and randomInt: max exclusive, as $randomInt). */
 function freshExpr(v: FreshKind): string {
@@ -12,16 +12,18 @@ function freshExpr(v: FreshKind): string {
 /**
  * A Node.js 18+ program: the token minted with `jose` (ES256/384/512 from the key's curve, `iat`/`exp` in seconds,
  * `aud` = the base address, `iss` = the Partner ID, `typ` JWT; spec: Authentication), then `fetch`. It has no
- * top-level import, so it runs as a `.js` or an `.mjs` file alike.
+ * top-level import, so it runs as a `.js` or an `.mjs` file alike. With `options.dotenv` it first loads that dotenv
+ * file (beside it) with Node's own loader, `process.loadEnvFile` (Node.js 20.12+; variables already set win), so that
+ * `node tpp-sample.js` runs it.
  */
-export function nodeSample(req: SampleRequest): string {
+export function nodeSample(req: SampleRequest, options: SampleOptions = {}): string {
   const body = bodyJson(req);
   const url = urlExpression(req, 'baseUrl', (s) => JSON.stringify(s), (p) => `encodeURIComponent(env(${JSON.stringify(p.env)}))`);
   const fresh = req.fresh ?? [];
   const fill = fillStatements(fresh, freshExpr, (find, expr) => `  bodyText = bodyText.replace(${JSON.stringify(find)}, () => String(${expr}));`);
   const headers = ["Authorization: `Bearer ${token}`", "Accept: 'application/json'", ...(body !== undefined ? ["'Content-Type': 'application/json'"] : [])];
   return [
-    ...headerLines(req, 'node tpp-sample.js', 'Node.js 18 or later and jose (npm install jose)').map((l) => `// ${l}`),
+    ...headerLines(req, 'node tpp-sample.js', `Node.js ${options.dotenv !== undefined ? '20.12' : '18'} or later and jose (npm install jose)`, options.dotenv).map((l) => `// ${l}`),
     '',
     'main().catch((err) => {',
     '  console.error(err instanceof Error ? err.message : err);',
@@ -32,6 +34,13 @@ export function nodeSample(req: SampleRequest): string {
     "  const { readFileSync } = await import('node:fs');",
     `  const { createPrivateKey${fresh.some((f) => f.value.kind === 'guid') ? ', randomUUID' : ''}${fresh.some((f) => f.value.kind === 'randomInt') ? ', randomInt' : ''} } = await import('node:crypto');`,
     "  const { SignJWT } = await import('jose');",
+    ...(options.dotenv !== undefined
+      ? [
+          "  const { dirname, join } = await import('node:path');",
+          `  // The settings of Connect Your Application, from ${options.dotenv} beside this program (Node's own loader).`,
+          `  process.loadEnvFile(join(dirname(process.argv[1]), ${JSON.stringify(options.dotenv)}));`,
+        ]
+      : []),
     '  const env = (name) => {',
     '    const value = process.env[name];',
     '    if (!value) throw new Error(`Set the environment variable ${name}.`);',

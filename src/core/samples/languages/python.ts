@@ -1,6 +1,6 @@
 import { bodyJson, FRESH_COMMENT, headerLines, pyLiteral, TOKEN_LIFETIME_SECONDS, urlExpression } from '../literals';
 import { fillStatements, type FreshKind } from '../fresh';
-import { audienceEnvOf, SAMPLE_ENV, type SampleRequest } from '../request';
+import { audienceEnvOf, SAMPLE_ENV, type SampleOptions, type SampleRequest } from '../request';
 
 /** A Python expression of a fresh value (random.randrange: max exclusive, as $randomInt). */
 function freshExpr(v: FreshKind): string {
@@ -10,18 +10,42 @@ function freshExpr(v: FreshKind): string {
 }
 
 /**
+ * Statements that load the dotenv file `dotenv` (a name relative to the program's folder) before anything reads
+ * the variables: Python has no loader of its own, so a few lines of the standard library read it as python-dotenv
+ * does for the files Connect Your Application writes (NAME=value lines, values bare or quoted whole; `#` comments).
+ * Variables already set win, as there.
+ */
+function dotenvLoader(dotenv: string): string[] {
+  return [
+    'def load_dotenv(path):',
+    '    """Sets each NAME=value line of the dotenv file at path that the environment does not set already."""',
+    '    with open(path, encoding="utf-8") as f:',
+    '        for line in f:',
+    '            name, sep, value = line.strip().partition("=")',
+    '            if sep and name and not name.startswith("#"):',
+    `                quoted = len(value) >= 2 and value[0] == value[-1] and value[0] in "'\\""`,
+    '                os.environ.setdefault(name, value[1:-1] if quoted else value)',
+    '',
+    '',
+    `# The settings of Connect Your Application, from ${dotenv} beside this program.`,
+    `load_dotenv(os.path.join(os.path.dirname(os.path.abspath(__file__)), ${JSON.stringify(dotenv)}))`,
+    '',
+  ];
+}
+
+/**
  * A Python 3 program: the token minted with PyJWT (ES256/384/512 from the key's curve, `iat`/`exp` in seconds,
  * `aud` = the base address, `iss` = the Partner ID, `typ` JWT, raw r||s signature; spec: Authentication), then
- * `requests`.
+ * `requests`. With `options.dotenv` it loads that dotenv file (beside it) first, so that `python3 tpp_sample.py` runs it.
  */
-export function pythonSample(req: SampleRequest): string {
+export function pythonSample(req: SampleRequest, options: SampleOptions = {}): string {
   const body = bodyJson(req);
   const url = urlExpression(req, 'base_url', (s) => JSON.stringify(s), (p) => `quote(env(${JSON.stringify(p.env)}), safe="")`);
   const fresh = req.fresh ?? [];
   const fill = body !== undefined ? fillStatements(fresh, freshExpr, (find, expr) => `body_text = body_text.replace(${JSON.stringify(find)}, str(${expr}), 1)`) : [];
   const has = (k: FreshKind['kind']) => fresh.some((f) => f.value.kind === k);
   return [
-    ...headerLines(req, 'python3 tpp_sample.py', 'Python 3.8 or later, requests and PyJWT[crypto] (pip install requests "PyJWT[crypto]")').map((l) => `# ${l}`),
+    ...headerLines(req, 'python3 tpp_sample.py', 'Python 3.8 or later, requests and PyJWT[crypto] (pip install requests "PyJWT[crypto]")', options.dotenv).map((l) => `# ${l}`),
     ...(fill.length ? ['import json'] : []),
     'import os',
     ...(has('randomInt') ? ['import random'] : []),
@@ -42,6 +66,7 @@ export function pythonSample(req: SampleRequest): string {
     '    return value',
     '',
     '',
+    ...(options.dotenv !== undefined ? dotenvLoader(options.dotenv) : []),
     `base_url = env("${req.baseEnv}")`,
     `partner_id = env("${SAMPLE_ENV.partnerId}")`,
     `audience = os.environ.get("${audienceEnvOf(req)}") or base_url  # the real address when base_url is a local proxy`,
