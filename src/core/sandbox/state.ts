@@ -17,6 +17,7 @@ import { JOURNAL_LIMIT } from './control/journal';
 import { controlEnabled, guardServer, timeLimits } from './control/security';
 import { AnswerCache, announcingWrites } from './db/answerCache';
 import { AnswerWarmer } from './answerWarmer';
+import type { StartupSeed } from './control/reset';
 
 /**
  * What one running Local sandbox holds (./server.ts starts it): its storage, clock, partners and their keys, the
@@ -42,8 +43,8 @@ export class SandboxState {
   /** The control API's scheduled faults; undefined when the control API is off. */
   readonly schedule?: FaultSchedule;
   readonly requestLog?: RequestLog;
-  /** What a reset goes back to (control/reset.ts): the sample data loaded before ready. */
-  readonly startupSeeds: { partner: string; count?: number }[] = [];
+  /** What a reset goes back to (control/reset.ts): the sample data loaded before ready, and the instant it was stamped with. */
+  readonly startupSeeds: StartupSeed[] = [];
   readonly app: FastifyInstance;
   readonly host: string;
   eligibilityToken?: string;

@@ -18,7 +18,17 @@ export interface AdminOptions {
   readonly token?: string;
   /** Health answers `starting` until the handle's `setReady()` (the CLI loads its sample data first). */
   readonly starting?: boolean;
+  /**
+   * What the 401 of a control call without the token says: which sandbox this is and how to get on (default
+   * {@link CLI_TOKEN_HELP}: a `tpp sandbox` started with `--admin-token`).
+   */
+  readonly tokenHelp?: string;
 }
+
+/** The 401's help of a `tpp sandbox` started with an admin token. */
+export const CLI_TOKEN_HELP =
+  'This sandbox (tpp sandbox) was started with an admin token (--admin-token or TPP_ADMIN_TOKEN): send that token as Authorization: Bearer <token>. ' +
+  'Or start a sandbox of your own for your tests: tpp sandbox --port 0 needs no token on a loopback --host (tpp docs testing).';
 
 /** Whether the control API is on for a sandbox listening on `host`. */
 export function controlEnabled(host: string, admin: AdminOptions | undefined): boolean {
