@@ -75,7 +75,7 @@ function copyTourScript() {
  * its database or the HTTP client. `tpp sandbox` loads the server from dist/sandbox.js, the bundle the editor uses.
  * In dist/cli.js a command's bundle is loaded with V8's code cache (src/cli/compileCache.ts, requireBundle).
  */
-const CLI_COMMANDS = ['code', 'connect', 'environments', 'keygen', 'jwt', 'openapi', 'proxy', 'run', 'sandbox', 'send', 'validate'];
+const CLI_COMMANDS = ['code', 'connect', 'docs', 'environments', 'keygen', 'jwt', 'openapi', 'proxy', 'run', 'sandbox', 'send', 'validate'];
 // Loaded with V8's code cache (src/cli/compileCache.ts): the commands whose start-up counts (CI runs them on every
 // file). Such a bundle must not use a dynamic import() (checked below); the others are loaded with a plain require.
 const CODE_CACHED = ['environments', 'jwt', 'keygen', 'run', 'validate'];
