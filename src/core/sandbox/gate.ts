@@ -119,8 +119,11 @@ export function installGate(s: SandboxState, recordUnanswered?: (req: FastifyReq
     if (typeof subject !== 'string') return subject;
     const drift = s.opts.driftStatusForTests;
     if (drift) return reply.code(drift).send(errorBody(drift, 'An answer the spec does not describe (driftStatusForTests)'));
-    const early = await realism(s, subject, state, req, reply);
-    if (early) return early;
+    // Only when asked for (`--rate-limit`, `--fault-rate`, `--slow-rate`): no promise per request otherwise.
+    if (s.limiter || s.injector?.enabled) {
+      const early = await realism(s, subject, state, req, reply);
+      if (early) return early;
+    }
     const scheduled = s.schedule?.take({ method: req.method, url: req.url, partner: state.partner?.id });
     if (scheduled === AFTER_BODY) state.scheduleAfterBody = true;
     else if (scheduled) return scheduledBefore(scheduled, req, reply, unanswered);

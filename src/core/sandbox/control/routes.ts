@@ -21,9 +21,6 @@ import { bearerMatches, CLI_TOKEN_HELP, CONTROL_BODY_TYPES, crossSiteReason, med
  * no faults) and are never journalled as partner traffic.
  */
 
-
-
-
 /** Where the records are: `memory`, `data-dir` (PGlite under a directory) or `postgres`. */
 function storageKind(c: OpsContext): string {
   return c.db.kind === 'postgres' ? 'postgres' : c.db.where === 'memory' ? 'memory' : 'data-dir';

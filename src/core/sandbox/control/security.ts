@@ -1,13 +1,14 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
 import { isLoopbackHost } from '../../client/urlPolicy';
-import { errorBody } from '../replies';
 import { MAX_TIMEOUT_MS } from './limits';
 
 /**
  * Who may call the control API (docs/testing-your-application.md, Security): it resets and rewrites every record, so
  * it answers by default only when the sandbox listens on a loopback address. On any other host it is off unless an
  * admin token is given; with a token, every control call but `health` must carry it as a Bearer token.
+ *
+ * Light on purpose: `tpp sandbox` reads it in the process that only starts the serving one, so nothing here may load
+ * the contract or fastify (the 421 of a foreign Host is answered by ../guard.ts, in the serving process).
  */
 
 /** The control API's options of {@link startSandbox}. */
@@ -97,7 +98,7 @@ export const REQUEST_TIMEOUT_MS = 30_000;
  * schedule (control/limits.ts), so only a connection nobody uses any more is cut.
  */
 export const CONNECTION_TIMEOUT_MS = MAX_TIMEOUT_MS + 60_000;
-/** Connections open at once; the server refuses more (docs/sandbox.md, Limits). */
+/** Connections open at once; the server refuses more (docs/sandbox.md, Limits; ../guard.ts). */
 export const MAX_CONNECTIONS = 512;
 
 /** Fastify options of the time limits above; `requestTimeoutMs` replaces {@link REQUEST_TIMEOUT_MS} (tests). */
@@ -106,22 +107,4 @@ export function timeLimits(requestTimeoutMs = REQUEST_TIMEOUT_MS): { requestTime
   // enforces the request limit only when the headers' limit (60 s by default) is not longer (seen: a body trickled
   // for minutes under a 500 ms request limit), so both are the same.
   return { requestTimeout: requestTimeoutMs, connectionTimeout: CONNECTION_TIMEOUT_MS, http: { connectionsCheckingInterval: Math.min(1000, requestTimeoutMs), headersTimeout: requestTimeoutMs } };
-}
-
-/**
- * Caps connections, and on a loopback bind answers 421 to any request whose Host is not a loopback name at the
- * sandbox's port, before anything else sees it (not journalled, no body read). Off a loopback bind (a container's
- * `--host 0.0.0.0`) clients call it by any name, and the admin token guards the control API instead. Install it
- * before every other hook.
- */
-export function guardServer(app: FastifyInstance, bindHost: string, portOf: () => number): void {
-  app.server.maxConnections = MAX_CONNECTIONS;
-  if (!isLoopbackHost(bindHost)) return;
-  app.addHook('onRequest', async (req, reply) => {
-    if (hostIsLoopback(req.headers.host, portOf())) return undefined;
-    const host = JSON.stringify(String(req.headers.host ?? '').slice(0, 100));
-    return reply
-      .code(421)
-      .send(errorBody(421, `This sandbox answers only requests addressed to it by a loopback name (127.0.0.1:${portOf()} or localhost:${portOf()}), not Host ${host}: a web page whose address was made to point at this machine is refused`));
-  });
 }
