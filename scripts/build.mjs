@@ -75,12 +75,15 @@ function copyTourScript() {
  * its database or the HTTP client. `tpp sandbox` loads the server from dist/sandbox.js, the bundle the editor uses.
  * In dist/cli.js a command's bundle is loaded with V8's code cache (src/cli/compileCache.ts, requireBundle).
  */
-const CLI_COMMANDS = ['code', 'connect', 'environments', 'keygen', 'jwt', 'openapi', 'proxy', 'record', 'run', 'sandbox', 'send', 'validate'];
+const CLI_COMMANDS = ['code', 'connect', 'docs', 'environments', 'keygen', 'jwt', 'openapi', 'proxy', 'record', 'run', 'sandbox', 'send', 'validate'];
 // Loaded with V8's code cache (src/cli/compileCache.ts): the commands whose start-up counts (CI runs them on every
 // file). Such a bundle must not use a dynamic import() (checked below); the others are loaded with a plain require.
 const CODE_CACHED = ['environments', 'jwt', 'keygen', 'run', 'validate'];
 // What `tpp validate` must never load: the sandbox's HTTP server and database, the HTTP client, JWT keys.
 const NOT_IN_VALIDATE = [/node_modules\/(undici|fastify|@fastify|@electric-sql\/pglite|pg|jose)\//, /^src\/core\/(sandbox|client)\//];
+// What dist/cli-sandbox.js must not hold: it runs in the process that only starts the serving one (and again beside
+// dist/sandbox.js in that process), so a copy of zod or the contract there is memory held twice for nothing.
+const NOT_IN_SANDBOX_COMMAND = [/node_modules\/(zod|undici|fastify|@fastify|@electric-sql\/pglite|pg|jose)\//, /^src\/core\/(contract|sandbox\/(ops|db\/(?!database\.ts))|requestLog)\//];
 const cliSplit = {
   name: 'cli-split',
   setup(build) {
@@ -153,13 +156,15 @@ const builds = [
 ];
 
 /**
- * Fails the build when a code-cached command bundle has a dynamic import() (compileCache.ts cannot give it one) or
- * when dist/cli-validate.js holds anything of NOT_IN_VALIDATE. Reads the command build's metafile.
+ * Fails the build when a code-cached command bundle has a dynamic import() (compileCache.ts cannot give it one),
+ * when dist/cli-validate.js holds anything of NOT_IN_VALIDATE, or dist/cli-sandbox.js anything of
+ * NOT_IN_SANDBOX_COMMAND. Reads the command build's metafile.
  */
 function checkCommandBundles(metafile) {
   const problems = [];
   for (const [out, info] of Object.entries(metafile.outputs)) {
     const name = basename(out).replace(/^cli-|\.js$/g, '');
+    if (name === 'sandbox') for (const input of Object.keys(info.inputs)) if (NOT_IN_SANDBOX_COMMAND.some((re) => re.test(input))) problems.push(`${out} holds ${input}: tpp sandbox loads its server from dist/sandbox.js only`);
     if (!CODE_CACHED.includes(name)) continue;
     for (const imp of info.imports) if (imp.kind === 'dynamic-import') problems.push(`${out} has a dynamic import() of ${imp.path}, but is loaded with the code cache`);
     const inputs = Object.keys(info.inputs);

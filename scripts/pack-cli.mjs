@@ -3,7 +3,7 @@
 // downloaded at install: the package has no dependencies, every bundle and PGlite's assets are inside it).
 //   node scripts/pack-cli.mjs [--no-build] [--out <dir>]
 // --no-build packs the dist/ that is there (the samples tier packs the build it already made); otherwise the
-// production build runs first. Prints the tarball's path on its last line.
+// production build runs first. docs/ goes with it (tpp docs). Prints the tarball's path on its last line.
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -32,13 +32,18 @@ if (!readdirSync(join(stage, 'dist')).some((f) => /^pglite-template-[0-9a-f]+\.t
   process.exit(1);
 }
 copyFileSync('LICENSE', join(stage, 'LICENSE'));
+// The reference pages `tpp docs` prints and every --help names (src/cli/commands/docs.ts): docs/ beside dist/.
+mkdirSync(join(stage, 'docs'));
+for (const page of readdirSync('docs').filter((f) => f.endsWith('.md'))) copyFileSync(join('docs', page), join(stage, 'docs', page));
 writeFileSync(
   join(stage, 'README.md'),
   `# tpp: the Tire Protection Partner Toolkit's command line\n\n` +
     `The headless half of the Tire Protection Partner Toolkit: a Local sandbox of the whole partner API for your own ` +
     `application's tests, and payload validation, signing and sending for CI.\n\n` +
     '```sh\nnpm install -g ./tpp-cli-' + pkg.version + '.tgz\ntpp --version\ntpp help\ntpp sandbox --port 8787\n```\n\n' +
-    `Node.js 20 or later. The package has no dependencies and downloads nothing when installed.\n`,
+    `Node.js 20 or later. The package has no dependencies and downloads nothing when installed.\n\n` +
+    `Reference pages, installed with it: \`tpp docs\` lists them; \`tpp docs sandbox\` (the Local sandbox and its control API), ` +
+    `\`tpp docs testing\` (your application's tests against it). Source, issues: ${pkg.homepage}\n`,
 );
 writeFileSync(
   join(stage, 'package.json'),
@@ -48,9 +53,12 @@ writeFileSync(
       version: pkg.version,
       description: 'tpp: the Tire Protection Partner Toolkit command line (Local sandbox, validate, send, jwt, keygen, code, openapi)',
       license: pkg.license,
+      repository: pkg.repository,
+      homepage: pkg.homepage,
+      bugs: pkg.bugs,
       bin: { tpp: 'dist/cli.js' },
       engines: { node: '>=20' },
-      files: ['dist', 'README.md', 'LICENSE'],
+      files: ['dist', 'docs', 'README.md', 'LICENSE'],
     },
     null,
     2,

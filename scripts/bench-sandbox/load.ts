@@ -24,8 +24,8 @@ const compiledScripts = new Map<string, string>();
 
 /**
  * Where a server script's plain JavaScript goes: `out/<its directory>/<name>.bench.cjs` at the repository's root,
- * where generated files go (ignored by git and ESLint alike). Its directory is as deep as the script's, so that its
- * `__dirname`-relative paths (`../../dist/sandbox.js`) and its packages resolve as the script's do.
+ * where generated files go (ignored by git and ESLint alike). Its packages resolve from there as the script's do (the
+ * repository's node_modules); its `__dirname` is the script's own directory (see {@link compiled}).
  */
 export function compiledPath(script: string): string {
   const root = resolve(__dirname, '..', '..');
@@ -42,7 +42,9 @@ export function compiled(script: string): string {
   if (!out) {
     out = compiledPath(script);
     if (compiledScripts.size === 0) process.once('exit', removeCompiled);
-    buildSync({ entryPoints: [script], outfile: out, bundle: true, platform: 'node', format: 'cjs', packages: 'external', logLevel: 'error' });
+    // `__dirname` stays the script's directory: `join(__dirname, '../../dist/sandbox.js')` names the repository's
+    // dist/, not out/dist/, from the bundle one directory deeper under out/.
+    buildSync({ entryPoints: [script], outfile: out, bundle: true, platform: 'node', format: 'cjs', packages: 'external', logLevel: 'error', define: { __dirname: JSON.stringify(dirname(resolve(script))) } });
     compiledScripts.set(script, out);
   }
   return out;

@@ -4,7 +4,8 @@
 // stops it. Unless --quiet, per-request log lines go to stderr (a file, like a terminal would), and the request log
 // with its diagnosis is on, one JSON line per request to stderr as `tpp sandbox --log json` prints them.
 //   node scripts/bench-sandbox/serve-sandbox.bench.cjs (made by load.ts from this file) --partner ID --pem FILE --key FILE --stored N
-//        [--data-dir DIR] [--database URL] [--quiet] [--request-log]
+//        [--data-dir DIR] [--database URL] [--quiet] [--request-log] [--dist DIR]
+// (--dist: the dist/ directory whose sandbox.js is served, default this repository's: another build's, compare.ts.)
 // (--key: the partner's private key, only to count what is stored through the API after seeding.)
 import { readFileSync } from 'node:fs';
 import { get } from 'node:http';
@@ -24,6 +25,7 @@ const { values } = parseArgs({
     database: { type: 'string' },
     quiet: { type: 'boolean', default: false },
     'request-log': { type: 'boolean', default: false },
+    dist: { type: 'string' },
   },
 });
 
@@ -36,7 +38,7 @@ interface Handle {
 }
 
 async function main(): Promise<void> {
-  const server = require(join(__dirname, '../../dist/sandbox.js')) as { startSandbox(o: Record<string, unknown>): Promise<Handle> };
+  const server = require(join(values.dist ?? join(__dirname, '../../dist'), 'sandbox.js')) as { startSandbox(o: Record<string, unknown>): Promise<Handle> };
   const partner = values.partner as string;
   const stored = Number(values.stored);
   const log = values.quiet ? undefined : (line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`);

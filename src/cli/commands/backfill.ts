@@ -30,7 +30,7 @@ export const BACKFILL_OPTIONS = {
 } as const;
 
 export const BACKFILL_HELP = `
-Data files (docs/backfills.md): a flow with a "# @data ./rows.csv" line (or --data) runs once per row; requests read
+Data files (tpp docs backfills): a flow with a "# @data ./rows.csv" line (or --data) runs once per row; requests read
 {{row.<column>}}. Every row is checked first; nothing is sent while one is invalid. Each row is journalled by its key
 (the invoice number, or the kind's own key, else a hash of its values) in .tpp/runs/ next to the data file, so a run
 that stopped is continued with --resume without sending a row twice, even after rows were inserted or reordered.

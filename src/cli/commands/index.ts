@@ -18,6 +18,7 @@ export interface CliCommandEntry {
 export const CLI_COMMANDS: readonly CliCommandEntry[] = [
   { name: 'code', summary: 'Print a program that sends a payload file in curl, Node, Python, C#, Java, Go or PHP', load: () => (require('./code') as typeof import('./code')).codeCommand },
   { name: 'connect', summary: 'Print or write the dotenv file an application reads to call an environment', load: () => (require('./connect') as typeof import('./connect')).connectCommand },
+  { name: 'docs', summary: "Print the toolkit's reference pages (tpp docs lists them; tpp docs sandbox)", load: () => (require('./docs') as typeof import('./docs')).docsCommand },
   { name: 'environments', summary: 'List the environments (Local, Sandbox, Production)', load: () => (require('./environments') as typeof import('./environments')).environmentsCommand },
   { name: 'keygen', summary: 'Generate an ECDSA key pair (PKCS#8 private key, SPKI public key)', load: () => (require('./keygen') as typeof import('./keygen')).keygenCommand },
   { name: 'jwt', summary: 'Mint a partner JWT, or inspect one against every rule of the spec', load: () => (require('./jwt') as typeof import('./jwt')).jwtCommand },

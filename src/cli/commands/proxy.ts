@@ -29,7 +29,7 @@ Options:
                             kind request, contract-drift or proxy-error (default text: the stderr lines only)
   -h, --help                this help
 
-Details: docs/proxy.md.`;
+Details: tpp docs proxy.`;
 
 /**
  * Longest wait of a success's log line before it is written, in milliseconds: far below what a reader notices, long

@@ -18,8 +18,8 @@ import { BACKFILL_HELP, BACKFILL_OPTIONS, runBackfillIfData } from './backfill';
 const USAGE =
   'tpp run <file|dir|glob>... [--env local|sandbox|production] [--reporter pretty|junit|json] [--out <file>] [--bail] [--var name=value]... [--allow-read <dir>]... [--allow-host <host>]... --base-url <v3 base> --iss <partner-id> --key <pkcs8.pem> [--v2-base-url <url>] [--eligibility-base-url <url>] [--eligibility-token <t>] [--data <file>] [--dry-run] [--skip-invalid] [--jobs <n>] [--resume] [--retry-unknown] [--journal <file>] [--journal-check] [--no-journal]';
 
-const HELP = `Runs .http flow files as tests (docs/flows.md): each file's requests in order, each checked by its ?? lines.
-Requests to the contract's endpoints get a fresh JWT per attempt, retries and duplicate-safe creates (docs/sending.md).
+const HELP = `Runs .http flow files as tests (tpp docs flows): each file's requests in order, each checked by its ?? lines.
+Requests to the contract's endpoints get a fresh JWT per attempt, retries and duplicate-safe creates (tpp docs sending).
 
   <file|dir|glob>             .http files; a directory means every .http file below it
   --env <environment>         local, sandbox or production: the name results carry (default local)

@@ -1,5 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { isLoopbackHost } from '../../core/client/urlPolicy';
+import { CONTROL_CALL_NAMES } from '../../core/sandbox/control/limits';
 import { controlEnabled } from '../../core/sandbox/control/security';
 import { redactUrl } from '../../core/sandbox/db/database';
 import { CliCommand, CliIo, UsageError } from '../io';
@@ -37,15 +38,18 @@ Options:
                              stdout: {"time","method","path","status","ms","partner","diagnosis":[{"rule","message"}]},
                              where a failure's diagnosis names the broken JWT claim (iat, aud, alg, ...) or the JSON
                              path of the payload field, with the fix (default text: the stderr lines only)
-  --admin-token <t>          the control API (/__tpp/: health, reset, seed, requests, faults, clock, partners)
+  --admin-token <t>          the control API (/__tpp/: ${CONTROL_CALL_NAMES.join(', ')})
                              answers on a loopback --host by default; elsewhere only with this token, which every
                              control call but health then carries as Authorization: Bearer <t> (or set
                              TPP_ADMIN_TOKEN, which ps does not show)
   --no-admin                 turn the control API off
   -h, --help                 this help
 
-The control API's reference: tpp openapi --interface control. Limits and fault behaviour: docs/sandbox.md and
-docs/testing-your-application.md in the toolkit's repository.`;
+While --seed or --seed-count loads, GET /__tpp/health answers 503 {"status":"starting"} with Retry-After: 1 (partner
+routes 503 too); the first stdout line comes once it is ready.
+
+Reference, installed with tpp: tpp docs sandbox (this sandbox: rules, limits, storage, faults) and tpp docs testing
+(the control API and the fixture pattern of a test suite); as OpenAPI: tpp openapi --interface control.`;
 
 /** The options of `tpp sandbox` (docs/sandbox.md). */
 const SANDBOX_OPTIONS = {

@@ -17,7 +17,9 @@ import { secondsNowFix } from '../jwt/secondsFix';
  * - 403/404/409: the answer's message with what it refers to (409: `record` of the conflicting registration);
  * - an injected fault (any status, or none for `timeout` / `close`): rule `fault`, naming the schedule entry or
  *   `--fault-rate` that answered, and whether the write was stored;
- * - 429: the rate limit (`--rate-limit`); 503 `storage`; other 5xx `server`.
+ * - 429: the rate limit (`--rate-limit`); 503 `starting` (sample data still loading) or `storage`; other 5xx
+ *   `server`; any other status (405, 413, 415, 421) `status`.
+ * docs/sandbox.md (`--log json`) lists every rule; a test holds it to this list.
  */
 
 /** What {@link diagnose} needs to know about one failed request. */
@@ -59,8 +61,12 @@ export function faultDiagnosis(f: InjectedFault): DiagnosisItem {
     'wrong-content-type': 'sent the real answer as text/html',
     delay: `held the real answer back ${f.delayMs ?? 0} ms`,
   };
-  const what = (WHAT[String(f.fault)] ?? `answered ${f.fault}`) + (f.delayMs && f.fault !== 'delay' ? ` ${f.delayMs} ms late` : '');
   const stored = f.when === 'after-commit' ? 'the write was processed and stored; only its answer was lost' : 'nothing was processed';
+  if (f.clientClosed) {
+    const held = f.fault === 'timeout' ? 'held the request (timeout)' : `held the answer back (delayMs ${f.delayMs ?? 0})`;
+    return { rule: 'fault', message: `Injected by the sandbox's ${by}: it ${held} ${f.when === 'after-commit' ? 'after the commit' : 'before processing'}, and the client closed the connection first (its own timeout), so no answer was sent and ${stored}.` };
+  }
+  const what = (WHAT[String(f.fault)] ?? `answered ${f.fault}`) + (f.delayMs && f.fault !== 'delay' ? ` ${f.delayMs} ms late` : '');
   return { rule: 'fault', message: `Injected by the sandbox's ${by}, not caused by the request: it ${what} ${f.when === 'after-commit' ? 'after the commit' : 'before processing'}, so ${stored}.` };
 }
 
@@ -261,7 +267,7 @@ export async function diagnose(input: DiagnosisInput): Promise<DiagnosisItem[]> 
       case 429:
         return [{ rule: 'rate-limit', message: `${sentence(message)} The sandbox was started with a rate limit (--rate-limit): wait for Retry-After, then retry.` }];
       default:
-        if (input.status === 503) return [{ rule: 'storage', message: sentence(message) }];
+        if (input.status === 503) return [{ rule: /^The Local sandbox is starting/.test(message) ? 'starting' : 'storage', message: sentence(message) }];
         if (input.status >= 500) return [{ rule: 'server', message: `${sentence(message)} The request is not at fault; the sandbox's log has the details.` }];
         return [{ rule: 'status', message: sentence(message) }];
     }

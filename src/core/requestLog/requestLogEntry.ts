@@ -30,6 +30,8 @@ export interface InjectedFault {
   readonly delayMs?: number;
   /** `before`: nothing was processed; `after-commit`: the write was stored and only its answer replaced. */
   readonly when: 'before' | 'after-commit';
+  /** The client closed the connection while the sandbox held the request (its own timeout): no answer was sent. */
+  readonly clientClosed?: true;
 }
 
 /** What the sandbox hands the log about one answered request (raw: masked when the exchange is built). */
@@ -49,6 +51,11 @@ export interface RawRequest {
   readonly responseBody?: string;
   /** Milliseconds from the request's arrival to the end of the answer. */
   readonly ms: number;
+  /**
+   * The request's arrival on the server's clock, ms since epoch (the sandbox's clock: a frozen clock's instant);
+   * absent: the entry's time minus {@link ms}.
+   */
+  readonly atMs?: number;
   /** Partner ID: the verified `iss`, or for a refused token the `iss` it claimed, when readable. */
   readonly partner?: string;
   /** The fault that answered it, when one did. */
@@ -114,7 +121,7 @@ export class RequestLogEntry {
     this.bytes = ENTRY_OVERHEAD + raw.url.length + (this.raw.body?.length ?? 0) + (this.raw.responseBody?.length ?? 0);
     this.idMs = nowMs;
     this.idCount = nextIdCount();
-    this.time = new Date(nowMs - raw.ms).toISOString();
+    this.time = new Date(raw.atMs ?? nowMs - raw.ms).toISOString();
     this.method = raw.method;
     this.path = /[?=]|eyJ|-----/.test(raw.path) ? maskQuery(raw.path) : raw.path;
     this.status = raw.status;

@@ -41,9 +41,18 @@ async function listen(server: ServerModule, opts: SandboxOptions, strict: boolea
   }
 }
 
+/**
+ * What a control call without the editor's token hears (401): this is the editor's sandbox, and the two ways on
+ * (docs/testing-your-application.md, Security). Here, not beside the control API: this entry stays small.
+ */
+const EDITOR_TOKEN_HELP =
+  'This is the Local sandbox of the Tire Protection Partner Toolkit in VS Code: its control API needs the token the editor made when it started it. ' +
+  "Either run 'Tire Protection: Copy Local Control Token' in VS Code and send it as Authorization: Bearer <token> (a new one after each restart of the Local sandbox), " +
+  'or start a sandbox of your own for your tests: tpp sandbox --port 0 needs no token on a loopback --host (tpp docs testing).';
+
 async function start(options: ChildStartOptions): Promise<void> {
   const server = require(serverModulePath()) as ServerModule;
-  const base: SandboxOptions = { host: '127.0.0.1', port: options.port ?? 0, log, eligibilityToken: options.eligibilityToken, requestLog: options.requestLog, admin: { token: options.adminToken } };
+  const base: SandboxOptions = { host: '127.0.0.1', port: options.port ?? 0, log, eligibilityToken: options.eligibilityToken, requestLog: options.requestLog, admin: { token: options.adminToken, tokenHelp: EDITOR_TOKEN_HELP } };
   let inMemory = !options.dataDir;
   try {
     handle = await listen(server, { ...base, dataDir: options.dataDir }, options.strictPort === true);

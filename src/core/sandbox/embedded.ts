@@ -38,8 +38,9 @@ interface Run {
   /** The chosen port, when the child reported it held by another program. */
   portInUse?: number;
   /**
-   * The control API's admin token of this process, made at its start and held only here: any other program on the
-   * machine (or a web page) gets 401 from `/__tpp/` (docs/testing-your-application.md, Security).
+   * The control API's admin token of this process, made at its start and held by the editor: any other program on the
+   * machine (or a web page) gets 401 from `/__tpp/` unless the user copied it (docs/testing-your-application.md,
+   * Security).
    */
   readonly controlToken: string;
 }
@@ -164,7 +165,7 @@ export class EmbeddedSandbox {
 
   private async onReady(run: Run, msg: ChildReady): Promise<LocalSandboxInfo> {
     const { origin, v3BaseUrl, v2BaseUrl, eligibilityBaseUrl } = msg;
-    run.info = { origin, v3BaseUrl, v2BaseUrl, eligibilityBaseUrl, partnerId: this.opts.partnerId, companyName: LOCAL_COMPANY_NAME };
+    run.info = { origin, v3BaseUrl, v2BaseUrl, eligibilityBaseUrl, partnerId: this.opts.partnerId, companyName: LOCAL_COMPANY_NAME, controlToken: run.controlToken };
     this.lastPort = Number(new URL(origin).port) || 0;
     if (this.run === run) this.setStatus({ state: 'running', pid: run.child.pid });
     try {

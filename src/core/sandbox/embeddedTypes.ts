@@ -18,6 +18,11 @@ export interface LocalSandboxInfo {
   readonly partnerId: string;
   /** The v2 {company_name} segment of the Local partner. */
   readonly companyName: string;
+  /**
+   * The admin token of this sandbox process's control API (`/__tpp/`), made at its start and valid until it stops: a
+   * secret, given to the user only when asked for (Copy Local Control Token), never logged.
+   */
+  readonly controlToken: string;
 }
 
 /** Life cycle of the sandbox process: not started (or stopped), starting, answering, or died unexpectedly. */

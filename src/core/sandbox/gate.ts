@@ -6,7 +6,7 @@ import type { PartnerRecord } from './ops/partners';
 import { faultOf, markFault } from './requestLogHooks';
 import type { ScheduledFault } from './control/faults';
 import { AFTER_BODY, strike, type StrikeHooks } from './control/faults';
-import { CONTROL_PREFIX } from './control/limits';
+import { CONTROL_PREFIX, STARTING_RETRY_AFTER_SECONDS } from './control/limits';
 import type { SandboxState } from './state';
 
 /**
@@ -46,7 +46,7 @@ function logLine(s: SandboxState, req: FastifyRequest, status: number): void {
   const started = (req as GatedRequest).tpp?.startedAt ?? performance.now();
   s.log(`${req.method} ${req.url} ${status || 'no answer'} ${(performance.now() - started).toFixed(1)}ms`);
   const f = faultOf(req);
-  if (f) s.log(`${status || 'no answer'} ${req.method} ${req.url.split('?')[0] ?? ''} — ${f.by === 'schedule' ? `scheduled fault #${f.id}` : '--fault-rate'}: ${f.fault}, ${f.when}`);
+  if (f) s.log(`${status || 'no answer'} ${req.method} ${req.url.split('?')[0] ?? ''} — ${f.by === 'schedule' ? `scheduled fault #${f.id}` : '--fault-rate'}: ${f.fault}, ${f.when}${f.clientClosed ? ', the client closed the connection first' : ''}`);
 }
 
 /** 401 with the spec's body; the reason goes to stderr only (spec: Authentication step 6). */
@@ -93,6 +93,17 @@ export async function scheduledBefore(f: ScheduledFault, req: GatedRequest, repl
   return undefined;
 }
 
+/**
+ * 503 with `Retry-After` while the sandbox is not ready yet (it loads its sample data, docs/testing-your-application.md,
+ * The fixture pattern): nothing is read or stored.
+ */
+function starting(reply: FastifyReply): FastifyReply {
+  return reply
+    .code(503)
+    .header('Retry-After', String(STARTING_RETRY_AFTER_SECONDS))
+    .send(errorBody(503, `The Local sandbox is starting (loading its sample data): nothing was processed; retry after ${STARTING_RETRY_AFTER_SECONDS} s, or wait until GET /__tpp/health answers ready`));
+}
+
 /** Installs the stderr line of every answer and builds the gate of `s`. */
 export function installGate(s: SandboxState, recordUnanswered?: (req: FastifyRequest, reply: FastifyReply) => void): PartnerGate {
   if (s.log) s.app.addHook('onResponse', async (req, reply) => logLine(s, req, reply.statusCode));
@@ -104,12 +115,16 @@ export function installGate(s: SandboxState, recordUnanswered?: (req: FastifyReq
   const gate = async (group: EndpointDef[], req: GatedRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
     const state: Gate = { group, startedAt: performance.now() };
     req.tpp = state;
+    if (!s.ready) return starting(reply);
     const subject = await authenticate(s, group[0] as EndpointDef, state, req, reply);
     if (typeof subject !== 'string') return subject;
     const drift = s.opts.driftStatusForTests;
     if (drift) return reply.code(drift).send(errorBody(drift, 'An answer the spec does not describe (driftStatusForTests)'));
-    const early = await realism(s, subject, state, req, reply);
-    if (early) return early;
+    // Only when asked for (`--rate-limit`, `--fault-rate`, `--slow-rate`): no promise per request otherwise.
+    if (s.limiter || s.injector?.enabled) {
+      const early = await realism(s, subject, state, req, reply);
+      if (early) return early;
+    }
     const scheduled = s.schedule?.take({ method: req.method, url: req.url, partner: state.partner?.id });
     if (scheduled === AFTER_BODY) state.scheduleAfterBody = true;
     else if (scheduled) return scheduledBefore(scheduled, req, reply, hooks);

@@ -39,7 +39,8 @@ async function answer(s: SandboxState, pg: PartnerGate, group: EndpointDef[], re
   // A scheduled or injected after-commit fault: the write above is committed; only its answer is lost.
   const after = gate?.scheduledAfter && status < 300 ? gate.scheduledAfter : undefined;
   if (after?.fault !== undefined && MALFORMED_KINDS.includes(String(after.fault))) {
-    await strike(after, req, reply, true, { sleep: pg.sleep });
+    await strike(after, req, reply, true, pg);
+    if (reply.sent) return reply;
     return garble(after, reply, status, result.json ?? (result.body === undefined ? '' : JSON.stringify(result.body)));
   }
   if (after) await strike(after, req, reply, true, pg);

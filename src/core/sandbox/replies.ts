@@ -85,19 +85,18 @@ export function installErrorReplies(app: FastifyInstance, log: ((line: string) =
     const issues = status === 400 ? [{ path: '', message: err.message }] : undefined;
     void reply.code(status).send(errorBody(status, message, issues));
   });
-  // A body too large is answered once the client has sent it (up to a bound): the 413 is then readable, where
-  // closing the connection mid-upload made the client's next write fail (EPIPE) before it read the answer.
+  // One hook, in fastify's callback form: no promise per answer, one call per answer.
   app.addHook('onSend', (req, reply, payload, done) => {
-    if (reply.statusCode !== 413 || req.raw.complete || req.raw.destroyed) return done(null, payload);
-    drainRequest(req.raw, () => done(null, payload));
-  });
-  // fastify's callback form: no promise per answer.
-  app.addHook('onSend', (_req, reply, payload, done) => {
     // A string's UTF-8 size is at most 3 bytes per UTF-16 unit: only a long one is measured.
     const size = typeof payload === 'string' ? (payload.length * 3 <= MAX_RESPONSE_BYTES ? 0 : Buffer.byteLength(payload)) : Buffer.isBuffer(payload) ? payload.length : 0;
-    if (size <= MAX_RESPONSE_BYTES) return done(null, payload);
-    void reply.code(500);
-    done(null, JSON.stringify(errorBody(500, `The answer would exceed the Local sandbox's response limit of ${MAX_RESPONSE_BYTES} bytes`)));
+    if (size > MAX_RESPONSE_BYTES) {
+      void reply.code(500);
+      return done(null, JSON.stringify(errorBody(500, `The answer would exceed the Local sandbox's response limit of ${MAX_RESPONSE_BYTES} bytes`)));
+    }
+    // A body too large is answered once the client has sent it (up to a bound): the 413 is then readable, where
+    // closing the connection mid-upload made the client's next write fail (EPIPE) before it read the answer.
+    if (reply.statusCode !== 413 || req.raw.complete || req.raw.destroyed) return done(null, payload);
+    drainRequest(req.raw, () => done(null, payload));
   });
 }
 

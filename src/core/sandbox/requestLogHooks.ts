@@ -30,10 +30,31 @@ export function faultOf(req: FastifyRequest): InjectedFault | undefined {
   return (req as LoggedRequest).tppFault;
 }
 
+/**
+ * The JSON body parser of `app` (fastify's own, with its limits), but for an empty body, which is no body: a POST that
+ * sends only its `Content-Type` is answered as one without a body (a 404 where no route is, a 400 naming the missing
+ * body where one is needed), never as malformed JSON (docs/testing-your-application.md, Security). With `keepText`,
+ * the text is kept for the request log.
+ */
+export function installJsonBodies(app: FastifyInstance, keepText: boolean): void {
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    if (body === '') return done(null, undefined);
+    if (keepText) (req as LoggedRequest).tppBody = body as string;
+    parseJson(req, body as string, done);
+  });
+}
+
 /** The sandbox's view of partners and addresses, as the diagnosis needs it. */
 export interface RequestLogContext {
   /** Clock in milliseconds since epoch (the sandbox's). */
   readonly now: () => number;
+  /**
+   * What that clock read when a request that took `elapsedMs` arrived (a frozen clock: its instant, which the records
+   * written meanwhile carry too); absent: now minus `elapsedMs`.
+   */
+  readonly arrivedAt?: (elapsedMs: number) => number;
   /** The base address the `aud` of a token must equal on a route of `group`, for this request's Host. */
   audienceOf(req: FastifyRequest, group: readonly EndpointDef[]): string;
   /** The registered public key of a Partner ID. */
@@ -57,12 +78,7 @@ function claimedIss(authorization: string | undefined): string | undefined {
  * `close` fault: fastify runs no onResponse hook for it), logged with status 0.
  */
 export function installRequestLog(app: FastifyInstance, log: RequestLog, ctx: RequestLogContext): (req: FastifyRequest, reply: FastifyReply) => void {
-  const parseJson = app.getDefaultJsonParser('error', 'error');
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
-    (req as LoggedRequest).tppBody = body as string;
-    parseJson(req, body as string, done);
-  });
+  installJsonBodies(app, true);
   /** Takes the request's place in the log now, as its answer has gone out, and publishes its entry once built. */
   const record = (request: FastifyRequest, reply: FastifyReply, unanswered = false): void => {
     // First, before the log takes any place for this request: the control API is never partner traffic
@@ -76,6 +92,7 @@ export function installRequestLog(app: FastifyInstance, log: RequestLog, ctx: Re
     const state = req.tpp;
     const fault = req.tppFault;
     const authorization = req.headers.authorization;
+    const ms = reply.elapsedTime;
     const raw: RawRequest = {
       method: req.method,
       url: `http://${req.headers.host ?? 'localhost'}${req.url}`,
@@ -85,7 +102,8 @@ export function installRequestLog(app: FastifyInstance, log: RequestLog, ctx: Re
       status,
       responseHeaders: unanswered ? {} : reply.getHeaders(),
       responseBody: unanswered ? undefined : req.tppAnswer,
-      ms: reply.elapsedTime,
+      ms,
+      atMs: ctx.arrivedAt?.(ms),
       partner: state?.partner?.id ?? (status === 401 ? claimedIss(authorization) : undefined),
       fault,
     };

@@ -5,7 +5,7 @@ import type { PartnerRecord } from './ops/partners';
 import { addPart, createShop } from './ops/shops';
 import { v2Post } from './ops/v2';
 import { seededRandom } from './realism';
-import { seedRegistrations } from './seedSql';
+import { breathe, seedRegistrations } from './seedSql';
 
 /** What {@link loadSampleData} added. */
 export interface SampleSummary {
@@ -85,8 +85,8 @@ async function sampleShops(c: OpsContext, partner: PartnerRecord, g: Sampler): P
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
     }
+    await breathe();
   }
-
   return shops;
 }
 
@@ -146,6 +146,7 @@ async function sampleMotorClub(c: OpsContext, partner: PartnerRecord, g: Sampler
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
     }
+    await breathe();
   }
   return created;
 }
@@ -155,7 +156,8 @@ async function sampleMotorClub(c: OpsContext, partner: PartnerRecord, g: Sampler
  * last four years (some therefore expired), about a third of the active ones with a claim and one in twelve
  * cancelled, bulk-loaded by set-based SQL in one transaction (a million in about a minute); plus 25 v2
  * registrations with ShopIDs, 8 shops with parts and 40 motor-club registrations through the business rules.
- * Deterministic for a given partner and store size. Returns what was added.
+ * Deterministic for a given partner and store size. The event loop gets a turn between its statements, so that a
+ * sandbox loading it still answers health (`starting`) and refuses partner requests (503). Returns what was added.
  */
 export async function loadSampleData(c: OpsContext, partner: PartnerRecord, count = 300): Promise<SampleSummary> {
   const base = Number((await c.db.query<{ n: number }>('SELECT registration_count + motor_club_count AS n FROM tpp.partners WHERE id = $1', [partner.id])).rows[0]?.n ?? 0);
@@ -168,6 +170,7 @@ export async function loadSampleData(c: OpsContext, partner: PartnerRecord, coun
   summary.claims += bulk.claims;
   summary.cancellations += bulk.cancellations;
   summary.registrations += (await v2Post(c, partner, 'Registrations', sampleV2(g))).filter((o) => o.status === 'created').length;
+  await breathe();
   summary.motorClub = await sampleMotorClub(c, partner, g);
   return summary;
 }

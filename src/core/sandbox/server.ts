@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { installErrorReplies } from './replies';
 import type { PartnerRecord } from './ops/partners';
 import { loadSampleData } from './seed';
-import { installRequestLog } from './requestLogHooks';
+import { installJsonBodies, installRequestLog } from './requestLogHooks';
 import { select } from './ops/registrations';
 import type { SandboxHandle, SandboxOptions } from './sandboxTypes';
 import { installControl, installHealth } from './control/routes';
@@ -28,9 +28,10 @@ export type { PartnerSpec, SandboxHandle, SandboxOptions } from './sandboxTypes'
 
 /** Installs the request log's hooks: returns the recorder of a request that gets no answer. */
 function installLog(s: SandboxState): ((req: FastifyRequest, reply: FastifyReply) => void) | undefined {
-  if (!s.requestLog) return undefined;
+  if (!s.requestLog) return void installJsonBodies(s.app, false);
   return installRequestLog(s.app, s.requestLog, {
     now: s.now,
+    arrivedAt: (ms) => s.clock.ago(ms),
     audienceOf: (req, group) => s.audienceOf(req, group),
     keyOf: (iss) => s.keys.get(iss)?.key,
     partnerIds: () => [...s.keys.keys()],
@@ -43,7 +44,7 @@ function installControlApi(s: SandboxState): void {
   const version = s.opts.version ?? 'dev';
   if (s.schedule && s.requestLog) {
     installControl(s.app, {
-      context: s.context, storage: s.storage, clock: s.clock, faults: s.schedule, journal: s.requestLog, version, adminToken: s.opts.admin?.token, port: () => s.port,
+      context: s.context, storage: s.storage, clock: s.clock, faults: s.schedule, journal: s.requestLog, version, adminToken: s.opts.admin?.token, tokenHelp: s.opts.admin?.tokenHelp, port: () => s.port,
       isReady: () => s.ready, partner: s.partnerOf, partnerIds: () => [...s.keys.keys()], registerPartner: s.registerPartner,
       forgetPartners: () => (s.partners.clear(), s.keys.clear()), reloadPartners: s.reloadPartners, startup: () => ({ partners: s.opts.partners ?? [], seeds: s.startupSeeds }),
     });
@@ -67,8 +68,11 @@ function handleOf(s: SandboxState): SandboxHandle {
     loadSampleData: async (partnerId, count) => {
       const partner = await s.partnerOf(partnerId);
       if (!partner) throw new Error(`Unknown partner ${partnerId}`);
-      if (!s.ready) s.startupSeeds.push({ partner: partnerId, count });
-      return loadSampleData(s.context, partner, count);
+      if (s.ready) return loadSampleData(s.context, partner, count);
+      // Sample data of the start: a reset loads it again as it was, stamped with the instant it was loaded at.
+      const atMs = s.now();
+      s.startupSeeds.push({ partner: partnerId, count, atMs });
+      return loadSampleData(s.context.at(atMs), partner, count);
     },
     async close() {
       if (closed) return;
@@ -87,8 +91,9 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
   const s = await openSandboxState(opts);
   try {
     for (const p of opts.seedCount && opts.seedCount > 0 ? (opts.partners ?? []) : []) {
-      await loadSampleData(s.context, s.partners.get(p.id) as PartnerRecord, opts.seedCount);
-      s.startupSeeds.push({ partner: p.id, count: opts.seedCount });
+      const atMs = s.now();
+      await loadSampleData(s.context.at(atMs), s.partners.get(p.id) as PartnerRecord, opts.seedCount);
+      s.startupSeeds.push({ partner: p.id, count: opts.seedCount, atMs });
     }
     // No JSON body is taken as text: a text/plain body answers 415 (docs/sandbox.md).
     s.app.removeContentTypeParser('text/plain');

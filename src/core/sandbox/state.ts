@@ -15,9 +15,11 @@ import type { SandboxOptions } from './sandboxTypes';
 import { SandboxClock } from './control/clock';
 import { FaultSchedule } from './control/faults';
 import { JOURNAL_LIMIT } from './control/journal';
-import { controlEnabled, guardServer, timeLimits } from './control/security';
+import { controlEnabled, timeLimits } from './control/security';
+import { guardServer } from './guard';
 import { AnswerCache, announcingWrites } from './db/answerCache';
 import { AnswerWarmer } from './answerWarmer';
+import type { StartupSeed } from './control/reset';
 
 /**
  * What one running Local sandbox holds (./server.ts starts it): its storage, clock, partners and their keys, the
@@ -45,8 +47,8 @@ export class SandboxState {
   /** The control API's scheduled faults; undefined when the control API is off. */
   readonly schedule?: FaultSchedule;
   readonly requestLog?: RequestLog;
-  /** What a reset goes back to (control/reset.ts): the sample data loaded before ready. */
-  readonly startupSeeds: { partner: string; count?: number }[] = [];
+  /** What a reset goes back to (control/reset.ts): the sample data loaded before ready, and the instant it was stamped with. */
+  readonly startupSeeds: StartupSeed[] = [];
   readonly app: FastifyInstance;
   readonly host: string;
   eligibilityToken?: string;

@@ -52,6 +52,7 @@ import { filterIntegrationLog } from './filterIntegrationLog';
 import { runMistakesTour } from './runMistakesTour';
 import { setLocalPort } from './setLocalPort';
 import { copyAddress } from './copyAddress';
+import { copyLocalControlToken } from './copyLocalControlToken';
 import { connectApplication } from './connectApplication';
 import { resumeBackfill } from './resumeBackfill';
 import { runFlow } from './runFlow';
@@ -68,7 +69,7 @@ export const COMMANDS: readonly CommandDef[] = [selectEnvironment, useEnvironmen
   recordTransaction, lookUpShop, checkEligibility, copyId, openRecord, refreshRecord, loadMoreRegistrations, refreshRegistrations,
   filterRegistrations, clearRegistrationFilter, resendRequest, copyAsCode, writeProgram, runProgram, clearHistory,
   // Environment setup
-  configureEnvironment, checkPrerequisites, setLocalPort, copyAddress, connectApplication,
+  configureEnvironment, checkPrerequisites, setLocalPort, copyAddress, copyLocalControlToken, connectApplication,
   // Response view and history
   showExchange, openExchangeAsPayload,
   // Integration Log

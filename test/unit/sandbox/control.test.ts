@@ -264,6 +264,18 @@ describe('Local sandbox: control API', function () {
     await off.sb.close();
   });
 
+  it("the 401 of a call without the admin token says whose token it is and both ways on, never the token", async () => {
+    const token = 'a-long-admin-token-123';
+    const { sb, clients } = await startWith({ admin: { token } });
+    const r = await ctl(clients[0] as Client, 'GET', 'records?kind=registrations');
+    assert.equal(r.status, 401);
+    assert.match(r.json.message, /none was sent/);
+    assert.match(r.json.message, /--admin-token or TPP_ADMIN_TOKEN/);
+    assert.match(r.json.message, /tpp sandbox --port 0 needs no token on a loopback --host \(tpp docs testing\)/);
+    assert.ok(!r.text.includes(token));
+    await sb.close();
+  });
+
   it('a journal entry holds only what its exchange shows: 10,000 entries never hold whole 1 MiB bodies', () => {
     const body = 'é'.repeat(1024 * 1024);
     const answer = `"${'x'.repeat(3 * 1024 * 1024)}"`;

@@ -51,6 +51,23 @@ describe('Local sandbox: child process (Local environment)', function () {
     }
   }
 
+  it("gives its control token to the editor alone: with it /__tpp/ answers; without, a 401 naming this sandbox and both ways on", async () => {
+    const e = make(() => newKey('ES256'), { dataDir: undefined });
+    const info = await e.ensureStarted();
+    assert.match(info.controlToken, /^[\w-]{32,}$/);
+    const without = await fetch(`${info.origin}/__tpp/records?kind=registrations`);
+    assert.equal(without.status, 401);
+    const message = ((await without.json()) as { message: string }).message;
+    assert.match(message, /Local sandbox of the Tire Protection Partner Toolkit in VS Code/);
+    assert.match(message, /Copy Local Control Token/);
+    assert.match(message, /tpp sandbox --port 0/);
+    assert.ok(!message.includes(info.controlToken), 'the 401 never tells the token');
+    const wrong = await fetch(`${info.origin}/__tpp/records?kind=registrations`, { headers: { authorization: 'Bearer not-the-token-but-long-enough' } });
+    assert.match(((await wrong.json()) as { message: string }).message, /the one sent is not it/);
+    const withToken = await fetch(`${info.origin}/__tpp/records?kind=registrations`, { headers: { authorization: `Bearer ${info.controlToken}` } });
+    assert.equal(withToken.status, 200, await withToken.text());
+  });
+
   it('starts lazily and once, in another process, on 127.0.0.1 at a free port, with the Local key registered', async () => {
     const k = newKey('ES256');
     const states: SandboxStatus[] = [];

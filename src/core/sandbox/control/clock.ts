@@ -20,6 +20,14 @@ export class SandboxClock {
   /** Milliseconds since epoch, shifted (or held). Bound, so it can be passed around as a plain function. */
   readonly now = (): number => this.held ?? this.base() + this.offset;
 
+  /**
+   * What the clock read `ms` milliseconds ago (ms since epoch): the instant a frozen clock holds, else now minus `ms`
+   * (the arrival of a request that took `ms`, as the journal stamps it).
+   */
+  ago(ms: number): number {
+    return this.held ?? this.base() + this.offset - ms;
+  }
+
   /** The current offset from real time in milliseconds (0: real time; a frozen clock's grows as real time passes). */
   get offsetMs(): number {
     return this.held === undefined ? this.offset : this.held - this.base();

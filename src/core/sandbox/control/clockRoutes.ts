@@ -39,12 +39,25 @@ export function clockState(clock: SandboxClock): ClockState {
 
 type Move = (typeof CLOCK_MOVES)[number];
 
-/** The instant a move asks for, in ms since epoch, checked against ±10 years of real time. @throws ApiError 400. */
+/** Milliseconds since epoch a JavaScript date can hold (±100,000,000 days). */
+const MAX_DATE_MS = 8.64e15;
+
+/** An instant as a message names it: its ISO 8601 time, or how far it is when no date can hold it. */
+function describeInstant(ms: number, realNow: number): string {
+  if (Number.isNaN(ms)) return 'at no valid instant';
+  if (Math.abs(ms) <= MAX_DATE_MS) return `at ${new Date(ms).toISOString()}`;
+  return `${ms < realNow ? 'back' : 'ahead'} by more than any date can hold`;
+}
+
+/**
+ * The instant a move asks for, in ms since epoch, checked against ±10 years of real time, whatever number it is given
+ * (1e20 seconds, 1e308: never a 500). @throws ApiError 400 naming the move.
+ */
 function targetOf(clock: SandboxClock, name: Move, value: string | number): number {
   const realNow = clock.now() - clock.offsetMs;
   const target = name === 'at' ? Date.parse(value as string) : name === 'offsetSeconds' ? realNow + (value as number) * 1000 : clock.now() + (value as number) * 1000;
   if (!Number.isFinite(target) || Math.abs(target - realNow) > MAX_CLOCK_OFFSET_MS) {
-    throw bad(name, `would put the clock ${new Date(Number.isFinite(target) ? target : 0).toISOString()}: it must stay within ±10 years (±${MAX_CLOCK_OFFSET_MS / 1000} seconds) of real time`);
+    throw bad(name, `would put the clock ${describeInstant(target, realNow)}: it must stay within ±10 years (±${MAX_CLOCK_OFFSET_MS / 1000} seconds) of real time`);
   }
   return target;
 }

@@ -20,6 +20,8 @@ export interface ControlDeps {
   readonly version: string;
   /** Bearer token required on every call but health, when set. */
   readonly adminToken?: string;
+  /** What the 401 without it says (AdminOptions.tokenHelp). */
+  readonly tokenHelp?: string;
   /** The port the sandbox listens on (the origin its own pages would have). */
   port(): number;
   isReady(): boolean;

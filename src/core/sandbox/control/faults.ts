@@ -1,7 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { errorBody } from '../replies';
 import { markFault } from '../requestLogHooks';
-import { bad, fieldText, pathOf, pathPattern } from './input';
+import type { InjectedFault } from '../../requestLog/requestLog';
+import { bad, fieldPath, fieldText, pathOf, pathPattern } from './input';
 import { faultBody, parseControl } from './schemas';
 import { FaultKind, MALFORMED_KINDS, MAX_SCHEDULED_HITS } from './limits';
 import { seededRandom } from '../realism';
@@ -76,7 +77,7 @@ function parseFault(value: unknown, at: string): Omit<Entry, 'id' | 'remaining'>
   if (o.seed !== undefined && o.probability === undefined) throw bad(`${at}seed`, 'seeds the draws of probability: give probability too');
   const when = fault !== undefined && MALFORMED_KINDS.includes(String(fault)) ? 'after-commit' : (o.when ?? 'before');
   const draw = o.probability === undefined ? undefined : o.seed === undefined ? Math.random : seededRandom(o.seed);
-  const matches = Object.entries(o.body ?? {}).map(([k, v]) => [k.split('.'), JSON.stringify(v)] as const);
+  const matches = Object.entries(o.body ?? {}).map(([k, v]) => [fieldPath(k), JSON.stringify(v)] as const);
   return {
     method: o.method ?? '*', path: o.path, pattern: pathPattern(o.path, `${at}path`), ...(o.partner !== undefined ? { partner: o.partner } : {}), ...(o.body ? { body: o.body } : {}),
     ...(fault !== undefined ? { fault } : {}), ...(o.delayMs !== undefined ? { delayMs: o.delayMs } : {}), when, times: o.times ?? (o.probability === undefined ? 1 : null),
@@ -107,6 +108,12 @@ export class FaultSchedule {
     this.entries.push(...added);
     this.bodyMatchers += added.filter((e) => e.matches.length > 0).length;
     return added.map(publicOf);
+  }
+
+  /** Drops every pending fault and numbers the next one 1 again, as after the start (`POST /__tpp/reset`). */
+  reset(): void {
+    this.clear();
+    this.nextId = 1;
   }
 
   /** Pending faults, in the order they are consumed. */
@@ -158,18 +165,51 @@ export interface StrikeHooks {
 }
 
 /**
+ * Waits `ms` milliseconds (through `sleep`, the sandbox's waits), or less when the client closes the connection first
+ * (its own timeout: it gave up on the answer). Resolves to true when the client is gone.
+ */
+function holdUnlessGone(ms: number, reply: FastifyReply, sleep: StrikeHooks['sleep']): Promise<boolean> {
+  const res = reply.raw;
+  if (res.destroyed) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    let settled = false;
+    const gone = () => {
+      if (settled) return;
+      settled = true;
+      resolve(true);
+    };
+    res.once('close', gone);
+    void sleep(ms).then(() => {
+      if (settled) return;
+      settled = true;
+      res.removeListener('close', gone);
+      resolve(false);
+    });
+  });
+}
+
+/**
  * Answers `req` with the fault `f`: a status with an error body (and Retry-After), or no answer at all (`close`
  * destroys the connection; `timeout` holds it for `timeoutMs`, then destroys it), after `delayMs` when given.
  * `committed` says whether the request's write was already stored. The request is marked with the fault (its journal
  * entry, `--log json` and stderr lines name the schedule entry); `hooks.unanswered` records a request that gets no answer,
  * which fastify's onResponse hooks never see. A `delayMs` without a fault only waits: undefined, the real answer follows.
+ * A client that closes the connection while the request is held (its own timeout) ends it there: the request is
+ * recorded at once, with no answer (status 0), and nothing more is processed.
  */
 export async function strike(f: ScheduledFault, req: FastifyRequest, reply: FastifyReply, committed: boolean, hooks: StrikeHooks): Promise<FastifyReply | undefined> {
-  markFault(req, { by: 'schedule', id: f.id, fault: f.fault ?? 'delay', when: committed ? 'after-commit' : 'before', ...(f.delayMs ? { delayMs: f.delayMs } : {}) });
-  if (f.delayMs) await hooks.sleep(f.delayMs);
+  const fault: InjectedFault = { by: 'schedule', id: f.id, fault: f.fault ?? 'delay', when: committed ? 'after-commit' : 'before', ...(f.delayMs ? { delayMs: f.delayMs } : {}) };
+  markFault(req, fault);
+  const clientGone = (): FastifyReply => {
+    markFault(req, { ...fault, clientClosed: true });
+    reply.hijack();
+    hooks.unanswered?.(req, reply);
+    return reply;
+  };
+  if (f.delayMs && (await holdUnlessGone(f.delayMs, reply, hooks.sleep))) return clientGone();
   if (f.fault === undefined) return undefined;
   if (f.fault === 'timeout' || f.fault === 'close') {
-    if (f.fault === 'timeout' && f.timeoutMs > 0) await hooks.sleep(f.timeoutMs);
+    if (f.fault === 'timeout' && f.timeoutMs > 0 && (await holdUnlessGone(f.timeoutMs, reply, hooks.sleep))) return clientGone();
     reply.hijack();
     req.raw.socket?.destroy();
     hooks.unanswered?.(req, reply);

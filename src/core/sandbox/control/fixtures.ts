@@ -27,8 +27,11 @@ export interface Fixture {
 
 /** What a seed of fixtures created, in the order given. */
 export interface FixturesCreated {
-  /** The registrations created (tire-protection and `/registrations` kinds). */
-  readonly registrations: { readonly index: number; readonly id: string; readonly invoiceNumber?: string }[];
+  /**
+   * The registrations stored (tire-protection, `/registrations` and version 2 registration kinds; a version 2 one
+   * with `record`, its place in the fixture's `Registrations`).
+   */
+  readonly registrations: { readonly index: number; readonly id: string; readonly invoiceNumber?: string; readonly record?: number }[];
   /** Every fixture: its kind, and the id (or the version 2 results) its endpoint answered. */
   readonly records: { readonly index: number; readonly kind: PayloadKind; readonly id?: string | number; readonly results?: unknown }[];
 }
@@ -88,6 +91,17 @@ export function parseFixtures(body: unknown): Fixture[] {
   });
 }
 
+/** The registrations a version 2 registrations fixture stored: each record's id, invoice number and place. */
+function v2Registrations(index: number, body: Record<string, unknown>, answer: Record<string, unknown>): FixturesCreated['registrations'] {
+  const sent = Array.isArray(body.Registrations) ? (body.Registrations as Record<string, unknown>[]) : [];
+  const outcomes = Array.isArray(answer.Registrations) ? (answer.Registrations as { index?: number; id?: unknown }[]) : [];
+  return outcomes.flatMap((o) => {
+    if (typeof o.id !== 'string' || typeof o.index !== 'number') return [];
+    const invoiceNumber = sent[o.index]?.InvoiceNumber;
+    return [{ index, id: o.id, ...(typeof invoiceNumber === 'string' ? { invoiceNumber } : {}), record: o.index }];
+  });
+}
+
 /** Stores the fixtures for `partner` in one transaction: all or none (a refused one answers its status naming `Fixture [i]`). */
 export function seedFixtures(c: OpsContext, partner: PartnerRecord, fixtures: readonly Fixture[]): Promise<FixturesCreated> {
   return inOneTransaction(c, async (inner) => {
@@ -102,6 +116,7 @@ export function seedFixtures(c: OpsContext, partner: PartnerRecord, fixtures: re
         if (typeof id === 'string' && (kind === 'tire-protection-registration' || kind === 'registration')) {
           out.registrations.push({ index, id, ...(typeof body.invoiceNumber === 'string' ? { invoiceNumber: body.invoiceNumber } : {}) });
         }
+        if (kind === 'v2-registrations') out.registrations.push(...v2Registrations(index, body, answer));
       } catch (err) {
         if (err instanceof ApiError) throw new ApiError(err.statusCode, err.error, `Fixture [${index}] (${kind}): ${err.message}; nothing was stored`, err.issues, err.extra);
         throw err;

@@ -29,6 +29,14 @@ export function pathOf(url: string): string {
   return q < 0 ? url : url.slice(0, q);
 }
 
+/**
+ * A field path as its segments, in either notation: `tires.0.retailPrice` (the sandbox's answers) or
+ * `tires[0].retailPrice` (the diagnosis, `rule`): `['tires', '0', 'retailPrice']`.
+ */
+export function fieldPath(text: string): string[] {
+  return text.replace(/\[(\d+)\]/g, '.$1').replace(/^\./, '').split('.');
+}
+
 /** The value at a field path (`a.b.0.c`) of a parsed JSON body, as JSON text (undefined: no such field). */
 export function fieldText(body: unknown, path: readonly string[]): string | undefined {
   let v = body;

@@ -1,5 +1,5 @@
 import type { RequestLog, RequestLogEntry, RequestLogLine } from '../../requestLog/requestLog';
-import { bad, fieldText, pathOf, pathPattern } from './input';
+import { bad, fieldPath, fieldText, pathOf, pathPattern } from './input';
 import { JOURNAL_LIMIT } from './limits';
 
 export { JOURNAL_LIMIT } from './limits';
@@ -47,7 +47,7 @@ export interface JournalQuery {
 function bodyMatcher(query: JournalQuery): ((e: RequestLogEntry) => boolean) | undefined {
   const filters = Object.entries(query)
     .filter(([k, v]) => k.startsWith('body.') && v !== undefined)
-    .map(([k, v]) => [k.slice('body.'.length).split('.'), v as string, JSON.stringify(v)] as const);
+    .map(([k, v]) => [fieldPath(k.slice('body.'.length)), v as string, JSON.stringify(v)] as const);
   if (filters.length === 0) return undefined;
   return (e) => {
     let body: unknown;

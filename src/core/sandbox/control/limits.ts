@@ -38,11 +38,17 @@ export const MAX_SNAPSHOTS = 100;
 export const RECORDS_PAGE = 100;
 export const MAX_RECORDS_PAGE = 1000;
 
+/** Seconds a client waits before calling a starting sandbox again: health's and the partner routes' `Retry-After`. */
+export const STARTING_RETRY_AFTER_SECONDS = 1;
+
 /** The prefix no path of the spec uses. */
 export const CONTROL_PREFIX = '/__tpp';
 
 /** Largest body of a seed (fixtures), in bytes. */
 export const MAX_SEED_BODY_BYTES = 16 * 1024 * 1024;
+
+/** The control calls that take a body; every other one refuses a body (400 naming `body`). */
+export const CONTROL_BODY_CALLS: ReadonlySet<string> = new Set(['POST reset', 'POST seed', 'POST faults', 'POST clock', 'POST partners', 'POST snapshots']);
 
 /** The control endpoints, as the 404 of an unknown control path lists them. */
 export const CONTROL_ENDPOINTS: readonly (readonly [string, string])[] = [
@@ -63,3 +69,6 @@ export const CONTROL_ENDPOINTS: readonly (readonly [string, string])[] = [
   ['DELETE', 'snapshots/{name}'],
   ['GET', 'records'],
 ];
+
+/** The control calls by name, as `tpp sandbox --help` and the OpenAPI description list them: each path's first segment. */
+export const CONTROL_CALL_NAMES: readonly string[] = [...new Set(CONTROL_ENDPOINTS.map(([, path]) => path.split('/')[0] as string))];

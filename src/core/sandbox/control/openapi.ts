@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { toJsonSchema } from '../../contract/toJsonSchema';
 import { MAX_CLOCK_OFFSET_MS } from './clock';
 import { clockBody, requestsFilters } from './schemas';
-import { CONTROL_PREFIX, FAULT_KINDS, JOURNAL_LIMIT, MAX_BODY_MATCHES, MAX_FIXTURES, MAX_RECORDS_PAGE, MAX_SCHEDULED_HITS, MAX_SEED_COUNT, MAX_SNAPSHOTS, MAX_TIMEOUT_MS, RECORDS_PAGE } from './limits';
+import { CONTROL_CALL_NAMES, CONTROL_PREFIX, FAULT_KINDS, JOURNAL_LIMIT, MAX_BODY_MATCHES, MAX_FIXTURES, MAX_RECORDS_PAGE, MAX_SCHEDULED_HITS, MAX_SEED_COUNT, MAX_SNAPSHOTS, MAX_TIMEOUT_MS, RECORDS_PAGE } from './limits';
 
 /**
  * The control API in OpenAPI 3 terms (docs/testing-your-application.md, Control API reference): the tag
@@ -86,8 +86,10 @@ export function controlOpenApiDocument(version: string): Json {
       title: 'Tire Protection Partner Toolkit: Local sandbox control API',
       version,
       description:
-        'The control API of tpp sandbox under /__tpp/, for an application\'s automated tests: health, reset, seed, the request journal, scheduled faults, the clock and partners. ' +
-        'Bodies and queries are checked strictly (an unknown property is a 400 naming it). On by default on a loopback --host; elsewhere only with --admin-token (health answers on every bind).',
+        `The control API of tpp sandbox under /__tpp/, for an application's automated tests: ${CONTROL_CALL_NAMES.join(', ')} ` +
+        '(readiness, reset, seeding, the request journal, scheduled faults, the clock, partners, named snapshots and the stored records). ' +
+        'Bodies and queries are checked strictly (an unknown property is a 400 naming it; a body sent to a call that takes none too). On by default on a loopback --host; elsewhere only with --admin-token (health answers on every bind). ' +
+        'Reference, fixture pattern per language and what each fault means for a client: tpp docs testing.',
     },
     servers: [CONTROL_SERVER],
     tags: [tag],
@@ -227,7 +229,7 @@ function testAidPaths(): Json {
 
 function controlDescription(): { paths: Json; components: { schemas: Json; securitySchemes: Json }; tags: Json[] } {
   return {
-    tags: [{ name: CONTROL_TAG, description: 'Local sandbox only: state of the sandbox for automated tests (docs/testing-your-application.md).' }],
+    tags: [{ name: CONTROL_TAG, description: 'Local sandbox only: state of the sandbox for automated tests (tpp docs testing).' }],
     components: {
       securitySchemes: { tppAdmin: { type: 'http', scheme: 'bearer', description: 'The --admin-token of tpp sandbox (required off loopback)' } },
       schemas: {

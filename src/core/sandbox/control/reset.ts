@@ -6,15 +6,23 @@ import { resetRecords, seedSample } from './data';
 /**
  * `POST /__tpp/reset` (docs/testing-your-application.md, Reset): back to the state the sandbox started in. Records,
  * then the partners it started with (`--partner`, their keys as given then) and the sample data it loaded at start
- * (`--seed`, `--seed-count`: a fresh batch of the same size) come back; partners registered since are kept unless
- * `keepPartners` is false. Dropping the startup partners or the startup seed is an explicit choice.
+ * (`--seed`, `--seed-count`: the same sample, stamped with the instant it was first loaded at) come back; partners
+ * registered since are kept unless `keepPartners` is false. Dropping the startup partners or the startup seed is an
+ * explicit choice. The caller brings the clock back to real time first (./stateRoutes.ts).
  */
+
+/** Sample data loaded before the sandbox was ready: partner, count (absent: the default sample), and the instant it was stamped with. */
+export interface StartupSeed {
+  readonly partner: string;
+  readonly count?: number;
+  /** The sandbox clock when it was loaded (ms since epoch): its records' creation times and ids. */
+  readonly atMs: number;
+}
 
 /** What the sandbox was started with. */
 export interface StartupState {
   readonly partners: readonly PartnerSpec[];
-  /** Sample data loaded before the sandbox was ready: partner and count (absent: the default sample). */
-  readonly seeds: readonly { readonly partner: string; readonly count?: number }[];
+  readonly seeds: readonly StartupSeed[];
 }
 
 /** What a reset acts on (the control API's dependencies, control/routes.ts). */
@@ -65,7 +73,9 @@ export async function resetToStart(deps: ResetDeps, choices: ResetChoices): Prom
   if (choices.reloadSeed ?? true) {
     for (const s of startup.seeds) {
       const partner = await deps.partner(s.partner);
-      if (partner && deps.partnerIds().includes(s.partner)) reloaded.push({ partner: s.partner, registrations: (await seedSample(deps.context, partner, s.count)).registrations });
+      // As it was loaded at start, stamped with that instant: a reset leaves no record newer than the start, so the
+      // clock may go back (not before the start) right after it (docs/testing-your-application.md, Time and tokens).
+      if (partner && deps.partnerIds().includes(s.partner)) reloaded.push({ partner: s.partner, registrations: (await seedSample(deps.context.at(s.atMs), partner, s.count)).registrations });
     }
   }
   return { keptPartners: [...deps.partnerIds()], reloaded };

@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { OpsContext } from '../ops/common';
 import { errorBody } from '../replies';
-import { bad } from './input';
+import { bad, pathOf } from './input';
 import { queryJournal } from './journal';
-import { CONTROL_ENDPOINTS, CONTROL_PREFIX, MAX_SEED_BODY_BYTES } from './limits';
+import { CONTROL_BODY_CALLS, CONTROL_ENDPOINTS, CONTROL_PREFIX, MAX_SEED_BODY_BYTES, STARTING_RETRY_AFTER_SECONDS } from './limits';
 import { installClock } from './clockRoutes';
 import { noQuery, parseControl, partnersBody, requestsQuery } from './schemas';
 import { installStateRoutes } from './stateRoutes';
@@ -12,7 +12,7 @@ import type { ControlDeps } from './deps';
 export type { ControlDeps } from './deps';
 
 export { CONTROL_ENDPOINTS, CONTROL_PREFIX } from './limits';
-import { bearerMatches, CONTROL_BODY_TYPES, mediaType } from './security';
+import { bearerMatches, CLI_TOKEN_HELP, CONTROL_BODY_TYPES, mediaType } from './security';
 import { crossSiteReason } from '../../serverGuards/guards';
 
 /**
@@ -21,11 +21,6 @@ import { crossSiteReason } from '../../serverGuards/guards';
  * live in their own fastify scope (their own body parsers); they never pass the partner gate (no JWT, no rate limit,
  * no faults) and are never journalled as partner traffic.
  */
-
-
-
-/** Seconds a client waits before asking a starting sandbox's health again. */
-const STARTING_RETRY_AFTER_SECONDS = 1;
 
 /** Where the records are: `memory`, `data-dir` (PGlite under a directory) or `postgres`. */
 function storageKind(c: OpsContext): string {
@@ -55,7 +50,7 @@ const SETTLE_LIMIT_MS = 2000;
  * JSON or NDJSON (415: a page cannot send those without asking first, and the sandbox never answers that question
  * with CORS headers), a missing or wrong admin token where one is set (401; health needs none).
  */
-async function refuse(req: FastifyRequest, reply: FastifyReply, port: number, adminToken?: string): Promise<FastifyReply | undefined> {
+async function refuse(req: FastifyRequest, reply: FastifyReply, port: number, adminToken?: string, tokenHelp = CLI_TOKEN_HELP): Promise<FastifyReply | undefined> {
   const crossSite = crossSiteReason(req.headers, port);
   if (crossSite) return reply.code(403).send(errorBody(403, `The control API refuses calls from web pages (${crossSite}); call it from your test suite or a terminal`));
   if (req.method === 'POST' && !CONTROL_BODY_TYPES.includes(mediaType(req.headers['content-type']))) {
@@ -63,7 +58,7 @@ async function refuse(req: FastifyRequest, reply: FastifyReply, port: number, ad
   }
   if (!adminToken || req.url === `${CONTROL_PREFIX}/health`) return undefined;
   if (bearerMatches(req.headers.authorization, adminToken)) return undefined;
-  return reply.code(401).send(errorBody(401, `The control API needs the admin token (--admin-token) as Authorization: Bearer <token>`));
+  return reply.code(401).send(errorBody(401, `The control API needs this sandbox's admin token, and ${req.headers.authorization ? 'the one sent is not it' : 'none was sent'}. ${tokenHelp}`));
 }
 
 /** The journal and the fault schedule. */
@@ -121,6 +116,21 @@ function installUnknown(scope: FastifyInstance): void {
   scope.all(`${CONTROL_PREFIX}/*`, unknown);
 }
 
+/**
+ * Refuses a body sent to a control call that takes none (400 naming `body`), as an unknown property is refused: a
+ * body that changes nothing must not look as if it did (`{"keepClock": true}` on a restore). An empty body (only the
+ * Content-Type) is no body.
+ */
+function installNoBody(scope: FastifyInstance): void {
+  const bodiless = new Set(CONTROL_ENDPOINTS.map(([m, p]) => `${m} ${p}`).filter((call) => !CONTROL_BODY_CALLS.has(call)).map((call) => call.replace(' ', ` ${CONTROL_PREFIX}/`).replace(/\{(\w+)\}/g, ':$1')));
+  scope.addHook('preHandler', async (req) => {
+    if (!bodiless.has(`${req.method} ${req.routeOptions.url}`)) return;
+    const length = Number(req.headers['content-length'] ?? 0);
+    if (req.body === undefined && !(length > 0)) return;
+    throw bad('body', `${req.method} ${pathOf(req.url)} takes no body, and ${length > 0 ? `${length} bytes were sent` : 'one was sent'}: nothing was done. Send none (an empty body with its Content-Type is none)`);
+  });
+}
+
 /** Registers the control API's routes on `app` (before it listens), after the request log's hooks. */
 export function installControl(app: FastifyInstance, deps: ControlDeps): void {
   void app.register(async (scope) => {
@@ -129,7 +139,8 @@ export function installControl(app: FastifyInstance, deps: ControlDeps): void {
     const json = scope.getDefaultJsonParser('error', 'error');
     scope.removeContentTypeParser('application/json');
     scope.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => (body === '' ? done(null, undefined) : json(req, body as string, done)));
-    scope.addHook('onRequest', async (req, reply) => refuse(req, reply, deps.port(), deps.adminToken));
+    scope.addHook('onRequest', async (req, reply) => refuse(req, reply, deps.port(), deps.adminToken, deps.tokenHelp));
+    installNoBody(scope);
     installHealth(scope, deps);
     installStateRoutes(scope, deps);
     installTestAids(scope, deps);

@@ -36,7 +36,10 @@ export const resetQuery = z.object({ keepPartners: flag.optional(), keepStartupP
 export const seedQuery = z.object({ partner: once.optional() }).strict();
 export const seedCountBody = z.object({ count: int(1, MAX_SEED_COUNT) }).strict();
 
-/** A journal filter on the request body: `body.` then a field path (`body.invoiceNumber`, `body.Registrations.0.ShopID`). */
+/**
+ * A journal filter on the request body: `body.` then a field path, in either notation (`body.invoiceNumber`,
+ * `body.Registrations.0.ShopID`, `body.Registrations[0].ShopID`).
+ */
 export const BODY_FILTER = /^body\.[^.]+(\.[^.]+)*$/;
 
 /** `GET /__tpp/requests`' named filters (values checked further by the journal); the descriptions are the OpenAPI export's. */
@@ -130,7 +133,7 @@ function issuesOf(err: z.ZodError, prefix: string): Issue[] {
   for (const i of err.issues) {
     const at = i.path.map(String);
     if (i.code === 'unrecognized_keys') {
-      for (const key of i.keys) out.push({ path: prefix + [...at, key].join('.'), message: 'is not a property of this call (see docs/testing-your-application.md, Control API reference)' });
+      for (const key of i.keys) out.push({ path: prefix + [...at, key].join('.'), message: 'is not a property of this call (its reference: tpp docs testing, Control API reference)' });
     } else {
       out.push({ path: prefix + at.join('.'), message: i.path.length === 0 && i.code === 'invalid_type' ? 'must be a JSON object' : i.message });
     }

@@ -1,9 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
 import { isLoopbackHost } from '../../client/urlPolicy';
-import { errorBody } from '../replies';
 import { MAX_TIMEOUT_MS } from './limits';
-import { foreignHostMessage, hostIsLoopback, MAX_CONNECTIONS, REQUEST_TIMEOUT_MS, requestTimeLimits } from '../../serverGuards/guards';
+import { REQUEST_TIMEOUT_MS, requestTimeLimits } from '../../serverGuards/guards';
 
 // The guards of the sandbox's server (Host, Origin, time limits, connection cap) are shared with tpp proxy
 // (src/core/serverGuards); its limits are named here too, where docs/sandbox.md points.
@@ -13,6 +11,9 @@ export { MAX_CONNECTIONS, REQUEST_TIMEOUT_MS } from '../../serverGuards/guards';
  * Who may call the control API (docs/testing-your-application.md, Security): it resets and rewrites every record, so
  * it answers by default only when the sandbox listens on a loopback address. On any other host it is off unless an
  * admin token is given; with a token, every control call but `health` must carry it as a Bearer token.
+ *
+ * Light on purpose: `tpp sandbox` reads it in the process that only starts the serving one, so nothing here may load
+ * the contract or fastify (the 421 of a foreign Host is answered by ../guard.ts, in the serving process).
  */
 
 /** The control API's options of {@link startSandbox}. */
@@ -23,7 +24,17 @@ export interface AdminOptions {
   readonly token?: string;
   /** Health answers `starting` until the handle's `setReady()` (the CLI loads its sample data first). */
   readonly starting?: boolean;
+  /**
+   * What the 401 of a control call without the token says: which sandbox this is and how to get on (default
+   * {@link CLI_TOKEN_HELP}: a `tpp sandbox` started with `--admin-token`).
+   */
+  readonly tokenHelp?: string;
 }
+
+/** The 401's help of a `tpp sandbox` started with an admin token. */
+export const CLI_TOKEN_HELP =
+  'This sandbox (tpp sandbox) was started with an admin token (--admin-token or TPP_ADMIN_TOKEN): send that token as Authorization: Bearer <token>. ' +
+  'Or start a sandbox of your own for your tests: tpp sandbox --port 0 needs no token on a loopback --host (tpp docs testing).';
 
 /** Whether the control API is on for a sandbox listening on `host`. */
 export function controlEnabled(host: string, admin: AdminOptions | undefined): boolean {
@@ -56,19 +67,4 @@ export const CONNECTION_TIMEOUT_MS = MAX_TIMEOUT_MS + 60_000;
 export function timeLimits(requestTimeoutMs = REQUEST_TIMEOUT_MS): { requestTimeout: number; connectionTimeout: number; http: { connectionsCheckingInterval: number; headersTimeout: number } } {
   const { requestTimeout, headersTimeout, connectionsCheckingInterval } = requestTimeLimits(requestTimeoutMs);
   return { requestTimeout, connectionTimeout: CONNECTION_TIMEOUT_MS, http: { connectionsCheckingInterval, headersTimeout } };
-}
-
-/**
- * Caps connections, and on a loopback bind answers 421 to any request whose Host is not a loopback name at the
- * sandbox's port, before anything else sees it (not journalled, no body read). Off a loopback bind (a container's
- * `--host 0.0.0.0`) clients call it by any name, and the admin token guards the control API instead. Install it
- * before every other hook.
- */
-export function guardServer(app: FastifyInstance, bindHost: string, portOf: () => number): void {
-  app.server.maxConnections = MAX_CONNECTIONS;
-  if (!isLoopbackHost(bindHost)) return;
-  app.addHook('onRequest', async (req, reply) => {
-    if (hostIsLoopback(req.headers.host, portOf())) return undefined;
-    return reply.code(421).send(errorBody(421, foreignHostMessage('This sandbox', req.headers.host, portOf())));
-  });
 }

@@ -35,14 +35,15 @@ function installResetAndSeed(scope: FastifyInstance, deps: ControlDeps): void {
     const body = req.body === undefined || req.body === null ? {} : parseControl(resetBody, req.body);
     const fromQuery = (v: 'true' | 'false' | undefined) => (v === undefined ? undefined : v === 'true');
     const t0 = performance.now();
+    // The clock first: nothing the reset stores is stamped with a moved or frozen time.
+    deps.clock.reset();
+    deps.journal.clear();
+    deps.faults.reset();
     const result = await resetToStart(deps, {
       keepPartners: body.keepPartners ?? fromQuery(q.keepPartners),
       keepStartupPartners: body.keepStartupPartners ?? fromQuery(q.keepStartupPartners),
       reloadSeed: body.reloadSeed ?? fromQuery(q.reloadSeed),
     });
-    deps.journal.clear();
-    deps.faults.clear();
-    deps.clock.reset();
     return { reset: true, ...result, ms: elapsed(t0) };
   });
   scope.post(`${CONTROL_PREFIX}/seed`, { bodyLimit: MAX_SEED_BODY_BYTES }, async (req, reply) => {

@@ -134,6 +134,11 @@ export class OpsContext {
     return new Date(this.now()).toISOString();
   }
 
+  /** The same database and term with a clock held at `ms` (ms since epoch): what it writes is stamped with that instant. */
+  at(ms: number): OpsContext {
+    return new OpsContext(this.db, () => ms, this.termMonths);
+  }
+
   counts(r: RegistrationRecord): RegistrationCounts {
     return countsOf(r, this.now(), this.termMonths);
   }
