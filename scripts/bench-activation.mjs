@@ -1,15 +1,17 @@
 // `npm run bench:activation`: median over 5 fresh window loads of the time spent in `activate()`
 // (measured inside the real extension host), plus require+activate as seen by the caller, and the
 // size of the production bundle. Targets: activate() under 20 ms, dist/extension.js at most 120 KB (scripts/package.mjs).
+// RUNS=n window loads (default 5; 1 with TPP_BENCH_SMOKE=1, scripts/bench-size.mjs).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, cpSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ensureEditor } from '../test/harness/editor.mjs';
+import { done, sized } from './bench-size.mjs';
 
 const root = resolve('.');
 ensureEditor();
-const runs = Number(process.env.RUNS || 5);
+const runs = Number(process.env.RUNS || sized(5, 1));
 const samples = [];
 for (let i = 0; i < runs; i++) {
   const dir = mkdtempSync(join(tmpdir(), 'tpp-bench-'));
@@ -35,3 +37,4 @@ const size = statSync(join(root, 'dist/extension.js')).size / 1024;
 console.log(`\nactivate(): median ${act.toFixed(2)} ms over ${runs} window loads (target < 20 ms)`);
 console.log(`require + activate(): median ${total.toFixed(2)} ms`);
 console.log(`dist/extension.js: ${size.toFixed(1)} KB (production; target <= 120 KB)`);
+done('activation');

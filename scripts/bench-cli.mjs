@@ -5,16 +5,18 @@
 //   cold: the compile cache (src/cli/compileCache.ts) cleared before the run, as on a first run;
 //   warm: the cache filled by the runs before, as on every later run.
 // The cache goes to a directory of this run (TPP_COMPILE_CACHE_DIR), removed at the end. Prints min and median wall
-// time of each and the median ratios (target ≤ 1.5× warm). RUNS=n sets the number of rounds (default 21).
+// time of each and the median ratios (target ≤ 1.5× warm). RUNS=n sets the number of rounds (default 21; 2 with
+// TPP_BENCH_SMOKE=1, scripts/bench-size.mjs, after 1 warm-up round instead of 3).
 // Run after a production build (the npm script builds one first).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import * as nodeModule from 'node:module';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { done, sized } from './bench-size.mjs';
 
-const runs = Number(process.env.RUNS || 21);
-const warmup = 3;
+const runs = Number(process.env.RUNS || sized(21, 2));
+const warmup = sized(3, 1);
 const file = 'examples/tire-protection-registration.json';
 const cli = resolve('dist/cli.js');
 if (!existsSync(cli)) {
@@ -87,3 +89,4 @@ try {
 } finally {
   clear();
 }
+done('cli');

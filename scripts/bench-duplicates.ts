@@ -4,12 +4,14 @@
  * Target (docs/sending.md: a write is never sent twice blindly): under 30 % injected 5xx-after-commit faults (the Local sandbox with `--fault-rate 0.3
  * --fault-mode after-commit`: the request is stored, then answered 500), 1,000 creates of each kind sent with
  * `tpp send`'s core (src/core/send/sendFiles.ts) end with 1,000 stored and 0 duplicates, claims included.
- * Prints stored/duplicates per kind; exits 1 when a count is off.
+ * Prints stored/duplicates per kind; exits 1 when a count is off, in a smoke run too (TPP_BENCH_SMOKE=1,
+ * scripts/bench-size.mjs: 20 creates of each kind): a duplicate is a defect at any size.
  */
 import { runDuplicateProof } from '../test/unit/client/helpers/afterCommit';
+import { done, sized } from './bench-size.mjs';
 
 async function main(): Promise<number> {
-  const n = Number(process.argv[2] ?? 1000);
+  const n = Number(process.argv[2] ?? sized(1000, 20));
   const rate = Number(process.argv[3] ?? 0.3);
   if (!Number.isInteger(n) || n < 1 || !(rate >= 0 && rate < 1)) {
     console.error('usage: npm run bench:duplicates -- [<n> [<fault-rate 0..1>]]');
@@ -25,6 +27,7 @@ async function main(): Promise<number> {
     if (k.stored !== n || k.duplicates !== 0 || k.ok !== n || k.wrongIds !== 0) ok = false;
   }
   console.log(ok ? '  OK: every create stored exactly once' : '  FAILED: see the counts above');
+  done('duplicates');
   return ok ? 0 : 1;
 }
 

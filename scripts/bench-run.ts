@@ -6,7 +6,7 @@
 // Each is timed as wall time (the two CLIs include their start-up), median of --rounds runs; printed with the ratios
 // tpp/httpyac (target ≤ 1.0) and each to the floor. Figures only: no pass/fail.
 //   npm run bench:run                        (1,000 requests, 3 rounds)
-//   options: --requests N  --rounds R
+//   options: --requests N  --rounds R   (TPP_BENCH_SMOKE=1, scripts/bench-size.mjs: 20 requests, 1 round)
 import { spawn, spawnSync } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,8 +14,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { mint } from './bench-sandbox/token';
+import { done, sized } from './bench-size.mjs';
 
-const { values } = parseArgs({ options: { requests: { type: 'string', default: '1000' }, rounds: { type: 'string', default: '3' } } });
+const { values } = parseArgs({ options: { requests: { type: 'string', default: sized('1000', '20') }, rounds: { type: 'string', default: sized('3', '1') } } });
 const REQUESTS = Number(values.requests);
 const ROUNDS = Number(values.rounds);
 const ROOT = join(__dirname, '..');
@@ -87,7 +88,7 @@ async function main(): Promise<void> {
     writeFileSync(join(dir, 'httpyac.http'), flowText(sb.base, REQUESTS, token));
     const env = { ...process.env, TPP_BASE_URL: sb.base, TPP_PARTNER_ID: PARTNER, TPP_PRIVATE_KEY_FILE: keyFile, NO_COLOR: '1' };
     const times = { tpp: [] as number[], httpyac: [] as number[], fetch: [] as number[] };
-    await fetchLoop(sb.base, token, 50); // warm the sandbox's code paths once
+    await fetchLoop(sb.base, token, sized(50, 5)); // warm the sandbox's code paths once
     for (let round = 1; round <= ROUNDS; round++) {
       times.tpp.push(timed(process.execPath, [CLI, 'run', tppFile, '--reporter', 'json', '--out', join(dir, 'tpp.json')], env));
       times.httpyac.push(timed(HTTPYAC, ['send', 'httpyac.http', '--all', '--output', 'none', '--bail'], env));
@@ -106,6 +107,7 @@ async function main(): Promise<void> {
     sb.stop();
     rmSync(dir, { recursive: true, force: true });
   }
+  done('run');
 }
 
 main().catch((err: unknown) => {

@@ -4,12 +4,14 @@
 // to the sandbox running in the same process (as the embedded Local sandbox does in the extension host).
 // Rendering by the workbench is not included.
 //   npm run bench:tree            (npx tsx scripts/bench-tree.ts [--stored 10000] [--page-sizes 50,100] [--runs 30])
+//   TPP_BENCH_SMOKE=1 (scripts/bench-size.mjs): 200 stored, 3 runs.
 import { createPartnerClient } from '../src/core/client';
 import { generateKeyMaterial, publicKeyPem } from '../src/core/jwt/keys';
 import { TokenMinter } from '../src/core/jwt/mint';
 import { startSandbox } from '../src/core/sandbox/server';
 import { cancelRegistration, createRegistration } from '../src/core/sandbox/ops/registrations';
 import { loadRegistrationPage, type ListCall } from '../src/core/listing/registrationPages';
+import { done, sized } from './bench-size.mjs';
 
 const PARTNER = 'BENCH-TREE';
 const TARGET_MS = 300;
@@ -24,9 +26,9 @@ function pct(sorted: number[], p: number): number {
 }
 
 async function main(): Promise<void> {
-  const stored = Number(arg('--stored', '10000'));
+  const stored = Number(arg('--stored', sized('10000', '200')));
   const pageSizes = arg('--page-sizes', '50,100').split(',').map(Number);
-  const runs = Number(arg('--runs', '30'));
+  const runs = Number(arg('--runs', sized('30', '3')));
   const key = await generateKeyMaterial('P-256');
   const sb = await startSandbox({ partners: [{ id: PARTNER, spkiPem: publicKeyPem(key) }] });
   try {
@@ -72,6 +74,7 @@ async function main(): Promise<void> {
   } finally {
     await sb.close();
   }
+  done('tree');
 }
 
 main().catch((err: unknown) => {

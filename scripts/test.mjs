@@ -1,6 +1,6 @@
-// `npm test`: type-check, lint, the import-cycle check, build, then the tiers (unit, samples, host, UI) and
-// the .vsix content check. Every tier prints "<tier>: N passed, N failed"; this script ends with the total and fails if
-// any step fails or any tier ran zero tests.
+// `npm test`: type-check, lint, the import-cycle check, build, then the tiers (unit, samples, host, UI), the .vsix
+// content check and every bench once in smoke size. Every tier prints "<tier>: N passed, N failed"; this script ends
+// with the total and fails if any step fails or any tier ran zero tests.
 import { spawn } from 'node:child_process';
 
 const steps = [
@@ -19,6 +19,9 @@ const steps = [
   // The same workbench in Restricted Mode (Workspace Trust on, the folder untrusted): flows list but send nothing.
   { name: 'restricted', tier: true, cmd: ['node', 'test/harness/run-tier.mjs', 'restricted'] },
   { name: 'package', cmd: ['node', 'scripts/package.mjs', '--check'] },
+  // Every `npm run bench:*` once in smoke size on the production build just made: it runs and prints its figures
+  // (never judged), so a bench cannot rot unseen.
+  { name: 'benches', tier: true, cmd: ['node', 'scripts/bench-smoke.mjs'] },
 ];
 
 function run(step) {
