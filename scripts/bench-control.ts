@@ -22,6 +22,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { done, sized } from './bench-size.mjs';
 import { mint, privateKeyOf } from './bench-sandbox/token';
 import { openPglite } from '../src/core/sandbox/db/pglite';
 import { OpsContext } from '../src/core/sandbox/ops/common';
@@ -30,7 +31,16 @@ import { catalogOf, KEPT_TABLES, resetRecords, seedSample } from '../src/core/sa
 import { restoreSnapshot, takeSnapshot } from '../src/core/sandbox/control/snapshots';
 import { READY_DELAY_MS } from '../src/core/sandbox/control/snapshotReady';
 
-const { values } = parseArgs({ options: { records: { type: 'string', default: '100000' }, journal: { type: 'string', default: '10000' }, runs: { type: 'string', default: '5' }, snapshot: { type: 'string', default: '10000' }, only: { type: 'string' }, pause: { type: 'string', default: '1500' } } });
+const { values } = parseArgs({
+  options: {
+    records: { type: 'string', default: sized('100000', '200') },
+    journal: { type: 'string', default: sized('10000', '100') },
+    runs: { type: 'string', default: sized('5', '1') },
+    snapshot: { type: 'string', default: sized('10000', '100') },
+    only: { type: 'string' },
+    pause: { type: 'string', default: sized('1500', '100') },
+  },
+});
 const PAUSE = Number(values.pause);
 const ONLY = values.only?.split(',');
 const runs = (part: string) => !ONLY || ONLY.includes(part);
@@ -284,6 +294,7 @@ async function faultOverhead(): Promise<void> {
 }
 
 main()
+  .then(() => done('control'))
   .catch((err) => {
     console.error(err);
     process.exitCode = 1;

@@ -13,10 +13,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
+import { done, sized } from './bench-size.mjs';
 import { cpuMsOf, measure, pool, startServer, stopServer, type Figure } from './bench-sandbox/load';
 import { mint } from './bench-sandbox/token';
 
-const { values } = parseArgs({ options: { rounds: { type: 'string', default: '4' }, seconds: { type: 'string', default: '8' }, concurrency: { type: 'string', default: '8' }, explained: { type: 'string', default: '50' }, 'cpu-prof': { type: 'string' } } });
+const { values } = parseArgs({
+  options: {
+    rounds: { type: 'string', default: sized('4', '1') },
+    seconds: { type: 'string', default: sized('8', '1') },
+    concurrency: { type: 'string', default: '8' },
+    explained: { type: 'string', default: sized('50', '3') },
+    'cpu-prof': { type: 'string' },
+  },
+});
 const SECONDS = Number(values.seconds);
 const ROUNDS = Math.max(1, Number(values.rounds));
 const CONCURRENCY = Number(values.concurrency);
@@ -149,6 +158,7 @@ async function main(): Promise<void> {
     await stopServer(upstream);
     rmSync(dir, { recursive: true, force: true });
   }
+  done('proxy');
 }
 
 main().catch((err: unknown) => {

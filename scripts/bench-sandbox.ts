@@ -23,6 +23,7 @@ import { createWriteStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { done, sized } from './bench-size.mjs';
 import { CHILD_EXEC_ARGV, childEnv } from '../src/core/childProcess/childProtocol';
 import { cpuMsOf, measure, pool, removeCompiled, rssOf, startServer, stopServer, type Figure, type Req, type Server } from './bench-sandbox/load';
 import { mint } from './bench-sandbox/token';
@@ -30,9 +31,9 @@ import { printSizeTargets, printStartTargets, type FirstStart } from './bench-sa
 
 const { values } = parseArgs({
   options: {
-    sizes: { type: 'string', default: '10000,100000' },
-    requests: { type: 'string', default: '1000000' },
-    seconds: { type: 'string', default: '8' },
+    sizes: { type: 'string', default: sized('10000,100000', '100') },
+    requests: { type: 'string', default: sized('1000000', '200') },
+    seconds: { type: 'string', default: sized('8', '0.3') },
     concurrency: { type: 'string', default: '8' },
   },
 });
@@ -296,6 +297,7 @@ async function main(): Promise<void> {
   }
   if (!SIZES.includes(1_000_000)) console.log('\n1M registrations: npm run bench:sandbox -- --sizes 1000000');
   console.log('Earlier targets: reads >= 0.7x the floor and ahead of json-server; list p99 <= 20 ms at 1M; creates >= 1,000/s; RSS <= 300 MiB at 1M.');
+  done('sandbox');
 }
 
 main().catch((err: unknown) => {

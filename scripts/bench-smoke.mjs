@@ -15,13 +15,6 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 /** A bench that has not ended after this long is stopped and fails (a smoke run takes seconds to a minute). */
 const TIMEOUT_S = 240;
-// Benches that do not read scripts/bench-size.mjs yet: made small with their own flags instead, and judged by their
-// exit code alone until they print `bench <name>: done`.
-const OWN_FLAGS = {
-  sandbox: ['--sizes', '100', '--seconds', '0.3', '--requests', '200'],
-  proxy: ['--seconds', '1', '--rounds', '1', '--explained', '3'],
-  control: ['--records', '200', '--journal', '100', '--runs', '1', '--snapshot', '100', '--pause', '100'],
-};
 const BUILD = /^node scripts\/build\.mjs( --production)?$/;
 
 const scripts = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts;
@@ -37,11 +30,9 @@ if (!existsSync(join(root, 'dist', 'cli.js'))) {
   process.exit(2);
 }
 
-/** The script's command without its build steps, and the smoke flags of a bench that takes them. */
+/** The script's command without its build steps. */
 function commandOf(name) {
   const parts = scripts[`bench:${name}`].split('&&').map((p) => p.trim()).filter((p) => !BUILD.test(p));
-  // As `npm run bench:<name> -- <flags>` would: the flags go to the last command.
-  if (OWN_FLAGS[name]) parts.push(`${parts.pop()} ${OWN_FLAGS[name].join(' ')}`);
   return parts.join(' && ');
 }
 
@@ -72,7 +63,7 @@ function smoke(name) {
       let why;
       if (timedOut) why = `still running after ${TIMEOUT_S} s`;
       else if (code !== 0) why = `exit ${code ?? signal}`;
-      else if (!printedDone && !OWN_FLAGS[name]) why = `no line "bench ${name}: done" (it stopped before printing its figures)`;
+      else if (!printedDone) why = `no line "bench ${name}: done" (it stopped before printing its figures)`;
       resolve({ name, seconds, why });
     }),
   );
@@ -83,7 +74,7 @@ const results = [];
 for (const name of wanted.length ? wanted : all) results.push(await smoke(name));
 const failed = results.filter((r) => r.why);
 console.log('\nbench smoke runs (figures not judged):');
-for (const r of results) console.log(`  bench:${r.name.padEnd(12)} ${r.seconds.toFixed(1).padStart(6)} s  ${r.why ? `FAILED: ${r.why}` : OWN_FLAGS[r.name] ? 'ok (exit code only: its own flags, no smoke size yet)' : 'ok'}`);
+for (const r of results) console.log(`  bench:${r.name.padEnd(12)} ${r.seconds.toFixed(1).padStart(6)} s  ${r.why ? `FAILED: ${r.why}` : 'ok'}`);
 console.log(`  all ${results.length} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 console.log(`benches: ${results.length - failed.length} passed, ${failed.length} failed`);
 process.exit(failed.length ? 1 : 0);
