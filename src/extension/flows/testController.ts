@@ -7,6 +7,8 @@ import type { ExplorerRunOptions, FlowRuns } from '../services/flowRuns';
 import { UserCancelled } from '../services/userCancelled';
 import { readText } from '../services/flowIndex';
 import { dataFileOf, runBackfillItems, type BackfillTestReport } from './backfillRun';
+import { declaredProblems } from '../../core/flows/declared';
+import { ENVIRONMENT_NAMES } from './diagnostics';
 import { confirmFlowRun } from './guard';
 import { reportResult, type FlowTestReport } from './testReport';
 
@@ -160,6 +162,12 @@ export class FlowTestController implements vscode.Disposable {
       for (const p of plan) {
         if (token.isCancellationRequested) break;
         const item = (index: number) => this.controller.items.get(p.uri.toString())?.children.get(requestItemId(p.uri, index));
+        const refused = this.declaredRefusal(p, env);
+        if (refused) {
+          for (const it of p.flow.requests.flatMap((r) => item(r.index) ?? [])) if (pending.delete(it.id)) run.errored(it, new vscode.TestMessage(refused));
+          run.appendOutput(`${vscode.workspace.asRelativePath(p.uri)}: not run: ${refused}\r\n`);
+          continue;
+        }
         const text = await readText(p.uri);
         if (dataFileOf(p.uri, text)) {
           const items = p.flow.requests.flatMap((r) => item(r.index) ?? []);
@@ -201,6 +209,17 @@ export class FlowTestController implements vscode.Disposable {
     }
     if (refused) throw refused;
     return results;
+  }
+
+  /**
+   * Why a file is not run on `env` as `tpp run` would not run it: a name declared with `# @var` that the environment's
+   * `tpp.variables` does not give, or that the file also defines (core's declared.ts); undefined when none.
+   */
+  private declaredRefusal(p: PlannedFile, env: EnvironmentId): string | undefined {
+    if (!p.flow.declared) return undefined;
+    const given = new Set([...ENVIRONMENT_NAMES(), ...Object.keys(this.services.flowRuns.variablesOf(env, p.uri))]);
+    const problems = declaredProblems(p.flow, given);
+    return problems.length ? problems.map((x) => `line ${x.line}: ${x.message}`).join(' ') : undefined;
   }
 
   dispose(): void {
