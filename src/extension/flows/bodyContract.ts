@@ -1,4 +1,4 @@
-import { findNodeAtOffset, getNodePath, parse, parseTree } from 'jsonc-parser'; // ESM build: esbuild cannot bundle the UMD 'main' (dynamic requires)
+import { RULES } from '../../core/diagnostics/engine';
 import { diagnosePayload } from '../../core/diagnostics/payload';
 import { ENDPOINTS } from '../../core/contract/endpoints';
 import { PAYLOAD_KINDS } from '../../core/contract/kinds';
@@ -23,10 +23,11 @@ interface Quoted {
 
 /**
  * The body with each `{{…}}` that stands outside a JSON string (`"year": {{row.vehicleYear}}`, sent as its value's
- * text: a number, true, false) put in quotes, so the payload diagnostics read it as a variable whose value the
- * contract types (docs/variables.md), not as a JSON syntax error; and where each one went.
+ * text: a number, true, false) written as the string `quote(raw, i)` instead, and where each one went. Quoted as
+ * itself, the payload diagnostics read it as a variable whose value the contract types (docs/variables.md), not as
+ * a JSON syntax error.
  */
-function quoteBareRefs(text: string): { text: string; quoted: Quoted[] } {
+function quoteBareRefs(text: string, quote: (raw: string, i: number) => string = (raw) => JSON.stringify(raw)): { text: string; quoted: Quoted[] } {
   const refs = flowRefs(text);
   const quoted: Quoted[] = [];
   let out = '';
@@ -37,7 +38,7 @@ function quoteBareRefs(text: string): { text: string; quoted: Quoted[] } {
     const ref = refs[k];
     if (!inString && ref?.start === i) {
       out += text.slice(copied, i);
-      const q = JSON.stringify(ref.raw);
+      const q = quote(ref.raw, quoted.length);
       quoted.push({ raw: ref.raw, from: ref.start, to: ref.end, at: out.length, end: out.length + q.length });
       out += q;
       copied = ref.end;
@@ -51,6 +52,16 @@ function quoteBareRefs(text: string): { text: string; quoted: Quoted[] } {
     } else if (c === '"') inString = true;
   }
   return { text: out + text.slice(copied), quoted };
+}
+
+/** A string no body holds, marking the i-th bare `{{…}}` to find its JSON path. */
+const MARK = '\u0000tpp-bare-ref:';
+
+/** The JSON path of each marked bare reference in `value`, by its index. */
+function markedPaths(value: unknown, path: (string | number)[] = [], out = new Map<number, (string | number)[]>(), depth = 0): Map<number, (string | number)[]> {
+  if (typeof value === 'string' && value.startsWith(MARK)) out.set(Number(value.slice(MARK.length)), path);
+  else if (value !== null && typeof value === 'object' && depth < 64) for (const [k, v] of Object.entries(value)) markedPaths(v, [...path, Array.isArray(value) ? Number(k) : k], out, depth + 1);
+  return out;
 }
 
 /** An offset of the quoted text back in the body as written. */
@@ -116,23 +127,30 @@ function checkBody(flow: FlowFile, r: FlowRequest, body: InlineBody): FlowProble
   if (!route) return [];
   const { text, quoted } = quoteBareRefs(body.text);
   const at = (offset: number) => positionIn(body.text, original(offset, quoted), body);
-  const kind = kindFor(route.route, route.kinds, parse(text));
+  let value: unknown;
+  let parsed = true;
+  try {
+    value = JSON.parse(quoteBareRefs(body.text, (_, i) => JSON.stringify(`${MARK}${i}`)).text);
+  } catch {
+    parsed = false; // its syntax is reported below; which kind it is cannot be read
+  }
+  const kind = parsed ? kindFor(route.route, route.kinds, value) : (route.kinds[0] as PayloadKind);
   if (!(kind in PAYLOAD_KINDS)) return [{ file: flow.file, line: body.line, column: body.column, severity: 'error', code: 'contract-kind', message: `${kind[0]?.toUpperCase() ?? ''}${kind.slice(1)}.` }];
   const k = kind as PayloadKind;
   const out: FlowProblem[] = [];
   for (const p of diagnosePayload(text, { kind: k })?.problems ?? []) {
     // `{{names}}` are the flow's own check (core's checkFlowForRun), with the flow's variables.
     if (p.code === VARIABLE_RULES.unknownVariable || p.code === VARIABLE_RULES.variable) continue;
-    out.push({ file: flow.file, ...at(p.start), end: at(p.end), severity: p.severity === 'error' ? 'error' : 'warning', code: `contract-${p.code}`, message: `${k}: ${p.message}` });
+    if (!parsed && route.kinds.length > 1 && p.code !== RULES.syntax) continue;
+    out.push({ file: flow.file, ...at(p.start), end: at(p.end), severity: p.severity === 'error' ? 'error' : 'warning', code: `contract-${p.code}`, message: `${parsed || route.kinds.length === 1 ? `${k}: ` : ''}${p.message}` });
   }
-  const tree = quoted.length ? parseTree(text) : undefined;
-  for (const q of quoted) {
-    const node = tree && findNodeAtOffset(tree, q.at + 1);
-    const path = node ? getNodePath(node) : [];
-    const field = path.length ? schemaAt(PAYLOAD_KINDS[k].schema, path) : undefined;
-    if (!field || takesBareValue(field)) continue;
+  const paths = parsed ? markedPaths(value) : new Map<number, (string | number)[]>();
+  quoted.forEach((q, i) => {
+    const path = paths.get(i);
+    const field = path?.length ? schemaAt(PAYLOAD_KINDS[k].schema, path) : undefined;
+    if (!path || !field || takesBareValue(field)) return;
     out.push({ file: flow.file, ...at(q.at), end: at(q.end), severity: 'error', code: 'contract-unquoted', message: `${k}: ${path.join('.')}: ${q.raw} without quotes is sent as its value's text, and ${String(path[path.length - 1])} is text: write "${q.raw}".` });
-  }
+  });
   return out;
 }
 
