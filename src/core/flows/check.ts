@@ -1,9 +1,11 @@
 /**
  * Checks of a flow file before it runs (docs/flows.md, Running): what parsing alone cannot know. A `{{name}}` that
- * no environment address, file variable or outside variable defines, and a `< file` that cannot be read, are
- * errors, so `tpp run` exits 2 having sent nothing rather than stopping half-way through a flow.
+ * no environment address, file variable or outside variable defines, a name declared with `# @var` and not given
+ * (declared.ts), and a `< file` that cannot be read, are errors, so `tpp run` exits 2 having sent nothing rather
+ * than stopping half-way through a flow.
  */
 import { atEnvironment, carriedBy, hostRefusal, type HostPolicy } from './carried';
+import { declaredProblems } from './declared';
 import { readBodyFile, FlowBodyFileError } from './prepare';
 import { flowRefs, positionIn } from './refs';
 import { textsOf } from './parseChecks';
@@ -71,11 +73,13 @@ async function hostProblems(file: FlowFile, hosts: NonNullable<FlowCheckOptions[
 }
 
 /**
- * Finds unknown variables and unreadable body files of a parsed file.
- * @returns problems with severity `error` and code `flow-unknown-variable` or `flow-body-file`; never throws.
+ * Finds unknown variables, declared names (`# @var`) not given, and unreadable body files of a parsed file.
+ * @returns problems with severity `error` and code `flow-unknown-variable`, `flow-declared-variable` or
+ *   `flow-body-file`; never throws.
  */
 export async function checkFlowForRun(file: FlowFile, options: FlowCheckOptions): Promise<FlowProblem[]> {
-  const own = new Set(file.variables.map((v) => v.name));
+  // A name declared with # @var is judged once, at its declaration (declared.ts), not at each use.
+  const own = new Set([...file.variables.map((v) => v.name), ...(file.declared ?? []).map((d) => d.name)]);
   const out: FlowProblem[] = [];
   const texts = [
     ...file.requests.flatMap((r) => textsOf(r)),
@@ -88,6 +92,7 @@ export async function checkFlowForRun(file: FlowFile, options: FlowCheckOptions)
       out.push({ file: file.file, ...at, severity: 'error', code: 'flow-unknown-variable', message: `${r.raw}: unknown variable ${r.ref.name}: define it with @${r.ref.name} = … in the file or pass --var ${r.ref.name}=… (the environment gives baseUrl, v2BaseUrl, eligibilityBaseUrl and partnerId).` });
     }
   }
+  out.push(...declaredProblems(file, options.names));
   if (options.hosts) out.push(...(await hostProblems(file, options.hosts)));
   const readFile = options.readFile;
   if (readFile) {

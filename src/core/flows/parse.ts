@@ -8,6 +8,7 @@
  * {@link FlowProblem} with its line and column.
  */
 import { parseAssertion } from './assertGrammar';
+import { declaredVariables } from './declared';
 import { bodyProblems, staticReferenceProblems } from './parseChecks';
 import type { FlowAssertion, FlowBody, FlowFile, FlowProblem, FlowRequest } from './types';
 
@@ -199,6 +200,8 @@ export function parseFlow(text: string, file: string): FlowFile {
   });
   close();
   problems.push(...staticReferenceProblems(requests, variables, file));
+  const { declared, problems: declaredProblems } = declaredVariables(lines, file);
+  problems.push(...declaredProblems);
   problems.sort((a, b) => a.line - b.line || a.column - b.column);
-  return { file, variables, requests, problems };
+  return { file, variables, ...(declared.length ? { declared } : {}), requests, problems };
 }

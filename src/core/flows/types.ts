@@ -78,11 +78,20 @@ export interface FlowRequest extends FlowPosition {
   readonly label: string;
 }
 
+/** A `# @var company [what it is]` line: a name given from outside the file (`--var`, `tpp.variables`; declared.ts). */
+export interface DeclaredVariable extends FlowPosition {
+  readonly name: string;
+  /** The words after the name, if any. */
+  readonly description?: string;
+}
+
 /** A parsed flow file. Parsing never throws: what it cannot read is a problem. */
 export interface FlowFile {
   readonly file: string;
   /** File variables (`@shop = 1042`), in order. Later definitions win. */
   readonly variables: readonly ({ readonly name: string; readonly value: string } & FlowPosition)[];
+  /** Names declared with `# @var` (absent when none). */
+  readonly declared?: readonly DeclaredVariable[];
   readonly requests: readonly FlowRequest[];
   readonly problems: readonly FlowProblem[];
 }

@@ -3,6 +3,7 @@ import { ASSERTION_OPERATORS } from '../../core/flows';
 import { KNOWN_DYNAMIC_VARIABLES } from '../../core/variables';
 import type { FlowIndex } from '../services/flowIndex';
 import type { VariablesService } from '../services/variables';
+import type { DataColumnsReader } from './rowColumns';
 
 
 /** What may follow `??` (the subjects of ../shared/spec/partner-interface.md's answers a flow checks). */
@@ -31,17 +32,18 @@ const item = (label: string, kind: vscode.CompletionItemKind, detail: string, in
 };
 
 /**
- * Completion in flow files: inside `{{…}}` the file's variables, the `$` system variables, the environment's
- * (`baseUrl`…, and `tpp.variables`), and `name.response.body.$` of the named requests above the cursor; after
- * `??` the assertion subjects, then the operators.
+ * Completion in flow files: inside `{{…}}` the file's variables and `# @var` names, the `$` system variables, the
+ * environment's (`baseUrl`…, and `tpp.variables`), `name.response.body.$` of the named requests above the cursor, and
+ * `row.<column>` of the `# @data` file's columns; after `??` the assertion subjects, then the operators.
  */
 export class FlowCompletionProvider implements vscode.CompletionItemProvider {
   constructor(
     private readonly flows: FlowIndex,
     private readonly variables: VariablesService,
+    private readonly data: DataColumnsReader,
   ) {}
 
-  provideCompletionItems(doc: vscode.TextDocument, pos: vscode.Position): vscode.CompletionItem[] | undefined {
+  provideCompletionItems(doc: vscode.TextDocument, pos: vscode.Position): Promise<vscode.CompletionItem[]> | vscode.CompletionItem[] | undefined {
     const before = doc.lineAt(pos.line).text.slice(0, pos.character);
     const inVariable = /\{\{\s*([\w$.-]*)$/.exec(before);
     if (inVariable) return this.variableItems(doc, pos, inVariable[1] ?? '');
@@ -50,19 +52,33 @@ export class FlowCompletionProvider implements vscode.CompletionItemProvider {
     return undefined;
   }
 
-  private variableItems(doc: vscode.TextDocument, pos: vscode.Position, typed: string): vscode.CompletionItem[] {
+  /** `row.<column>` of each column of the flow's `# @data` file (rowColumns.ts), none without one. */
+  private async rowItems(doc: vscode.TextDocument, range: vscode.Range): Promise<vscode.CompletionItem[]> {
+    const data = await this.data.of(doc.uri, doc.getText(), []).catch(() => undefined);
+    return (data?.columns ?? []).map((column) => {
+      const c = item(`row.${column}`, vscode.CompletionItemKind.Field, `column of ${data?.written ?? 'the data file'} (each row's value)`);
+      c.range = range;
+      return c;
+    });
+  }
+
+  private async variableItems(doc: vscode.TextDocument, pos: vscode.Position, typed: string): Promise<vscode.CompletionItem[]> {
     const flow = this.flows.get(doc.uri) ?? this.flows.update(doc.uri, doc.getText());
     const range = new vscode.Range(pos.translate(0, -typed.length), pos);
     const named = flow.requests.filter((r) => r.name && r.line - 1 < pos.line);
     const dot = typed.indexOf('.');
     if (dot > 0) {
+      const rows = typed.startsWith('row.') ? await this.rowItems(doc, range) : [];
       const request = named.find((r) => r.name === typed.slice(0, dot));
-      if (!request) return [];
-      return ['response.body.$', 'response.headers.', 'response.status'].map((tail) => {
-        const c = item(`${request.name}.${tail}`, vscode.CompletionItemKind.Field, `the answer of ${request.label}`);
-        c.range = range;
-        return c;
-      });
+      if (!request) return rows;
+      return [
+        ...rows,
+        ...['response.body.$', 'response.headers.', 'response.status'].map((tail) => {
+          const c = item(`${request.name}.${tail}`, vscode.CompletionItemKind.Field, `the answer of ${request.label}`);
+          c.range = range;
+          return c;
+        }),
+      ];
     }
     const out: vscode.CompletionItem[] = [];
     const seen = new Set<string>();
@@ -74,10 +90,12 @@ export class FlowCompletionProvider implements vscode.CompletionItemProvider {
       out.push(c);
     };
     for (const v of [...flow.variables].reverse()) add(item(v.name, vscode.CompletionItemKind.Variable, `file variable = ${v.value}`));
+    for (const d of flow.declared ?? []) add(item(d.name, vscode.CompletionItemKind.Variable, `# @var: given with --var ${d.name}=… or tpp.variables${d.description ? ` (${d.description})` : ''}`));
     for (const v of FLOW_ENVIRONMENT_VARIABLES) add(item(v.name, vscode.CompletionItemKind.Constant, v.detail));
     for (const name of this.variables.names(undefined, doc.uri)) add(item(name, vscode.CompletionItemKind.Variable, 'tpp.variables (active environment)'));
     for (const v of KNOWN_DYNAMIC_VARIABLES) add(item(v.name, vscode.CompletionItemKind.Function, v.description, v.snippet ? new vscode.SnippetString(`${v.name} ${v.snippet}`) : undefined));
     for (const r of named) add(item(`${r.name}.response.body.$`, vscode.CompletionItemKind.Reference, `the JSON answer of ${r.label}`));
+    for (const c of await this.rowItems(doc, range)) add(c);
     return out;
   }
 }

@@ -6,6 +6,7 @@ import type { VariablesService } from '../services/variables';
 import { FlowCodeLensProvider } from './codeLens';
 import { FlowCompletionProvider } from './completion';
 import { registerFlowDiagnostics } from './diagnostics';
+import { DataColumnsReader } from './rowColumns';
 import { FlowTestController, type FlowTestServices } from './testController';
 
 /** What the flow features need of the container. */
@@ -35,12 +36,13 @@ export const FLOW_SELECTOR: vscode.DocumentSelector = [{ language: 'http' }, { p
 export function registerFlowFeatures(c: FlowFeatureDeps): LoadedFlowFeatures {
   const tests = new FlowTestController(c);
   const lenses = new FlowCodeLensProvider(c.active, c.flows);
+  const data = new DataColumnsReader();
   const disposables = [
     tests,
     lenses,
-    registerFlowDiagnostics(c.flows, c.variables),
+    registerFlowDiagnostics(c.flows, c.variables, data),
     vscode.languages.registerCodeLensProvider(FLOW_SELECTOR, lenses),
-    vscode.languages.registerCompletionItemProvider(FLOW_SELECTOR, new FlowCompletionProvider(c.flows, c.variables), '{', '$', '.', '?', ' '),
+    vscode.languages.registerCompletionItemProvider(FLOW_SELECTOR, new FlowCompletionProvider(c.flows, c.variables, data), '{', '$', '.', '?', ' '),
   ];
   for (const d of vscode.workspace.textDocuments) if (isFlowDocument(d)) c.flows.update(d.uri, d.getText());
   return { tests, disposables };

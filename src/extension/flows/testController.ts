@@ -8,6 +8,8 @@ import type { ExplorerRunOptions, FlowRuns } from '../services/flowRuns';
 import { UserCancelled } from '../services/userCancelled';
 import { readText } from '../services/flowIndex';
 import { dataFileOf, runBackfillItems, type BackfillTestReport } from './backfillRun';
+import { declaredProblems } from '../../core/flows/declared';
+import { ENVIRONMENT_NAMES } from './diagnostics';
 import { confirmFlowRun } from './guard';
 import { reportResult, type FlowTestReport } from './testReport';
 
@@ -165,8 +167,8 @@ export class FlowTestController implements vscode.Disposable {
   }
 
   /**
-   * One Test Explorer run on `env`: guard, then each planned file in turn (a data-driven one through
-   * backfillRun.ts, `options.resume` continuing its journal); cancellation stops sending.
+   * One Test Explorer run on `env`: files missing a `# @var` name refused, the guard, then each planned file in turn
+   * (a data-driven one through backfillRun.ts, `options.resume` continuing its journal); cancellation stops sending.
    * @throws UserCancelled when the guard stopped the run (its requests are reported skipped).
    */
   private async run(env: EnvironmentId, request: vscode.TestRunRequest, token: vscode.CancellationToken, options: ExplorerRunOptions = {}): Promise<RequestResult[]> {
@@ -180,8 +182,9 @@ export class FlowTestController implements vscode.Disposable {
     try {
       const plan = await this.plan(request);
       for (const p of plan) for (const child of iterate(this.controller.items.get(p.uri.toString())?.children)) if (!p.only || p.only.includes(indexOf(child))) pending.set(child.id, (run.enqueued(child), child));
-      await confirmFlowRun(env, plan);
-      for (const p of plan) {
+      const runnable = plan.filter((p) => !this.refuseDeclared(run, p, env, pending, reports));
+      if (runnable.length) await confirmFlowRun(env, runnable);
+      for (const p of runnable) {
         if (token.isCancellationRequested) break;
         const item = (index: number) => this.controller.items.get(p.uri.toString())?.children.get(requestItemId(p.uri, index));
         const text = await readText(p.uri);
@@ -236,6 +239,30 @@ export class FlowTestController implements vscode.Disposable {
     }
     if (refused) throw refused;
     return results;
+  }
+
+  /**
+   * Refuses a file on `env` as `tpp run` refuses it before sending (exit 2): a name declared with `# @var` that the
+   * environment's `tpp.variables` does not give, or that the file also defines (core's declared.ts). Its requests are
+   * reported errored with why, and a warning says it, before any question is asked.
+   * @returns whether the file was refused.
+   */
+  private refuseDeclared(run: vscode.TestRun, p: PlannedFile, env: EnvironmentId, pending: Map<string, vscode.TestItem>, reports: FlowTestReport[]): boolean {
+    if (!p.flow.declared) return false;
+    const given = new Set([...ENVIRONMENT_NAMES(), ...Object.keys(this.services.flowRuns.variablesOf(env, p.uri))]);
+    const problems = declaredProblems(p.flow, given);
+    if (!problems.length) return false;
+    const why = problems.map((x) => `line ${x.line}: ${x.message}`).join(' ');
+    const file = this.controller.items.get(p.uri.toString());
+    for (const r of p.flow.requests) {
+      const it = file?.children.get(requestItemId(p.uri, r.index));
+      if (!it || !pending.delete(it.id)) continue;
+      run.errored(it, new vscode.TestMessage(why));
+      reports.push({ id: it.id, label: it.label, outcome: 'errored', durationMs: 0, messages: [{ message: why, line: problems[0]?.line }] });
+    }
+    run.appendOutput(`${vscode.workspace.asRelativePath(p.uri)}: not run: ${why}\r\n`);
+    void vscode.window.showWarningMessage(`${vscode.workspace.asRelativePath(p.uri)} was not run: ${why}`);
+    return true;
   }
 
   dispose(): void {

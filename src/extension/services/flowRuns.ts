@@ -205,7 +205,7 @@ export function relativeTo(flow: vscode.Uri, path: string): vscode.Uri {
  * The folders the user allowed flows to read besides their workspace folder: the machine-scoped `tpp.flows.allowRead`
  * as set in the user's own settings (a workspace's settings cannot widen what its flows read).
  */
-function allowedReadDirs(): string[] {
+export function allowedReadDirs(): string[] {
   const value = vscode.workspace.getConfiguration('tpp').inspect<unknown>('flows.allowRead')?.globalValue;
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string' && v.trim() !== '') : [];
 }
