@@ -141,7 +141,7 @@ export class Container implements vscode.Disposable {
     if (!this.flowServicesMade) {
       const m = this.flowFeatures.module();
       const flows = new m.FlowIndex();
-      const flowRuns = new m.FlowRuns(this.api, this.jwt, this.variables);
+      const flowRuns = new m.FlowRuns(this.api, this.jwt, this.variables, this.integrationLog);
       // Before the flow features in the list, so that they are disposed after the features that read them.
       this.disposables.splice(this.disposables.indexOf(this.flowFeatures), 0, flows, flowRuns);
       this.flowServicesMade = { flows, flowRuns };

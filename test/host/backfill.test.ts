@@ -5,7 +5,9 @@
 // Spec: Tire-protection registrations ("Registrations are unique by invoice number"; a second one is answered 409, which the
 // duplicate check settles: stored with other values is a conflict, shown with both).
 import * as assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
 import * as vscode from 'vscode';
 import { defaultJournalPath } from '../../src/core/backfill';
 import { createPartnerClient } from '../../src/core/client/client';
@@ -173,5 +175,21 @@ describe('backfills: a data-driven flow in the Test Explorer (Local sandbox)', f
       return (res.body as { results: unknown[] }).results.length;
     }));
     assert.deepEqual(counts.filter((n) => n !== 1), [], 'each invoice stored exactly once');
+  });
+
+  it('a # @data file outside the workspace folder is not read: the item says why and nothing is sent (docs/flows.md, What a flow may do)', async () => {
+    const outside = mkdtempSync(join(tmpdir(), 'tpp-outside-'));
+    try {
+      writeFileSync(join(outside, 'rows.csv'), `invoice,name\n${prefix}-OUT1,Outside\n`);
+      const uri = await writeBackfill('outside', [`${prefix}-IN1`]);
+      const text = FLOW.join('\n').replace('# @data ./rows.csv', `# @data ${relative(dirname(uri.fsPath), join(outside, 'rows.csv'))}`);
+      await vscode.workspace.fs.writeFile(uri, Buffer.from(text));
+      await api.flowTests.runFile(uri, 'local');
+      const r = api.flowTests.lastBackfill;
+      assert.equal(r?.summary, undefined, 'no row was taken');
+      assert.match(r?.error ?? '', /^Not run: # @data .*rows\.csv is outside the flow's project .*tpp\.flows\.allowRead/);
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
   });
 });

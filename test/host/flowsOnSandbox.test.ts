@@ -108,4 +108,45 @@ describe('flows on Sandbox: a flow is a Send', function () {
     assert.equal(results[0]?.outcome, 'passed', results[0]?.message);
     assert.equal(results[0]?.exchange?.attempts, 1, 'one attempt: the setting is the flow runner\'s too');
   });
+
+  it('a backfill on Sandbox stays out of Request History; its failed row is in the Integration Log and the tree redraws once', async () => {
+    const api = await activateExtension();
+    await retry().update('maxAttempts', saved.maxAttempts, vscode.ConfigurationTarget.Global);
+    const invoice = `SBB-${Date.now()}`;
+    const dir = vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0]!.uri, 'flows', 'sandbox-backfill');
+    await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(dir, 'rows.csv'), Buffer.from(`invoice,name\n${invoice},Pat One\n${invoice},Pat Two\n`));
+    const uri = vscode.Uri.joinPath(dir, 'rows.http');
+    await vscode.workspace.fs.writeFile(
+      uri,
+      Buffer.from(
+        [
+          '# @data ./rows.csv',
+          '### a registration',
+          'POST {{baseUrl}}/tire-protection/registrations',
+          'Content-Type: application/json',
+          '',
+          '{ "product_id": "tp-road-hazard-36", "invoiceNumber": "{{row.invoice}}", "enrollDate": "2025-06-01", "customer": { "name": "{{row.name}}", "email": "pat@example.com" }, "vehicle": { "year": 2021, "make": "Toyota", "model": "RAV4" }, "tires": [{ "make": "Michelin", "model": "Defender2", "size": "225/65R17", "retailPrice": 189.99 }] }',
+          '',
+        ].join('\n'),
+      ),
+    );
+    const historyBefore = api.history.list('sandbox').length;
+    const logged: string[] = [];
+    const redraws: string[] = [];
+    const subs = [
+      api.integrationLog.onDidChange((added) => void logged.push(...(added ?? []).filter((x) => x.env === 'sandbox' && x.source === 'client').map((x) => `${x.request.method} ${x.response?.status}`))),
+      api.registrations.onDidChange((c) => void redraws.push(JSON.stringify(c))),
+    ];
+    try {
+      await api.flowTests.runFile(uri, 'sandbox');
+    } finally {
+      for (const s of subs) s.dispose();
+    }
+    const r = api.flowTests.lastBackfill;
+    assert.equal(r?.summary?.created, 1, JSON.stringify(r));
+    assert.equal(r?.summary?.conflict, 1, 'the second row met the first invoice with other values');
+    assert.equal(api.history.list('sandbox').length, historyBefore, 'rows stay out of Request History');
+    assert.deepEqual(logged, ['POST 409'], 'the failed row is in the Integration Log, as Sandbox');
+    assert.ok(redraws.some((c) => c.includes('sandbox')), `the Sandbox registrations were told to redraw: ${redraws.join(' | ')}`);
+  });
 });

@@ -50,6 +50,7 @@ async function flowColumns(o: BackfillOptions, read: (p: string) => Promise<stri
 function clientOf(o: BackfillOptions, gate: Gate): ToolkitClient {
   const limits = { ...(o.retry ? { retry: o.retry } : {}), ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}), ...(o.dispatcher ? { dispatcher: o.dispatcher } : {}), userAgent: 'tpp-run' };
   return clientFor(o.environment, limits, {
+    ...(o.onExchange ? { onExchange: o.onExchange } : {}),
     onEvent: (e) => {
       if (e.type === 'retry' && e.reason === 'status 429') {
         gate.close(e.delayMs);

@@ -4,6 +4,7 @@
  * Durations are milliseconds; row numbers are 1-based (a CSV header is not a row).
  */
 import type { Dispatcher } from '../client/types';
+import type { SentReport } from '../client/clientFor';
 import type { HostPolicy } from '../flows/carried';
 import type { RetrySettings } from '../client/backoff';
 import type { FlowEnvironment, FlowFile } from '../flows/types';
@@ -143,4 +144,6 @@ export interface BackfillOptions {
   readonly dispatcher?: Dispatcher;
   /** Hosts outside the environment that rows may send the user's values to (docs/flows.md, What a flow may do). */
   readonly hosts?: HostPolicy;
+  /** Each request a row sent, with its Exchange (client/clientFor.ts hooks): the editor logs failed rows. */
+  readonly onExchange?: (sent: SentReport) => void;
 }

@@ -2,8 +2,8 @@ import * as vscode from 'vscode';
 import { dataDirectiveOf, defaultJournalPath, JournalError, RowsError, runBackfill } from '../../core/backfill';
 import type { BackfillProgress, BackfillSummary, RowProblem, RowResult } from '../../core/backfill/types';
 import { ENVIRONMENTS, type EnvironmentId } from '../../core/environments';
+import { FlowFileAccessError } from '../../core/flows/projectFiles';
 import type { FlowFile } from '../../core/flows/types';
-import { readText } from '../services/flowIndex';
 import { relativeTo, type FlowRuns } from '../services/flowRuns';
 import { askInvalidRows, checkOf, jobsSetting, offerRetryUnknown, resendUnknown, type BackfillChoices } from './backfillChoices';
 
@@ -92,33 +92,18 @@ function progressReporter(progress: vscode.Progress<{ message?: string; incremen
   };
 }
 
-/**
- * Runs a data-driven flow (docs/backfills.md) as a Test Explorer run of its request items, with a cancellable
- * notification (rows done/total, rate, failures). Cancelling (the notification or the Test Explorer) stops taking
- * rows; requests in flight finish and the journal stays resumable ({@link RESUME_BACKFILL_COMMAND}). The first
- * request item shows the row counts and gets one child item per failed row (at most {@link MAX_ROW_ITEMS}). Invalid
- * rows and, after a resume, rows of unknown outcome ask the user what to do (backfillChoices.ts).
- * @returns what was reported; never throws for a row, a data file or a journal problem (the item says it).
- * @throws NotReadyError when the environment cannot sign or has no address.
- */
-export async function runBackfillItems(a: BackfillItemRun): Promise<BackfillTestReport> {
-  const head = a.items[0] as vscode.TestItem;
-  const data = dataFileOf(a.uri, a.text) as vscode.Uri;
-  const environment = await a.flowRuns.environment(a.env);
-  head.children.replace([]);
-  for (const it of a.items) a.run.started(it);
-  const rowItems: string[] = [];
-  let more = 0;
+/** What the rows of a run tell the Test Explorer: a child item per failed row (at most {@link MAX_ROW_ITEMS}), and what to ask after. */
+function rowReporter(a: BackfillItemRun, head: vscode.TestItem, data: vscode.Uri) {
+  const state: { rowItems: string[]; more: number; firstInvalid?: { data: vscode.Uri; line: number }; firstCheck?: string } = { rowItems: [], more: 0 };
+  const rowItems = state.rowItems;
   let moreItem: vscode.TestItem | undefined;
-  let firstInvalid: { data: vscode.Uri; line: number } | undefined;
-  let firstCheck: string | undefined;
   const onRowEnd = (r: RowResult, invalid = false) => {
     if (r.status === 'created' || r.status === 'recovered') return;
-    if (r.status === 'unknown') firstCheck ??= checkOf(r);
+    if (r.status === 'unknown') state.firstCheck ??= checkOf(r);
     const listed = r.status === 'skipped' && !invalid ? head.children.get(`${head.id}#row-${r.row}`) : undefined;
     if (listed) return a.run.skipped(listed); // an invalid row, listed by the check, that the user chose to skip
     if (rowItems.length >= MAX_ROW_ITEMS) {
-      more++;
+      const more = ++state.more;
       moreItem ??= a.controller.createTestItem(`${head.id}#rows-more`, '', a.uri);
       moreItem.label = `… ${more} more failed row${more === 1 ? '' : 's'} (the journal in .tpp/runs/ has them all)`;
       if (more === 1) head.children.add(moreItem);
@@ -135,9 +120,29 @@ export async function runBackfillItems(a: BackfillItemRun): Promise<BackfillTest
   };
   const onInvalidRow = (problems: readonly RowProblem[]) => {
     const first = problems[0];
-    if (first) firstInvalid ??= { data, line: first.line };
+    if (first) state.firstInvalid ??= { data, line: first.line };
     if (first) onRowEnd({ row: first.row, line: first.line, status: 'skipped', message: 'invalid', problems, durationMs: 0 }, true);
   };
+  return { state, onRowEnd, onInvalidRow };
+}
+
+/**
+ * Runs a data-driven flow (docs/backfills.md) as a Test Explorer run of its request items, with a cancellable
+ * notification (rows done/total, rate, failures). Cancelling (the notification or the Test Explorer) stops taking
+ * rows; requests in flight finish and the journal stays resumable ({@link RESUME_BACKFILL_COMMAND}). The first
+ * request item shows the row counts and gets one child item per failed row (at most {@link MAX_ROW_ITEMS}). Invalid
+ * rows and, after a resume, rows of unknown outcome ask the user what to do (backfillChoices.ts).
+ * @returns what was reported; never throws for a row, a data file or a journal problem (the item says it).
+ * @throws NotReadyError when the environment cannot sign or has no address.
+ */
+export async function runBackfillItems(a: BackfillItemRun): Promise<BackfillTestReport> {
+  const head = a.items[0] as vscode.TestItem;
+  const data = dataFileOf(a.uri, a.text) as vscode.Uri;
+  const environment = await a.flowRuns.environment(a.env);
+  const reports = a.flowRuns.backfillReports(a.env);
+  head.children.replace([]);
+  for (const it of a.items) a.run.started(it);
+  const rows = rowReporter(a, head, data);
   const started = Date.now();
   const title = `Backfill ${vscode.workspace.asRelativePath(a.uri)} on ${ENVIRONMENTS[a.env].label}`;
   const progressLines: string[] = [];
@@ -147,35 +152,40 @@ export async function runBackfillItems(a: BackfillItemRun): Promise<BackfillTest
   const abort = new AbortController();
   const cancelRun = a.token.onCancellationRequested(() => abort.abort());
   try {
+    // Judged as body files are (docs/flows.md, What a flow may do): inside the workspace folder, links resolved.
+    const dataPath = await a.flowRuns.dataPathOf(a.uri, dataDirectiveOf(a.text) as string);
     summary = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
       token.onCancellationRequested(() => abort.abort());
       return runBackfill({
-        flow: a.flow, flowText: a.text, flowPath: a.uri.fsPath, dataPath: data.fsPath, environment,
-        readFile: (p) => readText(relativeTo(a.uri, p)),
+        flow: a.flow, flowText: a.text, flowPath: a.uri.fsPath, dataPath, environment,
+        readFile: a.flowRuns.readerFor(a.uri),
+        hosts: a.flowRuns.hostPolicy(a.env),
+        onExchange: reports.onExchange,
         variables: a.flowRuns.variablesOf(a.env, a.uri),
         resume: a.resume,
         jobs: jobsSetting(a.uri),
         retryUnknown: a.choices.retryUnknown ?? false,
-        confirmSkipInvalid: (total, invalid) => askInvalidRows(total, invalid, firstInvalid, a.choices.invalidRows),
+        confirmSkipInvalid: (total, invalid) => askInvalidRows(total, invalid, rows.state.firstInvalid, a.choices.invalidRows),
         signal: abort.signal,
         listener: {
-          onInvalidRow,
+          onInvalidRow: rows.onInvalidRow,
           onChecked: (total, invalid) => progress.report({ message: `${total} rows checked${invalid ? `, ${invalid} invalid` : ''}: sending…` }),
-          onRowEnd,
+          onRowEnd: rows.onRowEnd,
           onProgress: progressReporter(progress, progressLines),
         },
       });
     });
   } catch (err) {
-    if (!(err instanceof RowsError || err instanceof JournalError)) throw err;
+    if (!(err instanceof RowsError || err instanceof JournalError || err instanceof FlowFileAccessError)) throw err;
     earlierRun = err instanceof JournalError && err.code === 'exists';
-    error = earlierRun ? earlierRunText(a.uri, data) : err.message;
+    error = earlierRun ? earlierRunText(a.uri, data) : err instanceof FlowFileAccessError ? `Not run: # @data ${err.reason}.` : err.message;
     if (earlierRun) offerResume(a.uri, a.env, error);
   } finally {
     cancelRun.dispose();
+    reports.end();
   }
-  if (summary && a.resume && !a.choices.retryUnknown) offerRetryUnknown(summary, firstCheck, resendUnknown(a.uri, a.env, RESUME_BACKFILL_COMMAND));
-  const r = report(a, head, { summary, error, earlierRun, rowItems, more, cancelled: abort.signal.aborted, durationMs: Date.now() - started, progress: progressLines });
+  if (summary && a.resume && !a.choices.retryUnknown) offerRetryUnknown(summary, rows.state.firstCheck, resendUnknown(a.uri, a.env, RESUME_BACKFILL_COMMAND));
+  const r = report(a, head, { summary, error, earlierRun, rowItems: rows.state.rowItems, more: rows.state.more, cancelled: abort.signal.aborted, durationMs: Date.now() - started, progress: progressLines });
   if (summary) announceEnd(title, r);
   return r;
 }

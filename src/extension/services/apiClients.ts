@@ -147,6 +147,14 @@ export class ApiClients implements vscode.Disposable {
     return this.mintV2(env, target.baseUrls.v2);
   }
 
+  /**
+   * Tells the views that data changed on `change.env` through a client of the editor's that is not this one (a
+   * backfill's rows, once when its run ends): the trees redraw what it names.
+   */
+  announce(change: DataChange): void {
+    this.dataEmitter.fire(change);
+  }
+
   /** The last partner JWT sent to `env` in this session (memory only; for the 401 checklist of the response view). */
   lastToken(env: EnvironmentId): string | undefined {
     return this.lastTokens.get(env);

@@ -4,9 +4,11 @@ import { runFlow } from '../../core/flows';
 import { describeCarried, type Carried, type HostPolicy } from '../../core/flows/carried';
 import { FlowFileAccessError, readInScope, readScopeOf, resolveInScope, type ReadScope } from '../../core/flows/projectFiles';
 import type { FlowEnvironment, FlowFile, FlowRunListener, RequestResult } from '../../core/flows/types';
-import type { ToolkitClient } from '../../core/client/clientFor';
+import type { SentReport, ToolkitClient } from '../../core/client/clientFor';
+import type { EndpointId } from '../../core/contract/types';
 import { ENVIRONMENTS, type EnvironmentId } from '../../core/environments';
-import type { ApiClients } from './apiClients';
+import { isDataChanging, type ApiClients, type DataChange } from './apiClients';
+import type { IntegrationLog } from './integrationLog';
 import type { JwtService } from './jwtService';
 import type { VariablesService } from './variables';
 import { openDocument } from './flowIndex';
@@ -58,7 +60,40 @@ export class FlowRuns implements vscode.Disposable {
     private readonly api: ApiClients,
     private readonly jwt: JwtService,
     private readonly variables: VariablesService,
+    private readonly integrationLog: IntegrationLog,
   ) {}
+
+  /**
+   * What a backfill's rows tell the editor (docs/sending.md): rows stay out of Request History (it keeps 200 requests;
+   * a backfill sends thousands); on the administrator's environments a failed row's exchange is added to the
+   * Integration Log (the Local sandbox logs every request itself); the writes that succeeded redraw the trees once,
+   * when the run ends (`end`), one data event per endpoint written.
+   */
+  backfillReports(env: EnvironmentId): { onExchange: (sent: SentReport) => void; end: () => void } {
+    const written = new Map<EndpointId, DataChange>();
+    return {
+      onExchange: (r) => {
+        if (!r.ok && ENVIRONMENTS[env].remote) this.integrationLog.add([r.exchange]);
+        if (r.ok && r.call && isDataChanging(r.call.endpointId)) written.set(r.call.endpointId, { env, endpointId: r.call.endpointId });
+      },
+      end: () => {
+        for (const change of written.values()) this.api.announce(change);
+        written.clear();
+      },
+    };
+  }
+
+  /**
+   * Where `path` (a flow's `# @data` file) is on disk, links resolved, when the flow `uri` may read it: inside its
+   * workspace folder or `tpp.flows.allowRead` (core's projectFiles.ts).
+   * @throws FlowFileAccessError naming the path and why.
+   */
+  async dataPathOf(uri: vscode.Uri, path: string): Promise<string> {
+    if (uri.scheme !== 'file') throw new FlowFileAccessError(`${path} is not on this machine's disk: a backfill streams its data file from a folder on disk`);
+    const folder = vscode.workspace.getWorkspaceFolder(uri)?.uri;
+    const flowDir = dirname(uri.fsPath);
+    return resolveInScope(path, flowDir, await readScopeOf(folder?.scheme === 'file' ? folder.fsPath : flowDir, allowedReadDirs()));
+  }
 
   /**
    * Where a flow runs on `env` and the client it sends with: ApiClients' client (core's client/clientFor.ts), so a

@@ -59,7 +59,7 @@ function iconOf(status: number | undefined): vscode.ThemeIcon {
  * My Application (docs/proxy.md), in capitals for Production so that live traffic is never mistaken for a test.
  */
 function envOf(x: Exchange): string {
-  if (x.source !== 'proxy-log') return 'Local';
+  if (x.source === 'sandbox-log') return 'Local';
   return isEnvironmentId(x.env) ? ENVIRONMENTS[x.env].logLabel : x.env;
 }
 
