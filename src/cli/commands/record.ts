@@ -11,7 +11,7 @@ import { CliCommand, CliIo, UsageError } from '../io';
 const USAGE =
   'tpp record (--sandbox <origin> | <log file>) [--out <file.http>] [--force] [--partner <id>] [--since <ISO 8601>] [--path <pattern>] [--admin-token <t>] [--env local|sandbox|production] [--skip-refused]';
 
-const HELP = `Writes a regression flow (.http, docs/flows.md "Recording a flow") from what was sent: the requests your application
+const HELP = `Writes a regression flow (.http, tpp docs flows: "Recording a flow") from what was sent: the requests your application
 sent to a tpp sandbox (its journal, read through the control API) or through tpp proxy (a file of its --log json lines,
 or of journal entries or exchanges). One request per exchange, in order; an id an earlier answer gave is read from that
 answer ({{registration.response.body.$.id}}); invoice numbers and the requests' dates are variables new on each run;

@@ -37,7 +37,7 @@ Requests to the contract's endpoints get a fresh JWT per attempt, retries and du
                               project otherwise: the nearest folder above it holding .git or tpp.json
   --allow-host <host>         let requests carry your values (body files, the Partner ID, --var values, data rows,
                               answers of signed requests) to <host> or <host:port> (repeatable); otherwise they go
-                              only to the environment's addresses (docs/flows.md, What a flow may do)
+                              only to the environment's addresses (tpp docs flows: What a flow may do)
   -h, --help                  this help
 
 A failed request skips the rest of its own file. Nothing is sent when a file has an error (syntax, an unknown
