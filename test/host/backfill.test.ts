@@ -36,7 +36,13 @@ const toasts = () => texts('.notifications-toasts .notification-list-item-messag
 /** The notification matching `re`, once shown (undefined without the harness's driver: then nothing is checked). */
 async function notification(re: RegExp): Promise<string | undefined> {
   if (!hasDriver()) return undefined;
-  const t = await until(async () => (await toasts()).find((x) => re.test(x)), 20_000);
+  let t = await until(async () => (await toasts()).find((x) => re.test(x)), 10_000);
+  if (!t) {
+    // A toast already hidden (or never raised while another notification held the corner) is in the notification center.
+    await cmd('notifications.showList');
+    t = await until(async () => (await toasts()).find((x) => re.test(x)), 10_000);
+    await cmd('notifications.hideList');
+  }
   assert.ok(t, `a notification ${re}; shown: ${JSON.stringify(await toasts())}`);
   return t;
 }
