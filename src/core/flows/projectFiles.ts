@@ -97,10 +97,10 @@ export async function resolveInScope(written: string, flowDir: string, scope: Re
 /**
  * Reads a file a flow names, within its scope (see {@link resolveInScope}): a regular file, opened without following
  * a link, at most `maxBytes` (default {@link MAX_FLOW_FILE_BYTES}).
- * @returns the file's text (UTF-8).
+ * @returns the file's bytes.
  * @throws FlowFileAccessError with the path and why.
  */
-export async function readInScope(written: string, flowDir: string, scope: ReadScope, maxBytes = MAX_FLOW_FILE_BYTES): Promise<string> {
+export async function readBytesInScope(written: string, flowDir: string, scope: ReadScope, maxBytes = MAX_FLOW_FILE_BYTES): Promise<Buffer> {
   const real = await resolveInScope(written, flowDir, scope);
   // O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused below as not a regular file.
   const flags = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
@@ -115,26 +115,40 @@ export async function readInScope(written: string, flowDir: string, scope: ReadS
     const info = await handle.stat();
     if (!info.isFile()) throw new FlowFileAccessError(`${written} is not a regular file`);
     if (info.size > maxBytes) throw new FlowFileAccessError(`${written} has ${info.size} bytes, more than the ${maxBytes} a flow reads from one file`);
-    return await handle.readFile('utf8');
+    return await handle.readFile();
   } finally {
     await handle.close();
   }
 }
 
+/** {@link readBytesInScope} as UTF-8 text. */
+export async function readInScope(written: string, flowDir: string, scope: ReadScope, maxBytes = MAX_FLOW_FILE_BYTES): Promise<string> {
+  return (await readBytesInScope(written, flowDir, scope, maxBytes)).toString('utf8');
+}
+
 /**
- * A reader of the files a flow names, relative to that flow: `(path, flowFile) => text`, the shape of
- * `FlowRunOptions.readFile`. Each flow's project is found once.
+ * The readers of the files flows name, relative to each flow: `text(path, flowFile)` (the shape of
+ * `FlowRunOptions.readFile`) and `bytes(path, flowFile)` (`FlowRunOptions.readBytes`). Each flow's project is found once.
  * @param cwd the directory the flow paths are relative to.
  * @param allowed directories the user allowed besides each flow's project.
  */
-export function projectReader(cwd: string, allowed: readonly string[] = []): (path: string, flowFile: string) => Promise<string> {
+export function projectReaders(cwd: string, allowed: readonly string[] = []): { text: (path: string, flowFile: string) => Promise<string>; bytes: (path: string, flowFile: string) => Promise<Uint8Array> } {
   const scopes = new Map<string, Promise<ReadScope>>();
-  return async (path, flowFile) => {
+  const scopeOf = (flowFile: string): Promise<ReadScope> => {
     let scope = scopes.get(flowFile);
     if (!scope) {
       scope = projectOf(flowFile, cwd).then((p) => readScopeOf(p, allowed));
       scopes.set(flowFile, scope);
     }
-    return readInScope(path, dirname(resolve(cwd, flowFile)), await scope);
+    return scope;
   };
+  return {
+    text: async (path, flowFile) => readInScope(path, dirname(resolve(cwd, flowFile)), await scopeOf(flowFile)),
+    bytes: async (path, flowFile) => readBytesInScope(path, dirname(resolve(cwd, flowFile)), await scopeOf(flowFile)),
+  };
+}
+
+/** The text reader of {@link projectReaders}. */
+export function projectReader(cwd: string, allowed: readonly string[] = []): (path: string, flowFile: string) => Promise<string> {
+  return projectReaders(cwd, allowed).text;
 }
