@@ -41,7 +41,7 @@ function graphqlProblems(lines: readonly Line[], style: 'rest-client' | 'httpyac
   const variables = blank < 0 ? [] : lines.slice(blank + 1);
   if (style === 'httpyac') {
     const name = HTTPYAC_GRAPHQL_RE.exec(lines[0]?.text ?? '')?.[2];
-    if (name?.includes('{') && lines[0]) at(lines[0], `GraphQL operation '${name}': httpyac would send '${name}' as its operationName; put a space before {.`);
+    if (name?.includes('{') && lines[0]) at(lines[0], name.startsWith('{') ? `An anonymous GraphQL ${/mutation/.test(lines[0].text) ? 'mutation' : 'query'}: httpyac would send '{' as its operationName; name it (query Shops {).` : `GraphQL operation '${name}': httpyac would send '${name}' as its operationName; put a space before {.`);
     const second = variables.find((l) => /^\s*(query|mutation|fragment)\b/.test(l.text));
     if (second) at(second, 'A second GraphQL block after the variables: httpyac reads it as another query or fragment; keep one query (fragments inside it) and its variables.');
   }
