@@ -152,7 +152,7 @@ async function loadFlows(paths: readonly string[], cwd: string, o: { environment
     const flow = parseFlow(text, path);
     files.push(flow);
     const readFile = (p: string) => o.access.read(p, path);
-    problems.push(...flow.problems, ...(await checkFlowForRun(flow, { names, readFile, processEnv: o.processEnv, environmentId: o.environment.id, hosts: { environment: o.environment, variables: o.variables, policy: o.access.hosts } })));
+    problems.push(...flow.problems, ...(await checkFlowForRun(flow, { names, readFile, prompts: 'from-variables', processEnv: o.processEnv, environmentId: o.environment.id, hosts: { environment: o.environment, variables: o.variables, policy: o.access.hosts } })));
     const replaced = replacedEnvironmentNames(flow, addresses);
     if (replaced) notes.push(`${path}:${replaced.line}:${replaced.column}: note: ${replaced.message}\n`);
   }

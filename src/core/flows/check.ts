@@ -24,8 +24,11 @@ export interface FlowCheckOptions {
    * carry the user's values to another host is an error (carried.ts). Absent: hosts are checked only as requests go.
    */
   readonly hosts?: { readonly environment: FlowEnvironment; readonly variables: Readonly<Record<string, string>>; readonly policy?: HostPolicy };
-  /** True when the run asks for `# @prompt` values (the editor); false or absent (`tpp run`): they come from `names` (`--var`). */
-  readonly prompts?: boolean;
+  /**
+   * Where `# @prompt` values come from: `asked` (the default: the editor asks when the request runs) or
+   * `from-variables` (`tpp run`: `names`, given with `--var`; a prompt without one is an error).
+   */
+  readonly prompts?: 'asked' | 'from-variables';
   /** The process environment `{{$processEnv NAME}}` will read; absent: not checked. */
   readonly processEnv?: Readonly<Record<string, string | undefined>>;
   /** The run's environment id, for `.env.<id>` (`{{$dotenv}}`, dotenv.ts). */
@@ -34,7 +37,7 @@ export interface FlowCheckOptions {
 
 /** `# @prompt` lines whose value the run will not have: `tpp run` asks nothing, the value comes from --var. */
 function promptProblems(file: FlowFile, options: FlowCheckOptions): FlowProblem[] {
-  if (options.prompts) return [];
+  if (options.prompts !== 'from-variables') return [];
   return file.requests.flatMap((r) =>
     (r.prompts ?? [])
       .filter((p) => !options.names.has(p.name))

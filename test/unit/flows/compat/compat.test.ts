@@ -125,7 +125,7 @@ describe('flows: the same file in REST Client and httpyac (compatibility corpus)
   });
 
   describe('constructs tpp refuses', () => {
-    for (const [i, r] of REFUSED.entries()) {
+    for (const r of REFUSED) {
       it(`${r.name}: refused before anything is sent, naming it`, () => {
         const problems = parseFlow(r.text, 'refused.http').problems.filter((p) => p.severity === 'error');
         assert.ok(problems.some((p) => r.problem.test(p.message)), problems.map((p) => p.message).join('\n') || 'no problem');
