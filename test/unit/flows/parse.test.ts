@@ -122,6 +122,41 @@ describe('flows: parser', () => {
     assert.match(problems('GET https://h/{{r.request.body.$}}')[0] ?? '', /not supported in flows/);
   });
 
+  it('reads the constructs of REST Client, httpyac and JetBrains as they do (compat corpus: test/unit/flows/compat)', () => {
+    const f = parseFlow(
+      [
+        '# @title Not sent or checked',
+        '# @unknown-directive is a comment, as in both tools',
+        'GET https://h/comments',
+        '    ?page=2',
+        '    &pageSize=10',
+        '# @no-redirect',
+        'Accept: application/json',
+        '',
+        '<> ./previous-answer.json',
+        '###',
+        '# @disabled',
+        '// @no-cookie-jar',
+        '# @prompt dealer The dealer number',
+        'POST https://h/x',
+        'Content-Type: multipart/form-data; boundary=B',
+        '',
+        '--B',
+        '# a comment line, left out',
+        '< ./tire.png',
+        '--B--',
+      ].join('\n'),
+      'f.http',
+    );
+    assert.deepEqual(f.problems, []);
+    const [a, b] = f.requests;
+    assert.equal(a?.url, 'https://h/comments?page=2&pageSize=10');
+    assert.equal(a?.noRedirect, true);
+    assert.equal(a?.body, undefined, 'a JetBrains response reference is neither sent nor checked');
+    assert.deepEqual([b?.disabled, b?.noCookieJar, b?.prompts?.map((p) => [p.name, p.description])], [{ line: 11, column: 3 }, true, [['dealer', 'The dealer number']]]);
+    assert.deepEqual(b?.body, { kind: 'inline', text: '--B\n< ./tire.png\n--B--', line: 17, column: 1, files: [{ path: './tire.png', resolveVariables: false, line: 19, column: 1, index: 1 }] });
+  });
+
   it('never throws on arbitrary text', () => {
     fc.assert(
       fc.property(fc.string({ unit: fc.constantFrom('#', '#', '@', '?', '?', ' ', '\n', '\n', '{', '}', '<', 'G', 'E', 'T', ':', 'h', '/', '$', '=') }), (s) => {
@@ -138,7 +173,8 @@ const word = fc.stringMatching(/^[a-z][a-z0-9]{0,6}$/);
 const request = fc.record({
   title: fc.option(fc.stringMatching(/^[A-Za-z][A-Za-z ]{0,10}[a-z]$/), { nil: undefined }),
   name: fc.option(word, { nil: undefined }),
-  method: fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE'),
+  method: fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'GRAPHQL'),
+  meta: fc.subarray(['# @disabled', '// @no-redirect', '# @no-cookie-jar', '# @prompt dealer The dealer number']),
   path: fc.array(word, { maxLength: 3 }),
   headers: fc.array(fc.tuple(fc.stringMatching(/^[A-Z][a-z]{0,5}(-[A-Z][a-z]{0,5})?$/), fc.stringMatching(/^[a-z0-9][a-z0-9 /;=]{0,10}[a-z0-9]$/)), { maxLength: 3 }),
   body: fc.option(
@@ -163,6 +199,7 @@ function fileText(vars: readonly [string, string][], reqs: readonly GeneratedReq
       seen.add(r.name);
       lines.push(`# @name ${r.name}`);
     }
+    lines.push(...r.meta);
     lines.push(`${r.method} https://h.example/${r.path.join('/')}`, ...r.headers.map(([n, v]) => `${n}: ${v}`));
     if (r.body) lines.push('', r.body.kind === 'inline' ? r.body.text : `${r.body.resolveVariables ? '<@' : '<'} ${r.body.path}`);
     if (r.assertions.length) lines.push('', ...r.assertions);
