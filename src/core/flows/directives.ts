@@ -17,7 +17,7 @@ export type Directive =
 /** The words of the script refusal: every script construct says the same. */
 export const SCRIPTS_NOT_RUN = 'scripts are not run: use ?? assertions (status, header, body, duration, contract) and @name references';
 
-const META_RE = /^\s*(?:#+|\/{2,})\s*@([\w-]+)(?:\s+(.*?))?\s*$/;
+const META_RE = /^\s*(?:#+|\/{2,})\s*@([\w-]+)(?:(?:\s*=\s*|\s+)(.*?))?\s*$/;
 /** httpyac's script block: `{{`, `{{@response`, `{{+request`… alone on a line, up to a `}}` line. */
 const JS_BLOCK_RE = /^\s*\{\{(@js\s+)?(\+|@)?(request|streaming|response|after|responseLogging)?\s*$/i;
 const JS_BLOCK_END = /^\s*\}\}\s*$/;

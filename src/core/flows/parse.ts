@@ -128,6 +128,8 @@ function preLine(block: Block, text: string, line: number, variables: Variable[]
     variables.push({ name: variable[1] as string, value: variable[2] as string, line, column: text.indexOf('@') + 1 });
     return;
   }
+  if (/^\s*@[\w.-]+\s*:=/.test(text)) return problem("A lazy variable (httpyac's @name := value): write @name = value; a file variable is resolved when first used and keeps its value.", text.indexOf('@') + 1, 'flow-unsupported');
+  if (/^\s*@global\./.test(text)) return problem("A global variable (httpyac's @global.name = value): write @name = value in each file that uses it.", text.indexOf('@') + 1, 'flow-unsupported');
   if (text.trimStart().startsWith('@')) return problem('A file variable is @name = value, e.g. @shop = 1042.', text.indexOf('@') + 1);
   if (text.trimStart().startsWith('??')) return problem('An assertion (??) goes after the request line of its request.', text.indexOf('??') + 1, 'flow-assertion');
   const req = requestLine(text);

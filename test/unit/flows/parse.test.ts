@@ -135,6 +135,7 @@ describe('flows: parser', () => {
         '',
         '<> ./previous-answer.json',
         '###',
+        '# @name=upload',
         '# @disabled',
         '// @no-cookie-jar',
         '# @prompt dealer The dealer number',
@@ -153,8 +154,8 @@ describe('flows: parser', () => {
     assert.equal(a?.url, 'https://h/comments?page=2&pageSize=10');
     assert.equal(a?.noRedirect, true);
     assert.equal(a?.body, undefined, 'a JetBrains response reference is neither sent nor checked');
-    assert.deepEqual([b?.disabled, b?.noCookieJar, b?.prompts?.map((p) => [p.name, p.description])], [{ line: 11, column: 3 }, true, [['dealer', 'The dealer number']]]);
-    assert.deepEqual(b?.body, { kind: 'inline', text: '--B\n< ./tire.png\n--B--', line: 17, column: 1, files: [{ path: './tire.png', resolveVariables: false, line: 19, column: 1, index: 1 }] });
+    assert.deepEqual([b?.name, b?.disabled, b?.noCookieJar, b?.prompts?.map((p) => [p.name, p.description])], ['upload', { line: 12, column: 3 }, true, [['dealer', 'The dealer number']]]);
+    assert.deepEqual(b?.body, { kind: 'inline', text: '--B\n< ./tire.png\n--B--', line: 18, column: 1, files: [{ path: './tire.png', resolveVariables: false, line: 20, column: 1, index: 1 }] });
   });
 
   it('never throws on arbitrary text', () => {

@@ -184,5 +184,6 @@ export const REFUSED: readonly RefusedCase[] = [
   { name: 'header-trailing-comma', text: 'GET {{echo}}/x\nAccept: text/html,\n', problem: /ends with ',': httpyac drops the comma and REST Client sends it/ },
   { name: 'body-file-encoding', text: 'POST {{echo}}/x\n\n<@latin1 ./body.txt\n', problem: /<@latin1: tpp reads body files as UTF-8/ },
   { name: 'streamed-body', text: 'POST {{echo}}/x\n\n{"a":1}\n===\n{"b":2}\n', problem: /splits a streamed body \(httpyac\)/ },
+  { name: 'lazy-variable', text: '@token := {{login.response.body.$.token}}\nGET {{echo}}/x\n', problem: /lazy variable \(httpyac's @name := value\)/ },
   { name: 'assert-xpath', text: 'GET {{echo}}/x\n\n?? xpath //id == 1\n', problem: /\?\? xpath reads an XML answer \(httpyac\)/ },
 ];
