@@ -75,7 +75,8 @@ export async function sendFlowRequest(req: PreparedRequest, ctx: FlowSendContext
     beforeHop: (hop) => hostRefusal(hop.to.href, [...(carriedOnHop?.(hop) ?? []), ...(atEnvironment(hop.from, env) ? [{ kind: 'answer' as const, request: req.title }] : [])], env, ctx.hosts),
   };
   const policy = { ...(ctx.signal ? { signal: ctx.signal } : {}), redirects, ...(ctx.cookies && useCookies !== false ? { cookies: ctx.cookies } : {}) };
-  const sent = await ctx.client.send({ kind: 'written', ...written, ...(bytes ?? body) !== undefined ? { body: bytes ?? body } : {} }, policy);
+  const sentBody = bytes ?? body;
+  const sent = await ctx.client.send({ kind: 'written', ...written, ...(sentBody !== undefined ? { body: sentBody } : {}) }, policy);
   const base = { endpoints: sent.endpoints, exchange: sent.exchange, ...(sent.recovered ? { recovered: true } : {}) };
   if (!sent.answer) return { ...base, error: sentError(sent), ...(outcomeUnknown(sent.error) ? { outcomeUnknown: true } : {}) };
   // An answer of another host than the environment's carries nothing of the partner's (carried.ts).
