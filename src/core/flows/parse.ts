@@ -13,7 +13,7 @@ import { authorizationProblem } from './authorization';
 import { directiveOf } from './directives';
 import { bodyOf } from './parseBody';
 import { staticReferenceProblems } from './parseChecks';
-import { PATH_LINE_RE, QUERY_LINE_RE, requestLine } from './requestLine';
+import { PATH_LINE_RE, QUERY_LINE_RE, requestLine, urlLineProblem } from './requestLine';
 import type { FlowAssertion, FlowFile, FlowPosition, FlowProblem, FlowPrompt, FlowRequest } from './types';
 
 export { FLOW_METHODS } from './requestLine';
@@ -106,6 +106,8 @@ function applyMeta(block: Block, key: string, value: string | undefined, line: n
 function headerLine(block: Block, text: string, line: number, problem: Problem): void {
   const request = block.request;
   if (request && (QUERY_LINE_RE.test(text) || PATH_LINE_RE.test(text))) {
+    const bad = urlLineProblem(text);
+    if (bad) return problem(bad, text.length - text.trimStart().length + 1);
     request.url += text.trim();
     return;
   }

@@ -9,9 +9,15 @@ export const FLOW_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'O
 
 const HTTP_VERSION_RE = /\s+HTTP\/(\S+)$/;
 /** A line that continues the query string (REST Client and httpyac: it starts with `?` or `&`). */
-export const QUERY_LINE_RE = /^\s*[?&]\S*\s*$/;
+export const QUERY_LINE_RE = /^\s*[?&]/;
 /** A line that continues the path (httpyac: it starts with one `/`; `//` is a comment). */
 export const PATH_LINE_RE = /^\s*\/(?!\/)[^*\s]*\s*$/;
+
+/** Why a line continuing the URL cannot be added to it (a space outside {{…}}), or undefined. */
+export function urlLineProblem(line: string): string | undefined {
+  const t = line.trim();
+  return /\s/.test(t.replace(/\{\{[^{}]*\}\}/g, '')) ? `A URL holds no spaces: '${t}' (encode a space as %20).` : undefined;
+}
 
 /** A stand-in for a space inside {{…}} while a request line is split (a character no request line holds). */
 const HIDDEN_SPACE = '\u0001';

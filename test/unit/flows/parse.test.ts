@@ -129,7 +129,7 @@ describe('flows: parser', () => {
         '# @unknown-directive is a comment, as in both tools',
         'GET https://h/comments',
         '    ?page=2',
-        '    &pageSize=10',
+        '    &pageSize={{$randomInt 1 5}}',
         '# @no-redirect',
         'Accept: application/json',
         '',
@@ -151,7 +151,8 @@ describe('flows: parser', () => {
     );
     assert.deepEqual(f.problems, []);
     const [a, b] = f.requests;
-    assert.equal(a?.url, 'https://h/comments?page=2&pageSize=10');
+    assert.equal(a?.url, 'https://h/comments?page=2&pageSize={{$randomInt 1 5}}');
+    assert.match(problems('GET https://h/x\n  &q=a b')[0] ?? '', /^2:3 error flow-syntax A URL holds no spaces: '&q=a b'/);
     assert.equal(a?.noRedirect, true);
     assert.equal(a?.body, undefined, 'a JetBrains response reference is neither sent nor checked');
     assert.deepEqual([b?.name, b?.disabled, b?.noCookieJar, b?.prompts?.map((p) => [p.name, p.description])], ['upload', { line: 12, column: 3 }, true, [['dealer', 'The dealer number']]]);
