@@ -50,6 +50,9 @@ function differences(got: readonly Received[], want: readonly Expected[], times:
   return out;
 }
 
+/** The environment without proxy settings: httpyac would send to the echo server through them. */
+const withoutProxies = (env: NodeJS.ProcessEnv): NodeJS.ProcessEnv => Object.fromEntries(Object.entries(env).filter(([k]) => !/^(https?|all|no)_proxy$/i.test(k)));
+
 /** The requests that arrived for a corpus file: its first path segment is the file's name. */
 const forCase = (received: readonly Received[], c: CorpusCase) => received.filter((r) => r.target.split('/')[1] === c.file.replace(/\.http$/, ''));
 
@@ -108,7 +111,7 @@ describe('flows: the same file in REST Client and httpyac (compatibility corpus)
       const vars = Object.entries(variables()).map(([k, v]) => `${k}=${v}`);
       const before = new Date();
       const stdout = await new Promise<string>((done, fail) =>
-        execFile(process.execPath, [cli, 'send', ...compared.map((c) => c.file), '--all', '--json', '--var', ...vars], { cwd: dir, env: { ...process.env, ...CORPUS_PROCESS_ENV, NO_COLOR: '1' }, maxBuffer: 64 << 20 }, (err, out, errOut) => (err ? fail(new Error(`${err.message}\n${errOut}`)) : done(out))),
+        execFile(process.execPath, [cli, 'send', ...compared.map((c) => c.file), '--all', '--json', '--var', ...vars], { cwd: dir, env: { ...withoutProxies(process.env), ...CORPUS_PROCESS_ENV, NO_COLOR: '1' }, maxBuffer: 64 << 20 }, (err, out, errOut) => (err ? fail(new Error(`${err.message}\n${errOut}`)) : done(out))),
       );
       times = [before, new Date()];
       received = echo.received.slice(start);
