@@ -2,7 +2,8 @@
  * Redirects and cookies of a flow under the host rule (docs/flows.md, What a flow may do; How requests are sent): a
  * redirect is followed as REST Client and httpyac follow it, but the token the toolkit minted never leaves the origin
  * it was made for, a hop to another host is judged like a request (what it still carries, and the redirecting answer
- * when the environment gave it), and a cookie the environment set goes to no other host unless the user allowed it.
+ * when the environment gave it), and a cookie the environment set goes to no other host unless the user allowed it. A
+ * contract call carries the file's headers and the jar's cookies too.
  */
 import * as assert from 'node:assert/strict';
 import { parseFlow } from '../../../src/core/flows/parse';
@@ -78,6 +79,14 @@ describe('flows: redirects and cookies under the host rule', () => {
     assert.deepEqual(allowed.map((r) => r.outcome), ['passed', 'passed', 'passed'], allowed.map((r) => r.message).join('\n'));
     assert.equal(header(other.received[0], 'cookie'), 'session=s-1; theme=dark');
     assert.equal(header(other.received[1], 'cookie'), undefined);
+  });
+
+  it("a contract call carries the headers the file writes and the jar's cookies, with its fresh token", async () => {
+    const r = await run('POST {{baseUrl}}/login\n\n###\nGET {{baseUrl}}/verify-token\nX-Correlation-Id: c-1\nAccept: application/json; charset=utf-8\n');
+    assert.equal(r[1]?.exchange?.endpoint?.id, 'verifyToken', 'sent as the contract call');
+    const call = env.received[1];
+    assert.equal(call?.target, '/api/v3/verify-token');
+    assert.deepEqual(['authorization', 'x-correlation-id', 'accept', 'cookie'].map((n) => header(call, n)), [`Bearer ${TOKEN}`, 'c-1', 'application/json; charset=utf-8', 'session=s-1; theme=dark']);
   });
 
   it('each file has its own cookie jar', async () => {
