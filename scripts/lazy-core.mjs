@@ -37,10 +37,13 @@ export async function buildExtensionWithLazyCore(extensionOptions, coreOptions) 
     `\nexport const modules = {${files.map((f, i) => `${JSON.stringify(keyOf(f))}: m${i}`).join(', ')}};\n`;
   // undici (~520 KB minified, half of the core) is only needed to send a request: it is a bundle of its own,
   // dist/undici.js, required by the client on its first request (src/core/client/attempt.ts).
-  const undiciExternal = { name: 'undici-apart', setup: (b) => b.onResolve({ filter: /^undici$/ }, () => ({ path: './undici.js', external: true })) };
+  // tough-cookie (with its public suffix list, ~100 KB minified) is only needed once an answer sets a cookie in a
+  // flow (src/core/flows/cookies.ts): dist/tough-cookie.js, the same way.
+  const apart = { name: 'undici-apart', setup: (b) => b.onResolve({ filter: /^(undici|tough-cookie)$/ }, (args) => ({ path: `./${args.path}.js`, external: true })) };
   const [core] = await Promise.all([
-    esbuild.build({ ...coreOptions, plugins: [...(coreOptions.plugins ?? []), undiciExternal], stdin: { contents: entry, resolveDir: resolve('.'), sourcefile: 'core-entry.js', loader: 'js' }, outfile: 'dist/core.js' }),
+    esbuild.build({ ...coreOptions, plugins: [...(coreOptions.plugins ?? []), apart], stdin: { contents: entry, resolveDir: resolve('.'), sourcefile: 'core-entry.js', loader: 'js' }, outfile: 'dist/core.js' }),
     esbuild.build({ ...coreOptions, stdin: { contents: "module.exports = require('undici');", resolveDir: resolve('.'), sourcefile: 'undici-entry.js', loader: 'js' }, outfile: 'dist/undici.js' }),
+    esbuild.build({ ...coreOptions, stdin: { contents: "module.exports = require('tough-cookie');", resolveDir: resolve('.'), sourcefile: 'tough-cookie-entry.js', loader: 'js' }, outfile: 'dist/tough-cookie.js' }),
   ]);
 
   const require = createRequire(import.meta.url);

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { expandGlob, isGlob } from '../../core/diagnostics/glob';
 import { deriveBaseUrls, isEnvironmentId, ENVIRONMENT_IDS } from '../../core/environments';
-import { checkFlowForRun } from '../../core/flows/check';
+import { checkFlowForRun, replacedEnvironmentNames } from '../../core/flows/check';
 import { parseFlow } from '../../core/flows/parse';
 import { environmentVariablesOf, runFlows } from '../../core/flows/run';
 import type { FlowEnvironment, FlowFile, FlowProblem, RequestResult } from '../../core/flows/types';
@@ -29,7 +29,8 @@ Requests to the contract's endpoints get a fresh JWT per attempt, retries and du
   --v2-base-url <url>         version 2 host, {{v2BaseUrl}} (default: the origin of --base-url); env TPP_V2_BASE_URL
   --eligibility-base-url <u>  {{eligibilityBaseUrl}} (default: origin + /api/v1)
   --eligibility-token <t>     the provider-issued token of the eligibility lookup; env TPP_ELIGIBILITY_TOKEN
-  --var name=value            a variable for the files ({{name}}); repeatable; a file's @name = value wins
+  --var name=value            a variable for the files ({{name}}), also the value of a # @prompt name line;
+                              repeatable; a file's @name = value wins
   --reporter <r>              pretty (default), junit (JUnit XML) or json
   --out <file>                write the report to a file instead of stdout
   --bail                      stop the whole run at the first failed request
@@ -40,8 +41,11 @@ Requests to the contract's endpoints get a fresh JWT per attempt, retries and du
                               only to the environment's addresses (tpp docs flows: What a flow may do)
   -h, --help                  this help
 
-A failed request skips the rest of its own file. Nothing is sent when a file has an error (syntax, an unknown
-variable, an unreadable body file).
+A failed request skips the rest of its own file; # @disabled requests are skipped. Redirects are followed and
+cookies kept per file, as REST Client and httpyac do (# @no-redirect, # @no-cookie-jar). A file's own @baseUrl
+(and the other environment names) is replaced by the environment's, and a note says so. Nothing is sent when a
+file has an error (syntax, an unknown variable, an unreadable body file, a construct of REST Client, httpyac or
+JetBrains that tpp does not run as they do: scripts, for one, are not run).
 Exit 0 every request passed; 1 an assertion failed; 2 a file could not be parsed or an option is wrong;
 3 a request could not be completed (no answer, outcome unknown, a variable that could not be resolved).${BACKFILL_HELP}`;
 
@@ -113,10 +117,12 @@ export function exitCodeOf(results: readonly RequestResult[]): 0 | 1 | 3 {
 }
 
 /** Reads, parses and checks the flow files; every problem found, in file order. */
-async function loadFlows(paths: readonly string[], cwd: string, o: { environment: FlowEnvironment; variables: Record<string, string>; access: FlowAccess }): Promise<{ files: FlowFile[]; problems: FlowProblem[] }> {
-  const names = new Set([...Object.entries(environmentVariablesOf(o.environment)).flatMap(([k, v]) => (v !== undefined ? [k] : [])), ...Object.keys(o.variables)]);
+async function loadFlows(paths: readonly string[], cwd: string, o: { environment: FlowEnvironment; variables: Record<string, string>; access: FlowAccess; processEnv: NodeJS.ProcessEnv }): Promise<{ files: FlowFile[]; problems: FlowProblem[]; notes: string[] }> {
+  const addresses = environmentVariablesOf(o.environment);
+  const names = new Set([...Object.entries(addresses).flatMap(([k, v]) => (v !== undefined ? [k] : [])), ...Object.keys(o.variables)]);
   const files: FlowFile[] = [];
   const problems: FlowProblem[] = [];
+  const notes: string[] = [];
   for (const path of paths) {
     let text: string;
     try {
@@ -128,9 +134,11 @@ async function loadFlows(paths: readonly string[], cwd: string, o: { environment
     const flow = parseFlow(text, path);
     files.push(flow);
     const readFile = (p: string) => o.access.files.read(p, path);
-    problems.push(...flow.problems, ...(await checkFlowForRun(flow, { names, readFile, hosts: { environment: o.environment, variables: o.variables, policy: o.access.hosts } })));
+    problems.push(...flow.problems, ...(await checkFlowForRun(flow, { names, readFile, prompts: 'from-variables', processEnv: o.processEnv, environmentId: o.environment.id, hosts: { environment: o.environment, variables: o.variables, policy: o.access.hosts } })));
+    const replaced = replacedEnvironmentNames(flow, addresses);
+    if (replaced) notes.push(`${path}:${replaced.line}:${replaced.column}: note: ${replaced.message}\n`);
   }
-  return { files, problems };
+  return { files, problems, notes };
 }
 
 /** `tpp run`: see HELP. */
@@ -160,7 +168,8 @@ export async function runRunCommand(args: string[], io: CliIo, env: NodeJS.Proce
   // Backfill hook (docs/backfills.md): a flow over a data file runs row by row in backfill.ts.
   const backfill = await runBackfillIfData(paths, values, { io, cwd, environment, variables, reporter, access, ...(values.out ? { out: values.out } : {}) });
   if (backfill !== undefined) return backfill;
-  const { files, problems } = await loadFlows(paths, cwd, { environment, variables, access });
+  const { files, problems, notes } = await loadFlows(paths, cwd, { environment, variables, access, processEnv: env });
+  for (const n of notes) io.stderr.write(n);
   for (const p of problems) io.stderr.write(problemLine(p));
   if (problems.some((p) => p.severity === 'error')) {
     io.stderr.write(`tpp run: nothing was sent: fix the errors above.\n`);
@@ -176,6 +185,8 @@ export async function runRunCommand(args: string[], io: CliIo, env: NodeJS.Proce
     bail: values.bail ?? false,
     hosts: access.hosts,
     readFile: (p, flow) => access.files.read(p, flow),
+    readBytes: (p, flow) => access.files.readBytes(p, flow),
+    processEnv: env,
     listener: {
       onRequestStart: (file, r) => {
         if (tty) io.stdout.write(`\r\x1b[2K${done + 1}/${total} ${file}: ${r.label}`);

@@ -1,7 +1,8 @@
 /**
  * One attempt of a call (spec: Errors — redirects 301/302; Authentication — a new JWT per request): the request
- * and any same-origin redirect hops under the attempt timer, and the classification of network failures by
- * undici's error codes (sent or not, fatal or not). transport.ts decides whether to repeat.
+ * and any same-origin redirect hops under the attempt timer (a request as written: the hops written.ts allows), the
+ * run's cookies on each, and the classification of network failures by undici's error codes (sent or not, fatal or
+ * not). transport.ts decides whether to repeat.
  */
 import type { Dispatcher } from 'undici';
 
@@ -13,6 +14,7 @@ import { CancelledError, PolicyError } from './errors';
 import { REDIRECT_STATUSES } from './status';
 import type { TransportEvent, TransportOptions, TransportRequest } from './types';
 import { insecureUrlProblem, sameOrigin } from './urlPolicy';
+import { addJarCookies, keepJarCookies, nextWrittenHop, withExtraHeaders, writtenHeaders, type WrittenHop } from './written';
 import { maskSecrets } from '../log/mask';
 
 /** Codes of failures that happen before a request is written: repeating cannot duplicate anything. */
@@ -107,28 +109,37 @@ export async function attemptOnce(
   let current = origin;
   setUrl(current);
   const written = req.asWritten;
+  let hop: WrittenHop | undefined = written ? { method: req.method, headers: written.headers, ...(written.body !== undefined ? { body: written.body } : {}) } : undefined;
   try {
     for (let hops = 0; ; hops++) {
-      const token = req.token ? await req.token() : undefined;
+      // A token is made for the environment's origin: a request as written carries none to a hop elsewhere.
+      const token = req.token && (!hop || current.origin === origin.origin) ? await req.token() : undefined;
       if (userAborted) throw aborted();
-      const headers = written ? writtenHeaders(written.headers, token) : clientHeaders(options, token, bodyText !== undefined);
+      const headers = hop ? writtenHeaders(hop.headers, token) : withExtraHeaders(clientHeaders(options, token, bodyText !== undefined), req.extraHeaders);
+      if (req.cookies) await addJarCookies(headers, req.cookies, current, hop?.method ?? req.method);
       let res: Dispatcher.ResponseData;
       try {
         res = await undici().request(current, {
-          method: req.method as Dispatcher.HttpMethod,
+          method: (hop?.method ?? req.method) as Dispatcher.HttpMethod,
           headers,
-          body: written ? written.body : bodyText,
+          body: hop ? hop.body : bodyText,
           signal: controller.signal,
           dispatcher: options.dispatcher,
         });
       } catch (err) {
         return classifyNetworkError(err, current, timedOut, userAborted, timeoutMs, aborted);
       }
+      if (req.cookies) await keepJarCookies(req.cookies, current, res.headers);
 
-      if (REDIRECT_STATUSES.includes(res.statusCode) && !written) {
+      const next = hop ? await nextWrittenHop(res, current, hop, hops, written?.redirects).catch(async (err: unknown) => {
         await res.body.dump().catch(() => undefined);
-        const target = redirectTarget(req.method, res, current, origin, hops, options.maxRedirects ?? 5);
-        emit({ type: 'redirect', method: req.method, url: maskSecrets(current.href), location: maskSecrets(target.href), status: res.statusCode });
+        throw err;
+      }) : undefined;
+      if (next || (!hop && REDIRECT_STATUSES.includes(res.statusCode))) {
+        await res.body.dump().catch(() => undefined);
+        const target = next ? next.url : redirectTarget(req.method, res, current, origin, hops, options.maxRedirects ?? 5);
+        emit({ type: 'redirect', method: hop?.method ?? req.method, url: maskSecrets(current.href), location: maskSecrets(target.href), status: res.statusCode });
+        if (next) hop = next.hop;
         current = target;
         setUrl(current);
         continue;
@@ -153,14 +164,6 @@ function clientHeaders(options: TransportOptions, token: string | undefined, jso
     'user-agent': options.userAgent ?? 'tpp-toolkit',
     ...(json ? { 'content-type': 'application/json' } : {}),
   };
-}
-
-/** The headers of a request as written: each as the file has it (repeated names joined), a token when given. */
-function writtenHeaders(list: NonNullable<TransportRequest['asWritten']>['headers'], token: string | undefined): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const h of list) out[h.name] = out[h.name] !== undefined ? `${out[h.name]}, ${h.value}` : h.value;
-  if (token !== undefined) out.Authorization = `Bearer ${token}`;
-  return out;
 }
 
 /**

@@ -11,7 +11,7 @@ import { ClientConfigError } from './errors';
 import { interpret } from './interpret';
 import { CHECKABLE_CREATES, repeatPolicyFor, type ReadForCheck } from './repeat';
 import { checkUrl, send } from './transport';
-import type { ApiResponse, TransportEvent } from './types';
+import type { ApiResponse, CookieJarLike, TransportEvent, WrittenHeader } from './types';
 
 export type { ApiResponse };
 import type { Clock, RetrySettings } from './backoff';
@@ -57,6 +57,10 @@ export interface CallOptions<E extends EndpointId = EndpointId> {
   readonly signal?: AbortSignal;
   /** Store number used with the invoice number when checking whether a create landed (version 3 tire protection). */
   readonly storeNumber?: string;
+  /** Headers sent besides the client's own (a flow request's written headers: docs/flows.md, How requests are sent). */
+  readonly headers?: readonly WrittenHeader[];
+  /** The run's cookie jar (a flow's): its cookies go with the call, the answer's Set-Cookie is kept in it. */
+  readonly cookies?: CookieJarLike;
 }
 
 /** The client: every endpoint of the contract's table is reachable through `call`, typed by its row. */
@@ -137,7 +141,7 @@ export function createClientFor(endpoints: Partial<EndpointTable>, options: Part
     def: EndpointDef,
     params: Readonly<Record<string, string | number>>,
     body: unknown,
-    o: { query?: Query; signal?: AbortSignal; storeNumber?: string; deadlineAt?: number },
+    o: { query?: Query; signal?: AbortSignal; storeNumber?: string; deadlineAt?: number; headers?: readonly WrittenHeader[]; cookies?: CookieJarLike },
   ): Promise<ApiResponse<unknown>> {
     const url = urlFor(def, params, o.query);
     const readId = CHECKABLE_CREATES[def.id];
@@ -154,14 +158,14 @@ export function createClientFor(endpoints: Partial<EndpointTable>, options: Part
         random: options.random,
         clock: options.clock,
       },
-      { method: def.method, url, body, token: tokenFor(def), signal: o.signal, repeat, deadlineAt: o.deadlineAt },
+      { method: def.method, url, body, token: tokenFor(def), signal: o.signal, repeat, deadlineAt: o.deadlineAt, ...(o.headers ? { extraHeaders: o.headers } : {}), ...(o.cookies ? { cookies: o.cookies } : {}) },
     );
     return interpret(def, exchange);
   }
 
   return {
     call: async (endpoint, params, body, o = {}) => {
-      const res = await callDef(resolve(endpoint), params as Readonly<Record<string, string | number>>, body, o as { query?: Query; signal?: AbortSignal; storeNumber?: string });
+      const res = await callDef(resolve(endpoint), params as Readonly<Record<string, string | number>>, body, o as { query?: Query; signal?: AbortSignal; storeNumber?: string; headers?: readonly WrittenHeader[]; cookies?: CookieJarLike });
       return res as ApiResponse<ResponseOf<typeof endpoint>>;
     },
   };

@@ -5,9 +5,10 @@
  * - a contract call (an endpoint of the table): a fresh JWT per attempt (spec: Authentication 7), retries of 429 and
  *   5xx with Retry-After, duplicate-safe creates (client.ts, transport.ts);
  * - a request as written (a flow's): when its method and path are a contract endpoint at one of the environment's
- *   addresses, without its own Authorization header and with a JSON body or none, it is that contract call; any other
- *   is sent once, exactly as written (transport.ts `asWritten`), with the same time and size limits, and a fresh JWT
- *   when it goes to the environment's addresses without an Authorization header.
+ *   addresses, without its own Authorization header and with a JSON body or none, it is that contract call (carrying
+ *   the headers the file writes); any other is sent once, exactly as written (transport.ts `asWritten`, written.ts),
+ *   with the same time and size limits, redirects and cookies as the policy says, and a fresh JWT when it goes to the
+ *   environment's addresses without an Authorization header.
  * Every outcome is one {@link Exchange} built by exchange/exchangeOf.ts, described (`hooks.describe`) and reported
  * (`hooks.onExchange`: the editor's history and data events) the same way, whichever front sent it.
  */
@@ -18,12 +19,13 @@ import { environmentBases, type EnvironmentAddresses } from '../environments';
 import { exchangeOf, type CallOutcome, type SentRequestInfo } from '../exchange/exchangeOf';
 import type { Exchange } from '../exchange/types';
 import { maskSecrets } from '../log/mask';
+import { answerOf, bodyText, type Answer } from './answerOf';
 import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS } from './attempt';
 import { createPartnerClient, type PartnerClient, type TokenProvider } from './client';
 import type { RetrySettings } from './backoff';
-import { ApiError, MalformedResponseError } from './errors';
+
 import { send } from './transport';
-import type { ApiResponse, Dispatcher, RawExchange, TransportEvent } from './types';
+import type { ApiResponse, CookieJarLike, Dispatcher, RawExchange, RedirectPolicy, TransportEvent, WrittenHeader } from './types';
 
 /** Where requests go and how they are signed. */
 export interface ClientEnvironment extends EnvironmentAddresses {
@@ -82,8 +84,8 @@ export interface WrittenRequest {
   readonly method: string;
   readonly url: string;
   readonly headers: readonly { readonly name: string; readonly value: string }[];
-  /** The body text as sent. */
-  readonly body?: string;
+  /** The body as sent: text, or bytes (a multipart body holding a file's bytes). */
+  readonly body?: string | Uint8Array;
   /** The body's JSON value, when it is JSON (a contract call sends that). */
   readonly json?: { readonly value: unknown };
   readonly title: string;
@@ -92,15 +94,17 @@ export interface WrittenRequest {
 /** How one request is sent. */
 export interface SendPolicy {
   readonly signal?: AbortSignal;
+  /** The run's cookie jar (docs/flows.md: a cookie jar per file run); absent: no cookies are kept or sent. */
+  readonly cookies?: CookieJarLike;
+  /**
+   * How a request as written follows redirects (got's rules, as REST Client and httpyac); absent: not followed. A
+   * request whose policy does not follow them is sent as written even to a contract endpoint (the partner client
+   * follows same-origin 301/302).
+   */
+  readonly redirects?: RedirectPolicy;
 }
 
-/** An answer as flows and rows read it: status, headers (lower-case names, as received), body text, duration (ms). */
-export interface Answer {
-  readonly status: number;
-  readonly headers: Readonly<Record<string, string>>;
-  readonly body: string;
-  readonly durationMs: number;
-}
+export type { Answer };
 
 /** The outcome of one request. */
 export interface Sent {
@@ -127,23 +131,6 @@ export interface ToolkitClient {
 }
 
 
-/** Answer headers as flows read them: lower-case names, one string each. */
-function flatHeaders(h: Readonly<Record<string, string | string[] | number | undefined>> | undefined): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(h ?? {})) if (value !== undefined) out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
-  return out;
-}
-
-/** The answer inside an outcome, if one came. */
-function answerOf(outcome: CallOutcome): Answer | undefined {
-  if ('response' in outcome) return { status: outcome.response.status, headers: flatHeaders(outcome.response.headers), body: outcome.response.rawBody, durationMs: outcome.response.durationMs };
-  if ('raw' in outcome) return { status: outcome.raw.status, headers: flatHeaders(outcome.raw.headers), body: outcome.raw.rawBody, durationMs: outcome.raw.durationMs };
-  const err = outcome.error;
-  if (err instanceof ApiError && !err.outcomeUnknown) return { status: err.status, headers: flatHeaders(err.headers), body: err.rawBody, durationMs: err.durationMs };
-  if (err instanceof MalformedResponseError) return { status: err.status, headers: {}, body: err.rawBody, durationMs: err.durationMs };
-  return undefined;
-}
-
 /** Which of the environment's addresses `url` is under, and its path there. */
 function addressOf(url: URL, env: ClientEnvironment): { kind: BaseKind; path: string } | undefined {
   const plain = `${url.origin}${url.pathname}`;
@@ -167,6 +154,22 @@ export function endpointsOf(method: string, url: string, env: ClientEnvironment,
   const matches = matchEndpoints(method, at.path).filter((m) => m.def.base === at.kind);
   if (matches.length > 1 && json) matches.sort((a, b) => Number(b.def.body?.safeParse(json.value).success ?? false) - Number(a.def.body?.safeParse(json.value).success ?? false));
   return { kind: at.kind, matches };
+}
+
+/** Sends a request once, as written (transport.ts `asWritten`, written.ts), with the client's limits and `token` when given. */
+function sendAsWritten(limits: ClientLimits, r: WrittenRequest, policy: SendPolicy, token: TokenProvider | undefined): Promise<RawExchange> {
+  return send(
+    { timeoutMs: limits.timeoutMs ?? DEFAULT_TIMEOUT_MS, maxResponseBytes: limits.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES, retry: { maxAttempts: 1 }, ...(limits.dispatcher ? { dispatcher: limits.dispatcher } : {}) },
+    {
+      method: r.method,
+      url: r.url,
+      repeat: { kind: 'unsafe' },
+      signal: policy.signal,
+      ...(token ? { token } : {}),
+      ...(policy.cookies ? { cookies: policy.cookies } : {}),
+      asWritten: { headers: r.headers, ...(r.body !== undefined ? { body: r.body } : {}), ...(policy.redirects ? { redirects: policy.redirects } : {}) },
+    },
+  );
 }
 
 /**
@@ -212,13 +215,13 @@ export function clientFor(env: ClientEnvironment, limits: ClientLimits = {}, hoo
     return { ...extra, exchange };
   };
 
-  const call = async (r: Extract<ToolkitRequest, { kind: 'call' }>, endpoints: readonly EndpointDef[], policy: SendPolicy, url?: string): Promise<Sent> => {
+  const call = async (r: Extract<ToolkitRequest, { kind: 'call' }>, endpoints: readonly EndpointDef[], policy: SendPolicy, url?: string, headers?: readonly WrittenHeader[]): Promise<Sent> => {
     const def = endpoints[0] ?? ENDPOINTS[r.endpointId];
     const info: SentRequestInfo = { env: env.id, ...(r.title ? { title: r.title } : {}), endpointId: r.endpointId, params: r.params, ...(env.partnerId ? { partner: env.partnerId } : {}), method: def.method, url: url ?? `${bases[def.base] ?? ''}${def.path}`, body: r.body, time: new Date().toISOString(), ...(limits.userAgent ? { userAgent: limits.userAgent } : {}), authorized: def.base !== 'eligibility' || env.eligibilityToken !== undefined };
     const report = { endpointId: r.endpointId, params: r.params, ...(r.query ? { query: r.query } : {}), ...(r.body !== undefined ? { body: r.body } : {}) };
     const started = performance.now();
     try {
-      const response = await partner(def.base).call(r.endpointId, r.params as never, r.body as never, { query: r.query as never, signal: policy.signal, ...(r.storeNumber ? { storeNumber: r.storeNumber } : {}) });
+      const response = await partner(def.base).call(r.endpointId, r.params as never, r.body as never, { query: r.query as never, signal: policy.signal, ...(r.storeNumber ? { storeNumber: r.storeNumber } : {}), ...(headers ? { headers } : {}), ...(policy.cookies ? { cookies: policy.cookies } : {}) });
       const outcome = { response };
       return await finish(info, outcome, { answer: answerOf(outcome), response, endpoints, recovered: response.recovered !== undefined }, report);
     } catch (error) {
@@ -233,19 +236,15 @@ export function clientFor(env: ClientEnvironment, limits: ClientLimits = {}, hoo
     const ownAuth = r.headers.some((h) => h.name.toLowerCase() === 'authorization');
     const token = kind === 'eligibility' ? env.eligibilityToken : kind === 'v2' ? (env.v2Token ?? env.token) : kind ? env.token : undefined;
     const first = matches[0];
-    if (first && !ownAuth && token && (r.body === undefined || r.json)) {
+    if (first && !ownAuth && token && (r.body === undefined || r.json) && policy.redirects?.follow !== false) {
       const query = Object.fromEntries(new URL(r.url).searchParams.entries());
-      return call({ kind: 'call', endpointId: first.def.id, params: first.params, body: r.json?.value, query, title: r.title }, endpoints, policy, r.url);
+      return call({ kind: 'call', endpointId: first.def.id, params: first.params, body: r.json?.value, query, title: r.title }, endpoints, policy, r.url, r.headers.length > 0 ? r.headers : undefined);
     }
     const addToken = kind !== undefined && !ownAuth && token !== undefined;
-    const info: SentRequestInfo = { env: env.id, title: r.title, ...(env.partnerId ? { partner: env.partnerId } : {}), method: r.method, url: r.url, time: new Date().toISOString(), authorized: addToken, written: { headers: r.headers, ...(r.body !== undefined ? { body: r.body } : {}) } };
+    const info: SentRequestInfo = { env: env.id, title: r.title, ...(env.partnerId ? { partner: env.partnerId } : {}), method: r.method, url: r.url, time: new Date().toISOString(), authorized: addToken, written: { headers: r.headers, ...(r.body !== undefined ? { body: bodyText(r.body) } : {}) } };
     const started = performance.now();
     try {
-      const raw: RawExchange = await send(
-        { timeoutMs: limits.timeoutMs ?? DEFAULT_TIMEOUT_MS, maxResponseBytes: limits.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES, retry: { maxAttempts: 1 }, ...(limits.dispatcher ? { dispatcher: limits.dispatcher } : {}) },
-        { method: r.method, url: r.url, repeat: { kind: 'unsafe' }, signal: policy.signal, ...(addToken ? { token } : {}), asWritten: { headers: r.headers, ...(r.body !== undefined ? { body: r.body } : {}) } },
-      );
-      const outcome = { raw };
+      const outcome = { raw: await sendAsWritten(limits, r, policy, addToken ? token : undefined) };
       return await finish(info, outcome, { answer: answerOf(outcome), endpoints });
     } catch (error) {
       return finish(info, { error, durationMs: performance.now() - started }, { error, endpoints });

@@ -234,7 +234,7 @@ function bytes(n: number): string {
 }
 
 /** Why a request was refused before anything was sent. */
-export type PolicyReason = 'insecure-url' | 'cross-origin-redirect' | 'too-many-redirects' | 'redirect-without-location';
+export type PolicyReason = 'insecure-url' | 'cross-origin-redirect' | 'too-many-redirects' | 'redirect-without-location' | 'redirect-refused' | 'cookies-refused';
 
 /**
  * A request refused by the client's address policy (plain http off loopback, a redirect to another origin,

@@ -84,6 +84,52 @@ export type RepeatPolicy =
       readonly check: (signal: AbortSignal | undefined, deadlineAt: number | undefined) => Promise<CheckOutcome>;
     };
 
+/** One header line as a file writes it. */
+export interface WrittenHeader {
+  readonly name: string;
+  readonly value: string;
+}
+
+/**
+ * Cookies kept across the requests of a run (docs/flows.md, a cookie jar per file run), as got's `cookieJar` (REST
+ * Client's and httpyac's HTTP client) reads and fills it: before each request and redirect hop, then from each answer.
+ */
+export interface CookieJarLike {
+  /**
+   * The Cookie header for a request to `url`, or undefined when none applies.
+   * @throws Error when the request must not carry them (the call fails with that error, nothing sent).
+   */
+  cookieHeader(url: URL): Promise<string | undefined>;
+  /** Keeps the `Set-Cookie` lines of an answer from `url`. */
+  store(url: URL, setCookie: readonly string[]): Promise<void>;
+}
+
+/** A redirect about to be followed. */
+export interface RedirectHop {
+  readonly from: URL;
+  readonly to: URL;
+  readonly status: number;
+  /** The method of the hop (a 303 makes it GET). */
+  readonly method: string;
+  /** True when the hop carries the body again (307, 308, and 301/302 of a method other than GET or HEAD). */
+  readonly keepsBody: boolean;
+  /** Another host or port (got's rule): the written Authorization, Cookie and Host headers are not sent there. */
+  readonly crossSite: boolean;
+}
+
+/**
+ * How a request as written follows redirects: as got 11 does for REST Client and httpyac — 300, 301, 302, 303, 304,
+ * 307 and 308 answers with a Location, a 303 to anything but GET or HEAD becomes GET without a body, at most `max`
+ * hops (default 10), and another site gets neither Authorization, Cookie nor Host as written.
+ */
+export interface RedirectPolicy {
+  /** False: the 3xx answer is the answer (`# @no-redirect`). */
+  readonly follow: boolean;
+  readonly max?: number;
+  /** Asked before each hop: undefined to follow it, else why not (the call fails with a PolicyError saying so). */
+  readonly beforeHop?: (hop: RedirectHop) => Promise<string | undefined>;
+}
+
 export interface TransportRequest {
   readonly method: string;
   /** Absolute URL; must pass the address policy (https, or http to loopback). */
@@ -97,11 +143,22 @@ export interface TransportRequest {
   readonly token?: () => string | Promise<string>;
   /**
    * A request sent as written (a flow's request outside the contract, docs/flows.md: How requests are sent): these
-   * headers and this body text exactly, any http(s) address, redirects not followed (the answer is what the server
-   * said). The transport adds only `Authorization: Bearer <token>` when `token` is given. Absent: a contract call
-   * (JSON body, the client's headers, the address policy, same-origin redirects).
+   * headers (a repeated name on lines of its own, as httpyac sends it; a written Content-Length is left to the
+   * transport, as REST Client does) and this body exactly, any http(s) address, redirects as `redirects` says. The
+   * transport adds only `Authorization: Bearer <token>` when `token` is given, and only at the first URL's origin.
+   * Absent: a contract call (JSON body, the client's headers, the address policy, same-origin redirects).
    */
-  readonly asWritten?: { readonly headers: readonly { readonly name: string; readonly value: string }[]; readonly body?: string };
+  readonly asWritten?: {
+    readonly headers: readonly WrittenHeader[];
+    /** The body as sent: text (UTF-8) or bytes (a multipart body with a file's bytes). */
+    readonly body?: string | Uint8Array;
+    /** Redirects followed as REST Client and httpyac follow them (got's rules); absent: not followed. */
+    readonly redirects?: RedirectPolicy;
+  };
+  /** Headers a contract call carries besides the client's own (a flow's written headers; the client's Accept, User-Agent win only when absent). */
+  readonly extraHeaders?: readonly WrittenHeader[];
+  /** The cookie jar of the run: its cookies go with every hop, and every answer's Set-Cookie is kept in it. */
+  readonly cookies?: CookieJarLike;
   readonly signal?: AbortSignal;
   readonly repeat: RepeatPolicy;
   /**

@@ -51,6 +51,9 @@ export function kindFromSchemaUri(uri: string): PayloadKind | undefined {
   return Object.prototype.hasOwnProperty.call(defs, name) ? (name as PayloadKind) : undefined;
 }
 
+/** The name ending of a payload file that has no `$schema` line (`*.<kind>.tpp.json`); flows read such files as payloads. */
+export const PAYLOAD_FILE_SUFFIX = '.tpp.json';
+
 /**
  * The kind of a file named `*.<kind>.tpp.json` (e.g. `march.v2-registrations.tpp.json`, a payload file of kind
  * `v2-registrations` without a `$schema` line), if any. The `.tpp` namespace keeps the toolkit (and the

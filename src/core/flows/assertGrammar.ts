@@ -1,8 +1,10 @@
 /**
  * The `?? …` assertion lines of a flow file (docs/flows.md, Assertions; the form is httpyac's):
  * `?? status == 201`, `?? header content-type includes json`, `?? body $.claims length == 1`,
- * `?? body $.status == "Cancelled"`, `?? duration < 500`, `?? contract`. Parsing only: evaluation is assert.ts.
+ * `?? body $.status == "Cancelled"` (or httpyac's `?? body status == "Cancelled"`), `?? duration < 500`, `?? contract`.
+ * `?? js` (JavaScript) is refused. Parsing only: evaluation is assert.ts.
  */
+import { SCRIPTS_NOT_RUN } from './directives';
 import type { FlowAssertion } from './types';
 
 /** The operators of an assertion, longest first so `<=` is not read as `<`. */
@@ -13,7 +15,12 @@ const WORD_OPERATORS = new Set<string>(['exists', 'includes', 'matches']);
 const ORDER_OPERATORS = new Set<string>(['<', '<=', '>', '>=']);
 
 /** The result of reading one assertion line: the assertion, or why it cannot be read and the column of the fault. */
-export type AssertionParse = { readonly assertion: FlowAssertion } | { readonly problem: string; readonly column: number };
+export type AssertionParse = { readonly assertion: FlowAssertion } | { readonly problem: string; readonly column: number; readonly code?: string };
+
+/** httpyac's operators that tpp does not have (its `==` and the others are the same). */
+const HTTPYAC_OPERATORS = new Set(['===', '!==', 'equals', 'contains', 'startsWith', 'endsWith', 'isTrue', 'isFalse', 'isArray', 'isBoolean', 'isNumber', 'isString', 'md5', 'sha256', 'sha512', 'not']);
+/** httpyac's `?? body <property>`: a JavaScript property path of the answer, `id`, `items[0].name`, `claims.length`. */
+const PROPERTY_PATH_RE = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*|\[\d+\])*$/;
 
 /** Reads one token from `at`: up to whitespace outside brackets and quotes (a JSONPath filter may hold spaces). */
 function pathToken(s: string, at: number): number {
@@ -73,17 +80,29 @@ export function parseAssertion(line: string, lineNo: number): AssertionParse {
   } else if (word === 'body') {
     at = skipSpace(line, at);
     let path = '$';
+    const token = line.slice(at, pathToken(line, at));
+    let length = false;
     if (line[at] === '$') {
-      const end = pathToken(line, at);
-      path = line.slice(at, end);
-      at = end;
-    } else if (at < line.length && !/^(==|!=|<|>|exists|includes|matches|length)/.test(line.slice(at))) {
-      return bad(`'?? body' takes a JSONPath starting with $ (e.g. $.claims), not '${line.slice(at, pathToken(line, at))}'.`);
+      path = token;
+      at += token.length;
+    } else if (PROPERTY_PATH_RE.test(token) && !HTTPYAC_OPERATORS.has(token) && !/^(exists|includes|matches|length)$/.test(token)) {
+      // httpyac's form: `?? body id` reads (parsedBody).id; a path ending in .length is that length.
+      length = /\.length$/.test(token);
+      path = `$${token.startsWith('[') ? '' : '.'}${length ? token.slice(0, -'.length'.length) : token}`;
+      at += token.length;
+    } else if (at < line.length && !/^(==|!=|<|>|exists|includes|matches|length)/.test(token) && !HTTPYAC_OPERATORS.has(token)) {
+      return bad(`'?? body' takes a JSONPath starting with $ (e.g. $.claims) or a property path (claims[0].id), not '${token}'.`);
     }
     const after = skipSpace(line, at);
-    const length = /^length(?=\s|$)/.test(line.slice(after));
-    if (length) at = after + 'length'.length;
+    if (!length && /^length(?=\s|$)/.test(line.slice(after))) {
+      length = true;
+      at = after + 'length'.length;
+    }
     subject = length ? { kind: 'body', path, length: true } : { kind: 'body', path };
+  } else if (word === 'js') {
+    return { problem: `?? js runs JavaScript (httpyac): ${SCRIPTS_NOT_RUN}.`, column: subjectAt + 1, code: 'flow-unsupported' };
+  } else if (word === 'xpath') {
+    return { problem: '?? xpath reads an XML answer (httpyac): tpp reads JSON answers; use ?? body <JSONPath>, ?? header or ?? status.', column: subjectAt + 1, code: 'flow-unsupported' };
   } else {
     return bad(word ? `Unknown assertion subject '${word}' (use status, header <name>, body <jsonpath>, duration or contract).` : `An assertion needs a subject: ?? status == 201, ?? body $.id exists, ?? contract…`, subjectAt);
   }
@@ -91,7 +110,7 @@ export function parseAssertion(line: string, lineNo: number): AssertionParse {
   if (at >= line.length) return { assertion: { line: lineNo, column, text, subject } };
   const opText = /^\S+/.exec(line.slice(at))?.[0] ?? '';
   const operator = ASSERTION_OPERATORS.find((o) => (WORD_OPERATORS.has(o) ? opText === o : opText.startsWith(o) && (opText === o || !/[=<>!]/.test(opText[o.length] ?? ''))));
-  if (!operator) return bad(`Unknown assertion operator '${opText}' (use == != < <= > >= exists includes matches).`);
+  if (!operator) return bad(`${HTTPYAC_OPERATORS.has(opText) ? `The operator '${opText}' is httpyac's and not tpp's` : `Unknown assertion operator '${opText}'`} (use == != < <= > >= exists includes matches).`);
   const opAt = at;
   at = skipSpace(line, at + operator.length);
   const expected = line.slice(at).trim();

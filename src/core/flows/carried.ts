@@ -1,10 +1,12 @@
 /**
  * Which hosts a flow request may carry values from the user's machine to (docs/flows.md, What a flow may do). A value
  * that came from the user's side — a body file, the Partner ID, a variable given from outside (`--var`, the editor's
- * `tpp.variables`), a data row, or the answer of a request sent to the environment (signed with the partner's key) —
+ * `tpp.variables`, a `# @prompt` answer), a data row, `{{$processEnv}}` and `{{$dotenv}}`, the answer of a request sent
+ * to the environment (signed with the partner's key) and the cookies such answers set —
  * is sent only to the environment's own origins, unless the user allowed the host (`tpp run --allow-host`, the
  * editor's prompt). A flow from a cloned repository can then still call any host, but only with what it wrote itself.
  */
+import { USER_SIDE_DYNAMICS } from './flowDynamic';
 import { flowRefs, type ParsedRef } from './refs';
 import type { EnvironmentAddresses } from '../environments';
 import type { Carried, FlowRequest, HostPolicy } from './types';
@@ -39,18 +41,18 @@ export function reachedRefs(texts: readonly string[], fileVariables: ReadonlyMap
 /** The texts of a request that are sent: URL, header values, an inline body (assertions are not sent). */
 const sentTexts = (r: FlowRequest): string[] => [r.url, ...r.headers.map((h) => h.value), ...(r.body?.kind === 'inline' ? [r.body.text] : [])];
 
-/**
- * What `r` carries from the user's side (see the module comment), once each.
- * @param fileVariables the file's variables by name.
- * @param signed whether the named request's answer came from the environment (an answer of another host is the file's
- *   own business and is not counted).
- */
-export function carriedBy(r: FlowRequest, fileVariables: ReadonlyMap<string, { readonly value: string }>, signed: (request: string) => boolean): Carried[] {
+/** The body files of a request: a `< file` body, or the `< file` parts of a multipart body. */
+const bodyFiles = (r: FlowRequest): Carried[] => (r.body?.kind === 'file' ? [r.body] : r.body?.kind === 'inline' ? (r.body.files ?? []) : []).map((f) => ({ kind: 'body-file', path: f.path }));
+
+/** What texts of a request carry, once each (see {@link carriedBy}). */
+function carriedIn(texts: readonly string[], fileVariables: ReadonlyMap<string, { readonly value: string }>, signed: (request: string) => boolean): Map<string, Carried> {
   const out = new Map<string, Carried>();
-  if (r.body?.kind === 'file') out.set(`file:${r.body.path}`, { kind: 'body-file', path: r.body.path });
-  for (const ref of reachedRefs(sentTexts(r), fileVariables)) {
+  for (const ref of reachedRefs(texts, fileVariables)) {
     if (ref.kind === 'response') {
       if (signed(ref.request)) out.set(`answer:${ref.request}`, { kind: 'answer', request: ref.request });
+    } else if (ref.kind === 'dynamic' && USER_SIDE_DYNAMICS.has(ref.name)) {
+      const name = ref.args[0] ?? '';
+      out.set(`${ref.name}:${name}`, ref.name === '$processEnv' ? { kind: 'process-env', name } : { kind: 'dotenv', name });
     } else if (ref.kind === 'name' && !ADDRESS_NAMES.has(ref.name)) {
       if (ref.name === 'partnerId') out.set('partnerId', { kind: 'partner-id' });
       else if (fileVariables.has(ref.name)) continue;
@@ -58,6 +60,30 @@ export function carriedBy(r: FlowRequest, fileVariables: ReadonlyMap<string, { r
       else out.set(`var:${ref.name}`, { kind: 'variable', name: ref.name });
     }
   }
+  return out;
+}
+
+/**
+ * What `r` carries from the user's side (see the module comment), once each.
+ * @param fileVariables the file's variables by name.
+ * @param signed whether the named request's answer came from the environment (an answer of another host is the file's
+ *   own business and is not counted).
+ */
+export function carriedBy(r: FlowRequest, fileVariables: ReadonlyMap<string, { readonly value: string }>, signed: (request: string) => boolean): Carried[] {
+  const out = carriedIn(sentTexts(r), fileVariables, signed);
+  for (const f of bodyFiles(r)) out.set(`file:${(f as { path: string }).path}`, f);
+  return [...out.values()];
+}
+
+/**
+ * What a redirect hop of `r` still carries: the headers that go with it (another site gets neither Authorization,
+ * Cookie nor Host as written) and the body when the hop keeps it. The hop's URL is the redirecting answer's.
+ */
+export function carriedByHop(r: FlowRequest, fileVariables: ReadonlyMap<string, { readonly value: string }>, signed: (request: string) => boolean, hop: { readonly crossSite: boolean; readonly keepsBody: boolean }): Carried[] {
+  const dropped = hop.crossSite ? ['authorization', 'cookie', 'host'] : [];
+  const texts = [...r.headers.filter((h) => !dropped.includes(h.name.toLowerCase())).map((h) => h.value), ...(hop.keepsBody && r.body?.kind === 'inline' ? [r.body.text] : [])];
+  const out = carriedIn(texts, fileVariables, signed);
+  if (hop.keepsBody) for (const f of bodyFiles(r)) out.set(`file:${(f as { path: string }).path}`, f);
   return [...out.values()];
 }
 
@@ -74,6 +100,12 @@ export function describeCarried(c: Carried): string {
       return `the data file's {{${c.name}}}`;
     case 'answer':
       return `the answer of ${c.request} (a request signed for the environment)`;
+    case 'process-env':
+      return `the environment variable ${c.name} ({{$processEnv ${c.name}}})`;
+    case 'dotenv':
+      return `the .env value ${c.name} ({{$dotenv ${c.name}}})`;
+    case 'cookie':
+      return `the cookie ${c.name} (set by an answer of the environment)`;
   }
 }
 

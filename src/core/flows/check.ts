@@ -1,15 +1,18 @@
 /**
  * Checks of a flow file before it runs (docs/flows.md, Running): what parsing alone cannot know. A `{{name}}` that
  * no environment address, file variable or outside variable defines, a name declared with `# @var` and not given
- * (declared.ts), and a `< file` that cannot be read, are errors, so `tpp run` exits 2 having sent nothing rather
- * than stopping half-way through a flow.
+ * (declared.ts), a `# @prompt` without its `--var`, a `{{$processEnv}}` or `{{$dotenv}}` that is not set, and a
+ * `< file` that cannot be read, are errors, so `tpp run` exits 2 having sent nothing rather than stopping half-way
+ * through a flow.
  */
 import { atEnvironment, carriedBy, hostRefusal, type HostPolicy } from './carried';
 import { declaredProblems } from './declared';
+import { readDotenv } from './dotenv';
+import { flowDynamicProblem, USER_SIDE_DYNAMICS } from './flowDynamic';
 import { readBodyFile, FlowBodyFileError } from './prepare';
 import { flowRefs, positionIn } from './refs';
 import { textsOf } from './parseChecks';
-import type { FlowEnvironment, FlowFile, FlowProblem } from './types';
+import type { FlowEnvironment, FlowFile, FlowPosition, FlowProblem } from './types';
 import { resolveText, type FlowScope } from './variables';
 
 /** What a run will know. */
@@ -23,6 +26,47 @@ export interface FlowCheckOptions {
    * carry the user's values to another host is an error (carried.ts). Absent: hosts are checked only as requests go.
    */
   readonly hosts?: { readonly environment: FlowEnvironment; readonly variables: Readonly<Record<string, string>>; readonly policy?: HostPolicy };
+  /**
+   * Where `# @prompt` values come from: `asked` (the default: the editor asks when the request runs) or
+   * `from-variables` (`tpp run`: `names`, given with `--var`; a prompt without one is an error).
+   */
+  readonly prompts?: 'asked' | 'from-variables';
+  /** The process environment `{{$processEnv NAME}}` will read; absent: not checked. */
+  readonly processEnv?: Readonly<Record<string, string | undefined>>;
+  /** The run's environment id, for `.env.<id>` (`{{$dotenv}}`, dotenv.ts). */
+  readonly environmentId?: string;
+}
+
+/** `# @prompt` lines whose value the run will not have: `tpp run` asks nothing, the value comes from --var. */
+function promptProblems(file: FlowFile, options: FlowCheckOptions): FlowProblem[] {
+  if (options.prompts !== 'from-variables') return [];
+  return file.requests.flatMap((r) =>
+    (r.prompts ?? [])
+      .filter((p) => !options.names.has(p.name))
+      .map((p): FlowProblem => ({ file: file.file, line: p.line, column: p.column, severity: 'error', code: 'flow-prompt', message: `# @prompt ${p.name} asks for the value of {{${p.name}}} when the request is sent; tpp run asks nothing: pass --var ${p.name}=<value>.` })),
+  );
+}
+
+/** `{{$processEnv NAME}}` and `{{$dotenv NAME}}` whose value the run will not find. */
+async function userSideProblems(file: FlowFile, texts: readonly { text: string; at: { line: number; column: number } }[], options: FlowCheckOptions): Promise<FlowProblem[]> {
+  const out: FlowProblem[] = [];
+  let dotenv: Awaited<ReturnType<typeof readDotenv>> | undefined;
+  for (const t of texts) {
+    for (const r of flowRefs(t.text)) {
+      if (r.ref.kind !== 'dynamic' || !USER_SIDE_DYNAMICS.has(r.ref.name) || flowDynamicProblem(r.ref.name, r.ref.args)) continue;
+      const name = r.ref.args[0] as string;
+      let why: string | undefined;
+      if (r.ref.name === '$processEnv') {
+        if (options.processEnv && options.processEnv[name] === undefined) why = `the environment variable ${name} is not set (REST Client and httpyac would send an empty text)`;
+      } else if (options.readFile) {
+        dotenv ??= await readDotenv(options.readFile, options.environmentId);
+        if ('error' in dotenv) why = dotenv.error;
+        else if (dotenv.values[name] === undefined) why = `${dotenv.file} has no ${name}`;
+      }
+      if (why) out.push({ file: file.file, ...positionIn(t.text, r.start, t.at), severity: 'error', code: 'flow-unknown-variable', message: `${r.raw}: ${why}.` });
+    }
+  }
+  return out;
 }
 
 /** The URL of each request when it is known before the run (no answer or unknown variable in it), by index. */
@@ -88,22 +132,42 @@ export async function checkFlowForRun(file: FlowFile, options: FlowCheckOptions)
   for (const t of texts) {
     for (const r of flowRefs(t.text)) {
       if (r.ref.kind !== 'name' || own.has(r.ref.name) || options.names.has(r.ref.name)) continue;
+      // A # @prompt value: the editor asks for it; for tpp run, promptProblems names it once, at its # @prompt line.
+      if (file.requests.some((q) => q.prompts?.some((p) => p.name === (r.ref as { name: string }).name))) continue;
       const at = positionIn(t.text, r.start, t.at);
       out.push({ file: file.file, ...at, severity: 'error', code: 'flow-unknown-variable', message: `${r.raw}: unknown variable ${r.ref.name}: define it with @${r.ref.name} = … in the file or pass --var ${r.ref.name}=… (the environment gives baseUrl, v2BaseUrl, eligibilityBaseUrl and partnerId).` });
     }
   }
   out.push(...declaredProblems(file, options.names));
+  out.push(...promptProblems(file, options), ...(await userSideProblems(file, texts, options)));
   if (options.hosts) out.push(...(await hostProblems(file, options.hosts)));
   const readFile = options.readFile;
   if (readFile) {
     for (const r of file.requests) {
-      if (r.body?.kind !== 'file' || r.body.path === '') continue;
-      try {
-        await readBodyFile(r.body.path, r.body, readFile);
-      } catch (err) {
-        if (err instanceof FlowBodyFileError) out.push({ file: file.file, ...err.position, severity: 'error', code: 'flow-body-file', message: `${err.reason[0]?.toUpperCase() ?? ''}${err.reason.slice(1)}.` });
+      const files = r.body?.kind === 'file' ? [r.body] : r.body?.kind === 'inline' ? (r.body.files ?? []) : [];
+      for (const f of files) {
+        if (f.path === '') continue;
+        try {
+          await readBodyFile(f.path, f, readFile);
+        } catch (err) {
+          if (err instanceof FlowBodyFileError) out.push({ file: file.file, ...err.position, severity: 'error', code: 'flow-body-file', message: `${err.reason[0]?.toUpperCase() ?? ''}${err.reason.slice(1)}.` });
+        }
       }
     }
   }
   return out.sort((a, b) => a.line - b.line || a.column - b.column);
+}
+
+/**
+ * The file variables that the run's environment replaces (docs/flows.md, Variables): a file's own `@baseUrl`,
+ * `@v2BaseUrl`, `@eligibilityBaseUrl` or `@partnerId`, written for REST Client, whose value is not the environment's.
+ * @returns one sentence naming them and where requests go instead, with the position of the first; undefined when none.
+ */
+export function replacedEnvironmentNames(file: FlowFile, environment: Readonly<Record<string, string | undefined>>): (FlowPosition & { readonly message: string }) | undefined {
+  const replaced = file.variables.filter((v) => environment[v.name] !== undefined && environment[v.name] !== v.value);
+  const first = replaced[0];
+  if (!first) return undefined;
+  const names = [...new Set(replaced.map((v) => v.name))];
+  const what = names.map((n) => `{{${n}}} is ${environment[n]}`).join(', ');
+  return { line: first.line, column: first.column, message: `${names.map((n) => `@${n}`).join(', ')} of this file ${names.length === 1 ? 'is' : 'are'} replaced by the environment's: ${what} (tpp run sends to the environment it runs on and signs for it).` };
 }

@@ -3,7 +3,7 @@
  * close, references to requests that do not exist or run later, malformed `{{…}}`, dynamic values with bad
  * arguments, two requests with one name, and file variables that refer to each other in a circle.
  */
-import { dynamicVariable } from '../variables/dynamic';
+import { flowDynamicProblem } from './flowDynamic';
 import { flowRefs, positionIn, unclosedRef } from './refs';
 import type { FlowBody, FlowFile, FlowPosition, FlowProblem, FlowRequest } from './types';
 
@@ -51,8 +51,7 @@ function refProblems(text: string, at: FlowPosition, index: number, names: Reado
     const ref = r.ref;
     if (ref.kind === 'invalid') push(r.start, `${r.raw}: ${ref.reason}.`, 'flow-syntax');
     else if (ref.kind === 'dynamic') {
-      const dyn = /^\$[A-Za-z][A-Za-z0-9]*$/.test(ref.name) ? dynamicVariable(ref.name) : undefined;
-      const bad = dyn ? dyn.check(ref.args) : `unknown dynamic value ${ref.name} (known: $guid, $timestamp, $datetime, $randomInt, $date; flows read no process environment or .env file)`;
+      const bad = flowDynamicProblem(ref.name, ref.args);
       if (bad) push(r.start, `${r.raw}: ${bad}.`, 'flow-unknown-variable');
     } else if (ref.kind === 'response') {
       const target = names.get(ref.request);

@@ -1,6 +1,6 @@
 /**
  * Writes a parsed flow file back as text (docs/flows.md, Format): file variables first, then each request after a
- * `###` line, its `# @name`, request line, headers, body and assertions. `parseFlow(printFlow(f))` gives back the
+ * `###` line, its `# @` lines, request line, headers, body and assertions. `parseFlow(printFlow(f))` gives back the
  * same variables and requests (positions aside): the round trip the parser's tests check.
  */
 import { printAssertion } from './assertGrammar';
@@ -9,7 +9,11 @@ import type { FlowFile, FlowRequest } from './types';
 function printRequest(r: FlowRequest): string[] {
   const out = [r.title ? `### ${r.title}` : '###'];
   if (r.name !== undefined) out.push(`# @name ${r.name}`);
-  out.push(`${r.method} ${r.url}`);
+  if (r.disabled) out.push('# @disabled');
+  if (r.noRedirect) out.push('# @no-redirect');
+  if (r.noCookieJar) out.push('# @no-cookie-jar');
+  for (const p of r.prompts ?? []) out.push(`# @prompt ${p.name}${p.description ? ` ${p.description}` : ''}`);
+  out.push(`${r.graphqlMethod ? 'GRAPHQL' : r.method} ${r.url}`);
   for (const h of r.headers) out.push(`${h.name}: ${h.value}`);
   if (r.body) {
     out.push('');

@@ -97,10 +97,10 @@ export async function resolveInScope(written: string, flowDir: string, scope: Re
 /**
  * Reads a file a flow names, within its scope (see {@link resolveInScope}): a regular file, opened without following
  * a link, at most `maxBytes` (default {@link MAX_FLOW_FILE_BYTES}).
- * @returns the file's text (UTF-8).
+ * @returns the file's bytes.
  * @throws FlowFileAccessError with the path and why.
  */
-export async function readInScope(written: string, flowDir: string, scope: ReadScope, maxBytes = MAX_FLOW_FILE_BYTES): Promise<string> {
+export async function readBytesInScope(written: string, flowDir: string, scope: ReadScope, maxBytes = MAX_FLOW_FILE_BYTES): Promise<Buffer> {
   const real = await resolveInScope(written, flowDir, scope);
   // O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused below as not a regular file.
   const flags = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
@@ -115,16 +115,23 @@ export async function readInScope(written: string, flowDir: string, scope: ReadS
     const info = await handle.stat();
     if (!info.isFile()) throw new FlowFileAccessError(`${written} is not a regular file`);
     if (info.size > maxBytes) throw new FlowFileAccessError(`${written} has ${info.size} bytes, more than the ${maxBytes} a flow reads from one file`);
-    return await handle.readFile('utf8');
+    return await handle.readFile();
   } finally {
     await handle.close();
   }
+}
+
+/** {@link readBytesInScope} as UTF-8 text. */
+export async function readInScope(written: string, flowDir: string, scope: ReadScope, maxBytes = MAX_FLOW_FILE_BYTES): Promise<string> {
+  return (await readBytesInScope(written, flowDir, scope, maxBytes)).toString('utf8');
 }
 
 /** What the flows of a command-line run may read: each flow's files, relative to that flow (see the module comment). */
 export interface ProjectAccess {
   /** The text of `path` as the flow `flowFile` names it: the shape of `FlowRunOptions.readFile`. */
   read(path: string, flowFile: string): Promise<string>;
+  /** Its bytes (a multipart file part): the shape of `FlowRunOptions.readBytes`. */
+  readBytes(path: string, flowFile: string): Promise<Uint8Array>;
   /** Where `path` (a `# @data` file) is once links are resolved, when the flow may read it. */
   resolve(path: string, flowFile: string): Promise<string>;
 }
@@ -148,6 +155,7 @@ export function projectAccess(cwd: string, allowed: readonly string[] = []): Pro
   const dirOf = (flowFile: string) => dirname(resolve(cwd, flowFile));
   return {
     read: async (path, flowFile) => readInScope(path, dirOf(flowFile), await scopeOf(flowFile)),
+    readBytes: async (path, flowFile) => readBytesInScope(path, dirOf(flowFile), await scopeOf(flowFile)),
     resolve: async (path, flowFile) => resolveInScope(path, dirOf(flowFile), await scopeOf(flowFile)),
   };
 }

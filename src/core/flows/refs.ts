@@ -4,6 +4,8 @@
  * or a name (file variable, `--var`, or an environment address such as `{{baseUrl}}`). Syntax only; values are
  * variables.ts's.
  */
+import { splitReference } from '../variables/syntax';
+import { SCRIPTS_NOT_RUN } from './directives';
 import type { FlowPosition } from './types';
 
 /** One reference in a text, with its offsets (UTF-16) in that text. */
@@ -30,10 +32,7 @@ const RESPONSE_RE = /^([A-Za-z_][\w-]*)\.(response|request)\.(body|headers)(?:\.
 /** Classifies the text between the braces. */
 export function parseRef(inner: string): ParsedRef {
   const t = inner.trim();
-  if (t.startsWith('$')) {
-    const [name = '', ...args] = t.split(/\s+/);
-    return { kind: 'dynamic', name, args };
-  }
+  if (t.startsWith('$')) return { kind: 'dynamic', ...splitReference(t) };
   const m = RESPONSE_RE.exec(t);
   if (m) {
     if (m[2] === 'request') return { kind: 'invalid', reason: `${m[1]}.request… is not supported in flows: read the answer, ${m[1]}.response.body.<JSONPath> or ${m[1]}.response.headers.<Name>` };
@@ -44,7 +43,10 @@ export function parseRef(inner: string): ParsedRef {
   if (NAME_RE.test(t)) return { kind: 'name', name: t };
   // Backfill hook (docs/backfills.md): a data row's value, {{row.<column>}}; a request named row is read above.
   if (ROW_RE.test(t)) return { kind: 'name', name: t };
-  return { kind: 'invalid', reason: t ? `'${t}' is not a variable name, a $dynamic value or a request reference (reg.response.body.$.id)` : 'empty {{}}' };
+  if (!t) return { kind: 'invalid', reason: 'empty {{}}' };
+  const property = /^([A-Za-z_][\w-]*)\.([\w.]+)$/.exec(t);
+  const hint = property ? `; to read the answer of the request named ${property[1]}, write {{${property[1]}.response.body.$.${property[2]}}}` : '';
+  return { kind: 'invalid', reason: `'${t}' is not a variable name, a $dynamic value or a request reference (reg.response.body.$.id): httpyac would run it as JavaScript, and ${SCRIPTS_NOT_RUN}${hint}` };
 }
 
 /** The references in `text`, in order. */

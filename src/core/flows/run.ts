@@ -13,6 +13,8 @@ import { prepareRequest } from './prepare';
 import { flowRefs } from './refs';
 import { environmentBases } from '../environments';
 import { sendFlowRequest, type FlowSendContext } from './send';
+import { FlowCookieJar } from './cookies';
+import { readDotenv, readsDotenv } from './dotenv';
 import type { AssertionResult, FlowEnvironment, FlowFile, FlowRequest, FlowRunOptions, RequestResult } from './types';
 import { FlowPositionError, type FlowVariableError, resolveText, type FlowAnswer, type FlowScope } from './variables';
 
@@ -84,13 +86,28 @@ export function assertAll(r: FlowRequest, answer: FlowAnswer, endpoints: readonl
   });
 }
 
+/** The values of a request's `# @prompt` lines, asked through `options.prompt`; undefined when the user cancelled. */
+async function promptedValues(r: FlowRequest, options: FlowRunOptions): Promise<Map<string, string> | undefined> {
+  const out = new Map<string, string>();
+  if (!options.prompt || !r.prompts) return out;
+  for (const p of r.prompts) {
+    const value = await options.prompt(r, p, options.variables?.[p.name]);
+    if (value === undefined) return undefined;
+    out.set(p.name, value);
+  }
+  return out;
+}
+
 /** Runs one request: resolve, send, check. */
 async function runRequest(file: FlowFile, r: FlowRequest, scope: FlowScope, answers: Map<string, FlowAnswer>, ctx: FlowSendContext, options: FlowRunOptions): Promise<RequestResult> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
+  const prompted = await promptedValues(r, options);
+  if (!prompted) return { file: file.file, request: r, outcome: 'skipped', assertions: [], durationMs: elapsed(), message: `Not sent: the value of # @prompt ${r.prompts?.map((p) => p.name).join(', ')} was not given.` };
   let prepared;
   try {
-    prepared = await prepareRequest(r, scope, (path) => options.readFile(path, file.file));
+    const readBytes = options.readBytes;
+    prepared = await prepareRequest(r, prompted.size > 0 ? { ...scope, prompted } : scope, (path) => options.readFile(path, file.file), readBytes ? (path) => readBytes(path, file.file) : undefined);
   } catch (err) {
     const where = err instanceof FlowPositionError ? `${file.file}:${err.position.line}:${err.position.column}: ${err.reason}` : `${file.file}:${r.line}:${r.column}: ${(err as Error).message}`;
     return { file: file.file, request: r, outcome: 'errored', assertions: [], durationMs: elapsed(), message: `Not sent: ${where}` };
@@ -111,6 +128,20 @@ async function runRequest(file: FlowFile, r: FlowRequest, scope: FlowScope, answ
   };
 }
 
+/** The variables of one file's run: the environment, the file's own, the outside ones, `.env` when it reads one. */
+async function fileScope(file: FlowFile, options: FlowRunOptions): Promise<FlowScope> {
+  return {
+    environment: environmentVariablesOf(options.environment),
+    fileVariables: new Map(file.variables.map((v) => [v.name, v])),
+    outside: options.variables ?? {},
+    answers: new Map(),
+    resolved: new Map(),
+    dynamic: { now: new Date(), random: Math.random },
+    ...(options.processEnv ? { processEnv: options.processEnv } : {}),
+    ...(readsDotenv(file) ? { dotenv: await readDotenv((path) => options.readFile(path, file.file), options.environment.id) } : {}),
+  };
+}
+
 /**
  * Runs flow files one after the other (see the module comment).
  * @param files parsed files; a file with an error problem is not run (its requests are `skipped` with the first problem).
@@ -123,36 +154,26 @@ export async function runFlows(files: readonly FlowFile[], options: FlowRunOptio
   const client =
     options.client ??
     clientFor(env, { ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}), ...(options.maxResponseBytes ? { maxResponseBytes: options.maxResponseBytes } : {}), ...(options.retry ? { retry: options.retry } : {}), ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}), userAgent: 'tpp-run' });
-  const ctx: FlowSendContext = {
-    client,
-    ...(options.signal ? { signal: options.signal } : {}),
-    ...(options.hosts ? { hosts: options.hosts } : {}),
-  };
   const results: RequestResult[] = [];
   let bailed = false;
   for (const file of files) {
-    const answers = new Map<string, FlowAnswer>();
-    const scope: FlowScope = {
-      environment: environmentVariablesOf(env),
-      fileVariables: new Map(file.variables.map((v) => [v.name, v])),
-      outside: options.variables ?? {},
-      answers,
-      resolved: new Map(),
-      dynamic: { now: new Date(), random: Math.random },
-    };
+    const scope = await fileScope(file, options);
+    const answers = scope.answers as Map<string, FlowAnswer>;
+    // One cookie jar per file's run, as REST Client and httpyac keep one for the file (cookies.ts).
+    const ctx: FlowSendContext = { client, cookies: new FlowCookieJar(env, options.hosts), ...(options.signal ? { signal: options.signal } : {}), ...(options.hosts ? { hosts: options.hosts } : {}) };
     const problem = file.problems.find((p) => p.severity === 'error');
     const wanted = requestsToRun(file, options.only);
     let stopped: string | undefined = problem ? `Not run: ${file.file}:${problem.line}:${problem.column}: ${problem.message}` : undefined;
     for (const r of file.requests) {
       if (!wanted.has(r.index)) continue;
-      const why = options.signal?.aborted ? 'Not run: the run was cancelled.' : bailed ? 'Not run: an earlier request failed and --bail stops the run.' : stopped;
+      const why = options.signal?.aborted ? 'Not run: the run was cancelled.' : bailed ? 'Not run: an earlier request failed and --bail stops the run.' : (stopped ?? (r.disabled ? `Not sent: # @disabled (line ${r.disabled.line}).` : undefined));
       let result: RequestResult;
       if (why) result = { file: file.file, request: r, outcome: 'skipped', assertions: [], durationMs: 0, message: why };
       else {
         options.listener?.onRequestStart?.(file.file, r);
         // Dynamic values ($datetime, $timestamp) read the clock of the request they are sent with.
         result = await runRequest(file, r, { ...scope, dynamic: { now: new Date(), random: Math.random } }, answers, ctx, options);
-        if (result.outcome !== 'passed') {
+        if (result.outcome === 'failed' || result.outcome === 'errored') {
           stopped = `Not run: ${r.label} (line ${r.line}) ${result.outcome === 'failed' ? 'failed' : 'could not be completed'}, and the requests after it in ${file.file} depend on it.`;
           if (options.bail) bailed = true;
         }

@@ -49,11 +49,30 @@ export interface FlowAssertion extends FlowPosition {
   readonly expectedColumn?: number;
 }
 
-/** A request's body: inline text, or a file read as REST Client reads it. */
+/** A `< ./file` or `<@ ./file` line of a body: the file sent as it is, or with its `{{variables}}` resolved. */
+export interface FlowBodyFile extends FlowPosition {
+  readonly path: string;
+  readonly resolveVariables: boolean;
+}
+
+/**
+ * A request's body: inline text, or a file read as REST Client reads it.
+ * - `inline`: the body's lines joined with `\n` (comment lines left out, as both tools leave them out). `files` are
+ *   its `< file` lines (a multipart body's parts: `index` is the line in `text`), replaced by the files when sent;
+ *   `graphql` says the text is a GraphQL query and its variables, sent as `{"query", "operationName", "variables"}`
+ *   the way that tool builds it (REST Client's `X-Request-Type: GraphQL`, httpyac's `query`/`mutation` detection).
+ * - `file`: a body that is one `< ./file` line.
+ */
 export type FlowBody =
-  | ({ readonly kind: 'inline'; readonly text: string } & FlowPosition)
+  | ({ readonly kind: 'inline'; readonly text: string; readonly files?: readonly (FlowBodyFile & { readonly index: number })[]; readonly graphql?: 'rest-client' | 'httpyac' } & FlowPosition)
   /** `< ./file` sent as it is (`resolveVariables: false`), `<@ ./file` with its `{{variables}}` resolved. */
-  | ({ readonly kind: 'file'; readonly path: string; readonly resolveVariables: boolean } & FlowPosition);
+  | ({ readonly kind: 'file' } & FlowBodyFile);
+
+/** `# @prompt name [description]`: a value the user gives when the request runs (`--var name=…`, the editor asks). */
+export interface FlowPrompt extends FlowPosition {
+  readonly name: string;
+  readonly description?: string;
+}
 
 /** One request of a flow file, between `###` separators. */
 export interface FlowRequest extends FlowPosition {
@@ -76,6 +95,16 @@ export interface FlowRequest extends FlowPosition {
   readonly endLine: number;
   /** A short label for lists and reports: the `###` title, else the name, else `METHOD url`. */
   readonly label: string;
+  /** `# @disabled`: not sent, reported skipped (the position of that line). */
+  readonly disabled?: FlowPosition;
+  /** `# @no-redirect`: a redirect answer is the request's answer (else redirects are followed, as both tools do). */
+  readonly noRedirect?: boolean;
+  /** `# @no-cookie-jar`: the request neither sends nor keeps the cookies of the file's run. */
+  readonly noCookieJar?: boolean;
+  /** `# @prompt` lines of the request. */
+  readonly prompts?: readonly FlowPrompt[];
+  /** httpyac's `GRAPHQL` request line: sent as POST, with `Content-Type: application/json` unless one is written. */
+  readonly graphqlMethod?: boolean;
 }
 
 /** A `# @var company [what it is]` line: a name given from outside the file (`--var`, `tpp.variables`; declared.ts). */
@@ -146,8 +175,21 @@ export interface FlowRunOptions {
    * `flowFile` is the `file` of the flow being run (its path or URI string), for readers shared by several files.
    */
   readonly readFile: (path: string, flowFile: string) => Promise<string>;
+  /**
+   * Reads the bytes of a file named by a `< file` part of a multipart body (an image…), relative to the flow file;
+   * absent: `readFile`'s text as UTF-8, and a file that is not UTF-8 text is refused.
+   */
+  readonly readBytes?: (path: string, flowFile: string) => Promise<Uint8Array>;
   /** Variables given from outside (settings `tpp.variables`, `tpp run --var`); file variables override them. */
   readonly variables?: Readonly<Record<string, string>>;
+  /**
+   * Asks the user for the value of a `# @prompt name [description]` line when its request runs (the editor's input
+   * box; `initial` is the value `variables` gives, if any). Resolves to undefined when the user cancels: the request
+   * is then not sent. Absent (`tpp run`): the value is `variables`' (`--var name=…`), checked before the run.
+   */
+  readonly prompt?: (request: FlowRequest, prompt: FlowPrompt, initial: string | undefined) => Promise<string | undefined>;
+  /** The process environment `{{$processEnv NAME}}` reads (`tpp run`: its own); absent: `{{$processEnv}}` cannot be resolved. */
+  readonly processEnv?: Readonly<Record<string, string | undefined>>;
   /** Only these request indexes (with the named requests they read from, run first). All when absent. */
   readonly only?: readonly number[];
   /** Stop the whole run at the first failed or errored request. */
@@ -175,7 +217,12 @@ export type Carried =
   | { readonly kind: 'partner-id' }
   | { readonly kind: 'variable'; readonly name: string }
   | { readonly kind: 'row'; readonly name: string }
-  | { readonly kind: 'answer'; readonly request: string };
+  | { readonly kind: 'answer'; readonly request: string }
+  /** `{{$processEnv NAME}}`, `{{$dotenv NAME}}`: read from the user's machine. */
+  | { readonly kind: 'process-env'; readonly name: string }
+  | { readonly kind: 'dotenv'; readonly name: string }
+  /** A cookie of the file's cookie jar that an answer of the environment set. */
+  | { readonly kind: 'cookie'; readonly name: string };
 
 /** How hosts outside the environment are treated: those the user allowed, and a question for the others (the editor). */
 export interface HostPolicy {

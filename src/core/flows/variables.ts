@@ -2,8 +2,9 @@
  * Values of `{{…}}` in flow files at run time (docs/flows.md, Variables). A name is, in this order: an address of
  * the environment the run uses (`baseUrl`, `v2BaseUrl`, `eligibilityBaseUrl`, `partnerId`: so a file's own
  * `@baseUrl = …` line, written for REST Client, never sends a `tpp run --env sandbox` elsewhere), a file variable
- * (`@name = value`), then a variable given from outside (`--var`, the editor's settings). `$` names are the dynamic
- * values of core/variables (REST Client's); `reg.response.body.<JSONPath>` and `reg.response.headers.<Name>` read the
+ * (`@name = value`; a value given for a `# @prompt` of the request comes first), then a variable given from outside
+ * (`--var`, the editor's settings). `$` names are the dynamic values of core/variables (REST Client's) and REST
+ * Client's `$processEnv` and `$dotenv` (flowDynamic.ts); `reg.response.body.<JSONPath>` and `reg.response.headers.<Name>` read the
  * answer of an earlier request named `reg`. Expansion is bounded in depth and in length, so a file cannot make it
  * hang or grow without end. Nothing here runs code from the file (JSONPath filters use jsonpath-plus's safe
  * evaluator, not `eval`).
@@ -13,6 +14,7 @@ import type { z } from 'zod';
 import { schemaAt } from '../contract/schemaWalk';
 import { dynamicVariable, type DynamicContext } from '../variables/dynamic';
 import { asFieldType } from '../variables/resolve';
+import { flowDynamicProblem, USER_SIDE_DYNAMICS } from './flowDynamic';
 import { flowRefs, positionIn, type ParsedRef } from './refs';
 import type { FlowPosition } from './types';
 
@@ -57,6 +59,12 @@ export interface FlowScope {
    */
   readonly resolved: Map<string, string>;
   readonly dynamic: DynamicContext;
+  /** Values the user gave for this request's `# @prompt` lines (the editor's input box); they win over file variables. */
+  readonly prompted?: ReadonlyMap<string, string>;
+  /** The process environment `{{$processEnv NAME}}` reads; absent: it is refused. */
+  readonly processEnv?: Readonly<Record<string, string | undefined>>;
+  /** The `.env` file `{{$dotenv NAME}}` reads (read before the file runs: dotenv.ts), or why there is none. */
+  readonly dotenv?: { readonly values: Readonly<Record<string, string>>; readonly file: string } | { readonly error: string };
 }
 
 /** A request that cannot be made ready to send; `position` points at the cause in the flow file. */
@@ -127,16 +135,18 @@ function refValue(ref: ParsedRef, scope: FlowScope, depth: number, budget: Budge
     case 'invalid':
       throw new Error(ref.reason);
     case 'dynamic': {
-      const dyn = dynamicVariable(ref.name);
-      const bad = dyn ? dyn.check(ref.args) : `unknown dynamic value ${ref.name} (known: $guid, $timestamp, $datetime, $randomInt, $date)`;
-      if (bad || !dyn) throw new Error(bad);
-      return dyn.generate(ref.args, scope.dynamic);
+      const bad = flowDynamicProblem(ref.name, ref.args);
+      if (bad) throw new Error(bad);
+      if (USER_SIDE_DYNAMICS.has(ref.name)) return userSideValue(ref.name, ref.args[0] as string, scope);
+      return (dynamicVariable(ref.name) as NonNullable<ReturnType<typeof dynamicVariable>>).generate(ref.args, scope.dynamic);
     }
     case 'response':
       return responseValue(ref, scope);
     case 'name': {
       const env = scope.environment[ref.name];
       if (env !== undefined) return env;
+      const prompted = scope.prompted?.get(ref.name);
+      if (prompted !== undefined) return prompted;
       const own = scope.fileVariables.get(ref.name);
       if (own) {
         const known = scope.resolved.get(ref.name);
@@ -150,6 +160,25 @@ function refValue(ref: ParsedRef, scope: FlowScope, depth: number, budget: Budge
       throw new Error(`unknown variable ${ref.name}: define it with @${ref.name} = … in the file or pass --var ${ref.name}=…`);
     }
   }
+}
+
+/**
+ * `{{$processEnv NAME}}` or `{{$dotenv NAME}}`: REST Client and httpyac send an empty text for a name that is not set;
+ * a flow refuses it, naming it, rather than sending a request its author did not mean.
+ */
+function userSideValue(kind: string, name: string, scope: FlowScope): string {
+  if (kind === '$processEnv') {
+    if (!scope.processEnv) throw new Error('the process environment is not read here');
+    const value = scope.processEnv[name];
+    if (value === undefined) throw new Error(`the environment variable ${name} is not set (REST Client and httpyac would send an empty text)`);
+    return value;
+  }
+  const dotenv = scope.dotenv;
+  if (!dotenv) throw new Error('no .env file is read here');
+  if ('error' in dotenv) throw new Error(dotenv.error);
+  const value = dotenv.values[name];
+  if (value === undefined) throw new Error(`${dotenv.file} has no ${name}`);
+  return value;
 }
 
 function expand(s: string, scope: FlowScope, depth: number, budget: Budget): string {

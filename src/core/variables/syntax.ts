@@ -25,6 +25,24 @@ export const NAME_RE = /^[A-Za-z_][\w-]*(?:\.[\w-]+)*$/;
 /** A dynamic value's name: `$` then a letter and letters or digits. */
 export const DYNAMIC_NAME_RE = /^\$[A-Za-z][A-Za-z0-9]*$/;
 
+/**
+ * The name and arguments of the text between the braces, split at spaces. A first argument that starts with a quote
+ * runs to the last such quote, spaces included, as REST Client's and httpyac's patterns read `{{$datetime 'DD MMM
+ * YYYY' 1 d}}` (`'.+'` then an optional offset).
+ */
+export function splitReference(inner: string): { name: string; args: string[] } {
+  const t = inner.trim();
+  const space = t.search(/\s/);
+  if (space < 0) return { name: t, args: [] };
+  const name = t.slice(0, space);
+  const rest = t.slice(space).trim();
+  const quote = rest[0] === "'" || rest[0] === '"' ? rest[0] : undefined;
+  const close = quote ? rest.lastIndexOf(quote) : -1;
+  if (!quote || close <= 0) return { name, args: rest.split(/\s+/) };
+  const after = rest.slice(close + 1).trim();
+  return { name, args: [rest.slice(0, close + 1), ...(after ? after.split(/\s+/) : [])] };
+}
+
 /** True when `s` may hold a reference (the cheap test callers make before anything else). */
 export function hasVariables(s: string): boolean {
   return s.includes('{{');
@@ -36,8 +54,8 @@ export function parseRefs(s: string): VariableRef[] {
   const out: VariableRef[] = [];
   REF_RE.lastIndex = 0;
   for (let m = REF_RE.exec(s); m; m = REF_RE.exec(s)) {
-    const parts = m[1]!.trim().split(/\s+/).filter(Boolean);
-    out.push({ raw: m[0], name: parts[0] ?? '', args: parts.slice(1), start: m.index, end: m.index + m[0].length });
+    const { name, args } = splitReference(m[1]!);
+    out.push({ raw: m[0], name, args, start: m.index, end: m.index + m[0].length });
   }
   return out;
 }

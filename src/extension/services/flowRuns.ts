@@ -2,8 +2,8 @@ import { dirname } from 'node:path';
 import * as vscode from 'vscode';
 import { runFlow } from '../../core/flows';
 import { describeCarried, type Carried, type HostPolicy } from '../../core/flows/carried';
-import { FlowFileAccessError, readInScope, readScopeOf, resolveInScope, type ReadScope } from '../../core/flows/projectFiles';
-import type { FlowEnvironment, FlowFile, FlowRunListener, RequestResult } from '../../core/flows/types';
+import { FlowFileAccessError, readBytesInScope, readInScope, readScopeOf, resolveInScope, type ReadScope } from '../../core/flows/projectFiles';
+import type { FlowEnvironment, FlowFile, FlowPrompt, FlowRequest, FlowRunListener, RequestResult } from '../../core/flows/types';
 import type { SentReport, ToolkitClient } from '../../core/client/clientFor';
 import type { EndpointId } from '../../core/contract/types';
 import { ENVIRONMENTS, type EnvironmentId } from '../../core/environments';
@@ -134,6 +134,9 @@ export class FlowRuns implements vscode.Disposable {
       environment,
       client,
       readFile: this.readerFor(uri),
+      readBytes: this.bytesReaderFor(uri),
+      prompt: askPrompt,
+      processEnv: process.env,
       hosts: this.hostPolicy(spec.env),
       variables: this.variablesOf(spec.env, uri),
       ...(spec.only ? { only: spec.only } : {}),
@@ -174,6 +177,30 @@ export class FlowRuns implements vscode.Disposable {
       const real = await resolveInScope(path, flowDir, await scope);
       const doc = openDocument(relativeTo(uri, path)) ?? openDocument(vscode.Uri.file(real));
       return doc ? doc.getText() : readInScope(real, flowDir, await scope);
+    };
+  }
+
+  /**
+   * The reader of the bytes of the files the flow `uri` names (a `< ./photo.png` part of a multipart body), within the
+   * same folders as {@link readerFor}; a file open in an editor is read as shown there.
+   */
+  bytesReaderFor(uri: vscode.Uri): (path: string) => Promise<Uint8Array> {
+    const text = this.readerFor(uri);
+    const folder = vscode.workspace.getWorkspaceFolder(uri)?.uri;
+    if (uri.scheme !== 'file') {
+      return async (path) => {
+        await text(path); // the same folder check
+        const doc = openDocument(relativeTo(uri, path));
+        return doc ? new TextEncoder().encode(doc.getText()) : vscode.workspace.fs.readFile(relativeTo(uri, path));
+      };
+    }
+    const flowDir = dirname(uri.fsPath);
+    let scope: Promise<ReadScope> | undefined;
+    return async (path) => {
+      scope ??= readScopeOf(folder?.scheme === 'file' ? folder.fsPath : flowDir, allowedReadDirs());
+      const real = await resolveInScope(path, flowDir, await scope);
+      const doc = openDocument(relativeTo(uri, path)) ?? openDocument(vscode.Uri.file(real));
+      return doc ? new TextEncoder().encode(doc.getText()) : readBytesInScope(real, flowDir, await scope);
     };
   }
 
@@ -227,6 +254,27 @@ export class FlowRuns implements vscode.Disposable {
   dispose(): void {
     this.results.clear();
   }
+}
+
+/** REST Client's names of a password prompt: their input box hides what is typed. */
+const PASSWORD_PROMPTS = new Set(['password', 'passwd', 'pass']);
+
+/**
+ * Asks for the value of a `# @prompt name [description]` line when its request runs (docs/flows.md, Format), as REST
+ * Client asks: an input box naming the variable, its description as placeholder, hidden for a password; the
+ * `tpp.variables` value of the name, if any, filled in. Escape cancels the request (nothing is sent).
+ */
+function askPrompt(request: FlowRequest, p: FlowPrompt, initial: string | undefined): Promise<string | undefined> {
+  return Promise.resolve(
+    vscode.window.showInputBox({
+      title: `${request.label}: # @prompt ${p.name}`,
+      prompt: `Input value for "${p.name}"`,
+      ...(p.description ? { placeHolder: p.description } : {}),
+      ...(initial !== undefined ? { value: initial } : {}),
+      password: PASSWORD_PROMPTS.has(p.name.toLowerCase()),
+      ignoreFocusOut: true,
+    }),
+  );
 }
 
 /** `path` (as written after `<` in a flow) relative to the flow file `flow`, unless it is absolute. */

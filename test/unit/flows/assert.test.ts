@@ -39,8 +39,9 @@ describe('flows: assertion grammar', () => {
       return `${r.column} ${r.problem}`;
     };
     assert.match(bad('?? status =~ 2'), /^11 Unknown assertion operator '=~'/);
-    assert.match(bad('?? status equals 2'), /^11 Unknown assertion operator 'equals'/);
-    assert.match(bad('?? body id == 1'), /takes a JSONPath starting with \$/);
+    assert.match(bad('?? status equals 2'), /^11 The operator 'equals' is httpyac's and not tpp's/);
+    assert.match(bad('?? body id() == 1'), /takes a JSONPath starting with \$ \(e\.g\. \$\.claims\) or a property path/);
+    assert.match(bad('?? js response.status == 200'), /^4 \?\? js runs JavaScript \(httpyac\): scripts are not run: use \?\? assertions/);
     assert.match(bad('?? header == 1'), /needs a header name/);
     assert.match(bad('?? body $.a exists 1'), /takes no value/);
     assert.match(bad('??'), /needs a subject/);

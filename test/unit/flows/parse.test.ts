@@ -89,18 +89,19 @@ describe('flows: parser', () => {
 
   it('a < without a file, text after a file body, and text after the assertions are problems', () => {
     assert.match(problems('POST https://h/x\n\n<@')[0] ?? '', /^3:1 error flow-body '<@' needs a file path/);
-    assert.match(problems('POST https://h/x\n\n< ./a.json\n{}')[0] ?? '', /^4:1 error flow-body Nothing may follow/);
+    assert.deepEqual(problems('POST https://h/x\n\n< ./a.json\n{}'), [], 'a < line among other lines is a part of the body, as in both tools');
     assert.match(problems('GET https://h/x\n?? status == 200\n\nstray')[0] ?? '', /^4:1 error flow-body Text after the assertions/);
   });
 
   it('an unknown assertion operator or subject, and a missing value, are problems at their column', () => {
-    assert.match(problems('GET https://h/x\n?? status equals 200')[0] ?? '', /^2:11 error flow-assertion Unknown assertion operator 'equals'/);
+    assert.match(problems('GET https://h/x\n?? status =~ 200')[0] ?? '', /^2:11 error flow-assertion Unknown assertion operator '=~'/);
     assert.match(problems('GET https://h/x\n?? stat == 200')[0] ?? '', /^2:4 error flow-assertion Unknown assertion subject 'stat'/);
     assert.match(problems('GET https://h/x\n?? status ==')[0] ?? '', /needs a value after it/);
     assert.match(problems('GET https://h/x\n?? status < abc')[0] ?? '', /compares numbers/);
     assert.match(problems('GET https://h/x\n?? body $.a matches /(/')[0] ?? '', /needs a regular expression/);
     assert.match(problems('GET https://h/x\n?? contract == 1')[0] ?? '', /takes nothing after it/);
     assert.match(problems('?? status == 200\nGET https://h/x')[0] ?? '', /goes after the request line/);
+    assert.match(problems('GET https://h/x\n?? status equals 200')[0] ?? '', /httpyac's and not tpp's/);
   });
 
   it('references to requests that do not exist, run later, or are the request itself are problems', () => {
@@ -114,9 +115,48 @@ describe('flows: parser', () => {
     assert.match(problems('@a = {{b}}\n@b = x{{a}}\nGET https://h/{{a}}').join('\n'), /flow-variable-cycle The variables refer to each other in a circle: a → b → a/);
     assert.match(problems('# @name r\nGET https://h/\n###\n# @name r\nGET https://h/').join('\n'), /flow-duplicate-name Two requests are named r/);
     assert.match(problems('GET https://h/{{$randomInt 5 1}}')[0] ?? '', /1:15 error flow-unknown-variable .*max \(1\) must be greater than min/);
-    assert.match(problems('GET https://h/{{$processEnv HOME}}')[0] ?? '', /unknown dynamic value \$processEnv/);
+    assert.match(problems('GET https://h/{{$processEnv}}')[0] ?? '', /\$processEnv takes one name/);
+    assert.match(problems('GET https://h/{{$aadToken}}')[0] ?? '', /signs in to Azure AD \(REST Client\): tpp does not/);
+    assert.match(problems('GET https://h/{{$nope}}')[0] ?? '', /unknown dynamic value \$nope/);
     assert.match(problems('GET https://h/{{a')[0] ?? '', /'\{\{' is not closed/);
     assert.match(problems('GET https://h/{{r.request.body.$}}')[0] ?? '', /not supported in flows/);
+  });
+
+  it('reads the constructs of REST Client, httpyac and JetBrains as they do (compat corpus: test/unit/flows/compat)', () => {
+    const f = parseFlow(
+      [
+        '# @title Not sent or checked',
+        '# @unknown-directive is a comment, as in both tools',
+        'GET https://h/comments',
+        '    ?page=2',
+        '    &pageSize={{$randomInt 1 5}}',
+        '# @no-redirect',
+        'Accept: application/json',
+        '',
+        '<> ./previous-answer.json',
+        '###',
+        '# @name=upload',
+        '# @disabled',
+        '// @no-cookie-jar',
+        '# @prompt dealer The dealer number',
+        'POST https://h/x',
+        'Content-Type: multipart/form-data; boundary=B',
+        '',
+        '--B',
+        '# a comment line, left out',
+        '< ./tire.png',
+        '--B--',
+      ].join('\n'),
+      'f.http',
+    );
+    assert.deepEqual(f.problems, []);
+    const [a, b] = f.requests;
+    assert.equal(a?.url, 'https://h/comments?page=2&pageSize={{$randomInt 1 5}}');
+    assert.match(problems('GET https://h/x\n  &q=a b')[0] ?? '', /^2:3 error flow-syntax A URL holds no spaces: '&q=a b'/);
+    assert.equal(a?.noRedirect, true);
+    assert.equal(a?.body, undefined, 'a JetBrains response reference is neither sent nor checked');
+    assert.deepEqual([b?.name, b?.disabled, b?.noCookieJar, b?.prompts?.map((p) => [p.name, p.description])], ['upload', { line: 12, column: 3 }, true, [['dealer', 'The dealer number']]]);
+    assert.deepEqual(b?.body, { kind: 'inline', text: '--B\n< ./tire.png\n--B--', line: 18, column: 1, files: [{ path: './tire.png', resolveVariables: false, line: 20, column: 1, index: 1 }] });
   });
 
   it('never throws on arbitrary text', () => {
@@ -135,7 +175,8 @@ const word = fc.stringMatching(/^[a-z][a-z0-9]{0,6}$/);
 const request = fc.record({
   title: fc.option(fc.stringMatching(/^[A-Za-z][A-Za-z ]{0,10}[a-z]$/), { nil: undefined }),
   name: fc.option(word, { nil: undefined }),
-  method: fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE'),
+  method: fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'GRAPHQL'),
+  meta: fc.subarray(['# @disabled', '// @no-redirect', '# @no-cookie-jar', '# @prompt dealer The dealer number']),
   path: fc.array(word, { maxLength: 3 }),
   headers: fc.array(fc.tuple(fc.stringMatching(/^[A-Z][a-z]{0,5}(-[A-Z][a-z]{0,5})?$/), fc.stringMatching(/^[a-z0-9][a-z0-9 /;=]{0,10}[a-z0-9]$/)), { maxLength: 3 }),
   body: fc.option(
@@ -160,6 +201,7 @@ function fileText(vars: readonly [string, string][], reqs: readonly GeneratedReq
       seen.add(r.name);
       lines.push(`# @name ${r.name}`);
     }
+    lines.push(...r.meta);
     lines.push(`${r.method} https://h.example/${r.path.join('/')}`, ...r.headers.map(([n, v]) => `${n}: ${v}`));
     if (r.body) lines.push('', r.body.kind === 'inline' ? r.body.text : `${r.body.resolveVariables ? '<@' : '<'} ${r.body.path}`);
     if (r.assertions.length) lines.push('', ...r.assertions);

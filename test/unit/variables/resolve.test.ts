@@ -49,6 +49,18 @@ describe('variables: dynamic values (REST Client semantics)', () => {
     assert.equal(resolve('{{$datetime iso8601 1 d}}').s, '2026-03-06T10:20:30.000Z');
     assert.equal(resolve('{{$datetime iso8601 -2 M}}').s, '2026-01-05T10:20:30.000Z');
   });
+  it("$datetime and $localDatetime with a dayjs format in quotes, as REST Client and httpyac (dayjs, its utc plugin only)", () => {
+    const dayjs = require('dayjs') as typeof import('dayjs');
+    assert.equal(resolve("{{$datetime 'YYYY-MM-DD'}}").s, '2026-03-05');
+    assert.equal(resolve('{{$datetime "DD MMM YYYY HH:mm" 1 d}}').s, '06 Mar 2026 10:20');
+    assert.equal(resolve("{{$datetime 'Do X' }}").s, '5o X', 'tokens of plugins neither tool loads stay as dayjs core leaves them');
+    assert.equal(resolve("{{$localDatetime 'YYYY-MM-DD HH:mm'}}").s, dayjs(NOW).format('YYYY-MM-DD HH:mm'));
+    assert.equal(resolve('{{$localDatetime iso8601}}').s, dayjs(NOW).format());
+    assert.equal(resolve('{{$localDatetime rfc1123}}').s, dayjs(NOW).locale('en').format('ddd, DD MMM YYYY HH:mm:ss ZZ'));
+    assert.equal(resolve('{{$datetime iso8601 1 M}}', 0).s, '2026-04-05T10:20:30.000Z');
+    const endOfJanuary = resolvePayloadVariables({ s: '{{$datetime iso8601 1 M}}' }, undefined, { now: new Date('2025-01-31T00:00:00Z'), random: () => 0 }) as { s: string };
+    assert.equal(endOfJanuary.s, '2025-02-28T00:00:00.000Z', "a month later is dayjs's (the end of February), not February 31st");
+  });
   it('$randomInt min max: min inclusive, max exclusive', () => {
     assert.equal(resolve('{{$randomInt 1 5}}', 0).s, 1);
     assert.equal(resolve('{{$randomInt 1 5}}', 0.999999).s, 4);
@@ -71,6 +83,9 @@ describe('variables: dynamic values (REST Client semantics)', () => {
       ['{{$date 1000000}}', /too large/],
       ['{{$datetime}}', /needs a format/],
       ['{{$datetime iso8601 1 parsec}}', /unknown unit/],
+      ['{{$datetime YYYY}}', /needs a format.*in quotes/],
+      ['{{$datetime iso8601 +1 d}}', /without \+/],
+      ['{{$timestamp 1 Q}}', /Q \(quarter\)/],
       ['{{$timestamp 999999999999 y}}', /years 1 to 9999/],
       ['{{$guid 1}}', /no arguments/],
       ['{{$nope}}', /unknown dynamic value/],
@@ -81,7 +96,7 @@ describe('variables: dynamic values (REST Client semantics)', () => {
     }
   });
   it('KNOWN_DYNAMIC_VARIABLES documents each value with its arguments', () => {
-    assert.deepEqual(KNOWN_DYNAMIC_VARIABLES.map((d) => d.name), ['$guid', '$timestamp', '$datetime', '$randomInt', '$date']);
+    assert.deepEqual(KNOWN_DYNAMIC_VARIABLES.map((d) => d.name), ['$guid', '$timestamp', '$datetime', '$localDatetime', '$randomInt', '$date']);
     for (const d of KNOWN_DYNAMIC_VARIABLES) assert.ok(d.description.length > 20, d.name);
   });
 });
