@@ -22,10 +22,9 @@ import { maskSecrets } from '../log/mask';
 import { answerOf, bodyText, type Answer } from './answerOf';
 import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS } from './attempt';
 import { createPartnerClient, type PartnerClient, type TokenProvider } from './client';
-import type { RetrySettings } from './backoff';
 
 import { send } from './transport';
-import type { ApiResponse, CookieJarLike, Dispatcher, RawExchange, RedirectPolicy, TransportEvent, WrittenHeader } from './types';
+import type { ApiResponse, CookieJarLike, RawExchange, RedirectPolicy, TransportEvent, TransportOptions, WrittenHeader } from './types';
 
 /** Where requests go and how they are signed. */
 export interface ClientEnvironment extends EnvironmentAddresses {
@@ -41,16 +40,11 @@ export interface ClientEnvironment extends EnvironmentAddresses {
   readonly eligibilityToken?: TokenProvider;
 }
 
-/** The client's limits (docs/sending.md, Limits): one attempt's time (ms, default 30 000), the largest answer read (bytes, default 16 MiB), retries. */
-export interface ClientLimits {
-  readonly timeoutMs?: number;
-  readonly maxResponseBytes?: number;
-  readonly retry?: Partial<RetrySettings>;
-  readonly dispatcher?: Dispatcher;
-  readonly userAgent?: string;
-  /** Random source in [0, 1) for the backoff jitter (tests). */
-  readonly random?: () => number;
-}
+/**
+ * The client's limits (docs/sending.md, Limits), the transport's own options: one attempt's time (ms, default 30 000),
+ * the largest answer read (bytes, default 16 MiB), retries, dispatcher, the User-Agent of contract calls, the jitter.
+ */
+export type ClientLimits = Pick<TransportOptions, 'timeoutMs' | 'maxResponseBytes' | 'retry' | 'dispatcher' | 'userAgent' | 'random'>;
 
 /** What a request was, for those who keep it (the history replays a contract call). */
 export interface SentReport {

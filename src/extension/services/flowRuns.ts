@@ -2,7 +2,7 @@ import { dirname } from 'node:path';
 import * as vscode from 'vscode';
 import { runFlow } from '../../core/flows';
 import { describeCarried, type Carried, type HostPolicy } from '../../core/flows/carried';
-import { FlowFileAccessError, readBytesInScope, readInScope, readScopeOf, resolveInScope, type ReadScope } from '../../core/flows/projectFiles';
+import { FlowFileAccessError, readBytesInScope, readScopeOf, resolveInScope, type ReadScope } from '../../core/flows/projectFiles';
 import type { FlowEnvironment, FlowFile, FlowPrompt, FlowRequest, FlowRunListener, RequestResult } from '../../core/flows/types';
 import type { SentReport, ToolkitClient } from '../../core/client/clientFor';
 import type { EndpointId } from '../../core/contract/types';
@@ -158,6 +158,31 @@ export class FlowRuns implements vscode.Disposable {
    * may do). A file open in an editor is read as shown there, once its path passed.
    */
   readerFor(uri: vscode.Uri): (path: string) => Promise<string> {
+    const find = this.filesOf(uri);
+    return async (path) => {
+      const f = await find(path);
+      return 'text' in f ? f.text : new TextDecoder('utf-8').decode(await f.bytes());
+    };
+  }
+
+  /**
+   * The reader of the bytes of the files the flow `uri` names (a `< ./photo.png` part of a multipart body), within the
+   * same folders as {@link readerFor}; a file open in an editor is read as shown there.
+   */
+  bytesReaderFor(uri: vscode.Uri): (path: string) => Promise<Uint8Array> {
+    const find = this.filesOf(uri);
+    return async (path) => {
+      const f = await find(path);
+      return 'text' in f ? new TextEncoder().encode(f.text) : f.bytes();
+    };
+  }
+
+  /**
+   * Where a file the flow `uri` names is, once judged (see {@link readerFor}): the text of its open document, or a way
+   * to read its bytes from disk (a `file:` workspace, links resolved) or from the workspace's file system.
+   * @throws FlowFileAccessError naming the path and why.
+   */
+  private filesOf(uri: vscode.Uri): (path: string) => Promise<{ text: string } | { bytes: () => Promise<Uint8Array> }> {
     const folder = vscode.workspace.getWorkspaceFolder(uri)?.uri;
     if (uri.scheme !== 'file') {
       return async (path) => {
@@ -167,7 +192,7 @@ export class FlowRuns implements vscode.Disposable {
           throw new FlowFileAccessError(`${path} is outside the flow's folder ${root}: a flow reads only files of its workspace folder (docs/flows.md, What a flow may do)`);
         }
         const doc = openDocument(target);
-        return doc ? doc.getText() : new TextDecoder('utf-8').decode(await vscode.workspace.fs.readFile(target));
+        return doc ? { text: doc.getText() } : { bytes: () => Promise.resolve(vscode.workspace.fs.readFile(target)) };
       };
     }
     const flowDir = dirname(uri.fsPath);
@@ -176,31 +201,7 @@ export class FlowRuns implements vscode.Disposable {
       scope ??= readScopeOf(folder?.scheme === 'file' ? folder.fsPath : flowDir, allowedReadDirs());
       const real = await resolveInScope(path, flowDir, await scope);
       const doc = openDocument(relativeTo(uri, path)) ?? openDocument(vscode.Uri.file(real));
-      return doc ? doc.getText() : readInScope(real, flowDir, await scope);
-    };
-  }
-
-  /**
-   * The reader of the bytes of the files the flow `uri` names (a `< ./photo.png` part of a multipart body), within the
-   * same folders as {@link readerFor}; a file open in an editor is read as shown there.
-   */
-  bytesReaderFor(uri: vscode.Uri): (path: string) => Promise<Uint8Array> {
-    const text = this.readerFor(uri);
-    const folder = vscode.workspace.getWorkspaceFolder(uri)?.uri;
-    if (uri.scheme !== 'file') {
-      return async (path) => {
-        await text(path); // the same folder check
-        const doc = openDocument(relativeTo(uri, path));
-        return doc ? new TextEncoder().encode(doc.getText()) : vscode.workspace.fs.readFile(relativeTo(uri, path));
-      };
-    }
-    const flowDir = dirname(uri.fsPath);
-    let scope: Promise<ReadScope> | undefined;
-    return async (path) => {
-      scope ??= readScopeOf(folder?.scheme === 'file' ? folder.fsPath : flowDir, allowedReadDirs());
-      const real = await resolveInScope(path, flowDir, await scope);
-      const doc = openDocument(relativeTo(uri, path)) ?? openDocument(vscode.Uri.file(real));
-      return doc ? new TextEncoder().encode(doc.getText()) : readBytesInScope(real, flowDir, await scope);
+      return doc ? { text: doc.getText() } : { bytes: async () => readBytesInScope(real, flowDir, await (scope as Promise<ReadScope>)) };
     };
   }
 
