@@ -5,9 +5,8 @@
  * a body; another host or port gets neither the written Authorization, Cookie nor Host). Contract calls share the
  * header and cookie rules for the headers a flow adds to them.
  */
-import type { Dispatcher } from 'undici';
 import { PolicyError } from './errors';
-import type { CookieJarLike, RedirectHop, RedirectPolicy, WrittenHeader } from './types';
+import type { CookieJarLike, Dispatcher, RedirectHop, RedirectPolicy, WrittenHeader } from './types';
 
 /** Header values as undici takes them: a repeated name is a list, sent as lines of its own. */
 export type HeaderRecord = Record<string, string | string[]>;

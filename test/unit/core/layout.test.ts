@@ -26,3 +26,27 @@ describe('layout: files a newcomer can read whole', () => {
     });
   }
 });
+
+// ARCHITECTURE.md (the one client): every request leaves through the transport, so undici is imported by the
+// transport, the types it exports, and the proxy's forwarder only; and an environment's traits live in its table
+// (src/core/environments.ts), so no other file compares an environment with its name.
+describe('layout: one transport, one environment table', () => {
+  const files = () => tsFiles(path.join(ROOT, 'src')).map((f) => ({ file: path.relative(ROOT, f).split(path.sep).join('/'), text: fs.readFileSync(f, 'utf8') }));
+  /** The text without its comments (line and block), so a docstring naming a module is not an import. */
+  const code = (text: string) => text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
+
+  it('undici is imported by the transport, its types and the proxy forwarder only', () => {
+    const importers = files()
+      .filter((f) => /(from\s+|require\(|import\()\s*['"]undici['"]/.test(code(f.text)))
+      .map((f) => f.file)
+      .sort();
+    assert.deepEqual(importers, ['src/core/client/attempt.ts', 'src/core/client/types.ts', 'src/core/proxy/forward.ts']);
+  });
+
+  it("'production' is written as a string only in the environment table", () => {
+    const writers = files()
+      .filter((f) => /['"`]production['"`]/.test(code(f.text)))
+      .map((f) => f.file);
+    assert.deepEqual(writers, ['src/core/environments.ts']);
+  });
+});
