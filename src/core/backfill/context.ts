@@ -4,7 +4,7 @@
  * 429 closes for every worker (spec: Errors, 429 with Retry-After: the whole run slows, not one worker).
  */
 import { createHash } from 'node:crypto';
-import { environmentVariablesOf } from '../flows/run';
+import { environmentVariablesOf } from '../flows/variables';
 import type { FlowEnvironment, FlowFile, FlowRequest } from '../flows/types';
 import type { FlowAnswer, FlowScope } from '../flows/variables';
 import { rowVariables, type DataRow } from './rows';

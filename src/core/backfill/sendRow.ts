@@ -14,7 +14,7 @@ import { howToCheck } from '../client/repeat';
 import { changesData } from '../contract/methods';
 import type { EndpointDef } from '../contract/types';
 import { prepareRequest, FlowBodyFileError, FlowVariableError } from '../flows/prepare';
-import { assertAll } from '../flows/run';
+import { assertAll } from '../flows/assert';
 import { sendFlowRequest, type FlowSendContext, type PreparedRequest } from '../flows/send';
 import type { FlowFile, FlowRequest } from '../flows/types';
 import type { FlowAnswer, FlowScope } from '../flows/variables';

@@ -9,8 +9,8 @@ import type { EndpointDef } from '../contract/types';
 import { maskHeaderValue, maskSecrets } from '../log/mask';
 import { contractDrift } from '../exchange/contractDrift';
 import { assertionRegex, subjectText } from './assertGrammar';
-import type { AssertionResult, FlowAssertion } from './types';
-import { jsonOf, jsonPathAll, type FlowAnswer } from './variables';
+import type { AssertionResult, FlowAssertion, FlowRequest } from './types';
+import { jsonOf, jsonPathAll, resolveText, type FlowAnswer, type FlowScope, type FlowVariableError } from './variables';
 
 /** The longest text `matches` tests (characters): a regular expression from a file never runs over a whole large answer. */
 export const MAX_MATCH_INPUT = 16_384;
@@ -177,3 +177,19 @@ export function evaluateAssertion(a: FlowAssertion, target: AssertionTarget, exp
 
 /** The check a request without `??` lines gets: it passes when the answer's status is below 400. */
 export const IMPLIED_ASSERTION: FlowAssertion = { line: 0, column: 0, text: 'status < 400', subject: { kind: 'status' }, operator: '<', expected: '400' };
+
+/** Resolves and evaluates a request's assertions (or the implied `status < 400`). */
+export function assertAll(r: FlowRequest, answer: FlowAnswer, endpoints: readonly EndpointDef[], scope: FlowScope): AssertionResult[] {
+  const list = r.assertions.length > 0 ? r.assertions : [IMPLIED_ASSERTION];
+  return list.map((a) => {
+    let expected: string | undefined;
+    if (a.expected !== undefined) {
+      try {
+        expected = resolveText(a.expected, { line: a.line, column: a.expectedColumn ?? a.column }, scope);
+      } catch (err) {
+        return { assertion: a, passed: false, message: `?? ${a.text}: ${(err as FlowVariableError).message}` };
+      }
+    }
+    return evaluateAssertion(a, { answer, endpoints }, expected);
+  });
+}

@@ -7,16 +7,14 @@
 import type { RetrySettings } from '../client/backoff';
 import { clientFor } from '../client/clientFor';
 import type { Dispatcher } from '../client/types';
-import type { BaseKind, EndpointDef } from '../contract/types';
-import { evaluateAssertion, IMPLIED_ASSERTION } from './assert';
+import { assertAll } from './assert';
 import { prepareRequest } from './prepare';
 import { flowRefs } from './refs';
-import { environmentBases } from '../environments';
 import { sendFlowRequest, type FlowSendContext } from './send';
 import { FlowCookieJar } from './cookies';
 import { readDotenv, readsDotenv } from './dotenv';
-import type { AssertionResult, FlowEnvironment, FlowFile, FlowRequest, FlowRunOptions, RequestResult } from './types';
-import { FlowPositionError, type FlowVariableError, resolveText, type FlowAnswer, type FlowScope } from './variables';
+import type { FlowFile, FlowRequest, FlowRunOptions, RequestResult } from './types';
+import { environmentVariablesOf, FlowPositionError, type FlowAnswer, type FlowScope } from './variables';
 
 /** Options of a run beyond the shared {@link FlowRunOptions}: the client's limits (docs/sending.md, Limits). */
 export interface FlowRunLimits {
@@ -26,12 +24,6 @@ export interface FlowRunLimits {
   readonly maxResponseBytes?: number;
   readonly retry?: Partial<RetrySettings>;
   readonly dispatcher?: Dispatcher;
-}
-
-/** The environment's addresses as the variables `{{baseUrl}}`, `{{v2BaseUrl}}`, `{{eligibilityBaseUrl}}`, `{{partnerId}}`. */
-export function environmentVariablesOf(env: FlowEnvironment): Record<string, string | undefined> {
-  const bases = Object.fromEntries(environmentBases(env)) as Partial<Record<BaseKind, string>>;
-  return { baseUrl: bases.v3, v2BaseUrl: bases.v2, eligibilityBaseUrl: bases.eligibility, partnerId: env.partnerId };
 }
 
 /** The names of the requests a request's texts read (`{{reg.response…}}`), file variables included. */
@@ -68,22 +60,6 @@ export function requestsToRun(file: FlowFile, only: readonly number[] | undefine
     }
   }
   return out;
-}
-
-/** Resolves and evaluates a request's assertions (or the implied `status < 400`). */
-export function assertAll(r: FlowRequest, answer: FlowAnswer, endpoints: readonly EndpointDef[], scope: FlowScope): AssertionResult[] {
-  const list = r.assertions.length > 0 ? r.assertions : [IMPLIED_ASSERTION];
-  return list.map((a) => {
-    let expected: string | undefined;
-    if (a.expected !== undefined) {
-      try {
-        expected = resolveText(a.expected, { line: a.line, column: a.expectedColumn ?? a.column }, scope);
-      } catch (err) {
-        return { assertion: a, passed: false, message: `?? ${a.text}: ${(err as FlowVariableError).message}` };
-      }
-    }
-    return evaluateAssertion(a, { answer, endpoints }, expected);
-  });
 }
 
 /** The values of a request's `# @prompt` lines, asked through `options.prompt`; undefined when the user cancelled. */

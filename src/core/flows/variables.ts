@@ -16,7 +16,9 @@ import { dynamicVariable, type DynamicContext } from '../variables/dynamic';
 import { asFieldType } from '../variables/resolve';
 import { flowDynamicProblem, USER_SIDE_DYNAMICS } from './flowDynamic';
 import { flowRefs, positionIn, type ParsedRef } from './refs';
-import type { FlowPosition } from './types';
+import type { BaseKind } from '../contract/types';
+import { environmentBases } from '../environments';
+import type { FlowEnvironment, FlowPosition } from './types';
 
 /** How deep variables may refer to other variables (`@a = {{b}}`) before the chain is refused as a circle. */
 export const MAX_VARIABLE_DEPTH = 8;
@@ -253,4 +255,10 @@ export function resolveJsonBody(value: unknown, schema: z.ZodType | undefined, w
     }
   };
   return walk(value, [], schema);
+}
+
+/** The environment's addresses as the variables `{{baseUrl}}`, `{{v2BaseUrl}}`, `{{eligibilityBaseUrl}}`, `{{partnerId}}`. */
+export function environmentVariablesOf(env: FlowEnvironment): Record<string, string | undefined> {
+  const bases = Object.fromEntries(environmentBases(env)) as Partial<Record<BaseKind, string>>;
+  return { baseUrl: bases.v3, v2BaseUrl: bases.v2, eligibilityBaseUrl: bases.eligibility, partnerId: env.partnerId };
 }

@@ -50,3 +50,13 @@ describe('layout: one transport, one environment table', () => {
     assert.deepEqual(writers, ['src/core/environments.ts']);
   });
 });
+
+// ARCHITECTURE.md (flows and backfills beside the client): a backfill row is prepared, sent and asserted by the
+// pieces a flow request uses (flows/prepare, flows/send, flows/assert), never through the flow runner itself.
+describe('layout: a backfill row does not go through the flow runner', () => {
+  it('no file of src/core/backfill imports core/flows/run', () => {
+    const dir = path.join(ROOT, 'src/core/backfill');
+    const importers = tsFiles(dir).filter((f) => /from\s+['"]\.\.\/flows\/run['"]/.test(fs.readFileSync(f, 'utf8')));
+    assert.deepEqual(importers.map((f) => path.relative(ROOT, f)), []);
+  });
+});
