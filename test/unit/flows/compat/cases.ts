@@ -71,6 +71,18 @@ export const CORPUS: readonly CorpusCase[] = [
     ],
   },
   { file: 'multipart.http', httpyac: true, requests: [{ method: 'POST', target: '/multipart/photos', headers: { 'content-type': 'multipart/form-data; boundary=TireBoundary' }, body: multipart() }] },
+  {
+    file: 'multipart-text.http',
+    httpyac: true,
+    requests: [
+      {
+        method: 'POST',
+        target: '/multipart-text/claims',
+        headers: { 'content-type': 'multipart/form-data; boundary=TireBoundary' },
+        body: '--TireBoundary\r\nContent-Disposition: form-data; name="claim"\r\n\r\nCLM-1002\r\n--TireBoundary\r\nContent-Disposition: form-data; name="note"\r\n\r\ntread depth 4/32\r\n--TireBoundary--',
+      },
+    ],
+  },
   { file: 'form-urlencoded.http', httpyac: true, requests: [{ method: 'POST', target: '/form-urlencoded/login', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'name=doe&password=12%2034&remember=true' }] },
   {
     file: 'basic-auth.http',
