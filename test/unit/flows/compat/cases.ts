@@ -192,6 +192,7 @@ export const REFUSED: readonly RefusedCase[] = [
   { name: 'process-env-indirect', text: 'GET {{echo}}/x\nX-Home: {{$processEnv %homeName}}\n', problem: /reads the variable's name from an environment setting \(REST Client\)/ },
   { name: 'form-line-without-ampersand', text: 'POST {{echo}}/x\nContent-Type: application/x-www-form-urlencoded\n\nname=doe\npassword=1\n', problem: /form line that does not start with &: REST Client sends a line break before it/ },
   { name: 'form-spaces', text: 'POST {{echo}}/x\nContent-Type: application/x-www-form-urlencoded\n\nname = doe\n', problem: /Spaces around = or & in a form body/ },
+  { name: 'graphql-header-case', text: 'POST {{echo}}/x\nContent-Type: application/json\nX-Request-Type: graphql\n\nquery Shops {\n  shops { id }\n}\n', problem: /X-Request-Type: graphql: REST Client makes a GraphQL request only of the value GraphQL as written/ },
   { name: 'graphql-anonymous', text: 'POST {{echo}}/x\n\nquery {\n  shops { id }\n}\n', problem: /anonymous GraphQL query: httpyac would send '\{' as its operationName; name it/ },
   { name: 'header-trailing-comma', text: 'GET {{echo}}/x\nAccept: text/html,\n', problem: /ends with ',': httpyac drops the comma and REST Client sends it/ },
   { name: 'body-file-encoding', text: 'POST {{echo}}/x\n\n<@latin1 ./body.txt\n', problem: /<@latin1: tpp reads body files as UTF-8/ },
