@@ -69,6 +69,20 @@ function restClientGraphql(headers: readonly Header[], file: string, problems: F
   return false;
 }
 
+/** The types whose bodies both tools build in their own way (CRLF, a joined form, a final line break). */
+const BUILT_TYPES: ReadonlySet<string> = new Set(['multipart/form-data', 'application/x-www-form-urlencoded', 'application/x-ndjson']);
+
+/**
+ * A problem when the Content-Type names one of BUILT_TYPES not in lower case: REST Client lowercases the type before
+ * comparing (mimeUtility.ts), httpyac compares it as written, so it would send the body as plain text.
+ */
+function contentTypeCase(headers: readonly Header[], file: string, problems: FlowProblem[]): void {
+  const h = headers.find((x) => x.name.toLowerCase() === 'content-type');
+  const written = h?.value.split(';')[0]?.trim() ?? '';
+  if (!h || written === written.toLowerCase() || !BUILT_TYPES.has(written.toLowerCase())) return;
+  problems.push({ file, line: h.line, column: h.column, severity: 'error', code: 'flow-body', message: `Content-Type: ${written}: httpyac reads this type only in lower case (it would send the body as plain text) and REST Client in any case; write ${written.toLowerCase()}.` });
+}
+
 /**
  * The body of a request from its lines (comment lines already left out) and problems found in it.
  * @param headers the request's headers (GraphQL by REST Client's header).
@@ -87,6 +101,7 @@ export function bodyOf(raw: readonly Line[], headers: readonly Header[], graphql
   });
   if (lines.length === 1 && files[0]) return { kind: 'file', path: files[0].path, resolveVariables: files[0].resolveVariables, line: first.line, column: 1 };
   const text = lines.map((l) => l.text).join('\n');
+  contentTypeCase(headers, file, problems);
   const restClient = restClientGraphql(headers, file, problems);
   const graphql = restClient ? 'rest-client' : !graphqlOff && HTTPYAC_GRAPHQL_RE.test(first.text) ? 'httpyac' : undefined;
   const body: FlowBody = { kind: 'inline', text, line: first.line, column: 1, ...(files.length > 0 ? { files } : {}), ...(graphql ? { graphql } : {}) };
