@@ -4,9 +4,11 @@
 //   - httpyac 6 (`httpyac send <file> --all`), the peer, given one pre-minted token (it mints none);
 //   - the floor: a bare fetch loop in this process with the pre-minted token, checking each status.
 // Each is timed as wall time (the two CLIs include their start-up), median of --rounds runs; printed with the ratios
-// tpp/httpyac (target ≤ 1.0) and each to the floor. Figures only: no pass/fail.
+// tpp/httpyac and each to the floor. Target: tpp run takes at most half of httpyac's wall time (median ratio ≤ 0.5×),
+// judged in the last line and the exit code (1 when missed).
 //   npm run bench:run                        (1,000 requests, 3 rounds)
-//   options: --requests N  --rounds R   (TPP_BENCH_SMOKE=1, scripts/bench-size.mjs: 20 requests, 1 round)
+//   options: --requests N  --rounds R   (TPP_BENCH_SMOKE=1, scripts/bench-size.mjs: 20 requests, 1 round; the target
+//   is printed, not judged: at that size the CLIs' start-up is most of the time)
 import { spawn, spawnSync } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { mint } from './bench-sandbox/token';
-import { done, sized } from './bench-size.mjs';
+import { done, judgeTarget, sized } from './bench-size.mjs';
 
 const { values } = parseArgs({ options: { requests: { type: 'string', default: sized('1000', '20') }, rounds: { type: 'string', default: sized('3', '1') } } });
 const REQUESTS = Number(values.requests);
@@ -23,6 +25,8 @@ const ROOT = join(__dirname, '..');
 const CLI = join(ROOT, 'dist/cli.js');
 const HTTPYAC = join(ROOT, 'node_modules/.bin/httpyac');
 const PARTNER = 'BENCH-RUN';
+/** The target: tpp run's wall time over httpyac's, at most. */
+const TARGET_RATIO = 0.5;
 
 const dir = mkdtempSync(join(tmpdir(), 'tpp-bench-run-'));
 const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
@@ -102,7 +106,10 @@ async function main(): Promise<void> {
     console.log(`  tpp run (a fresh JWT per request)   ${fmt(tpp)}`);
     console.log(`  httpyac send --all (one token)      ${fmt(yac)}`);
     console.log(`  fetch loop (floor, one token)       ${fmt(floor)}`);
-    console.log(`  tpp run / httpyac = ${(tpp / yac).toFixed(2)}× (target ≤ 1.0×); tpp run / floor = ${(tpp / floor).toFixed(2)}×; httpyac / floor = ${(yac / floor).toFixed(2)}×`);
+    const ratio = tpp / yac;
+    console.log(`  tpp run / httpyac = ${ratio.toFixed(2)}×; tpp run / floor = ${(tpp / floor).toFixed(2)}×; httpyac / floor = ${(yac / floor).toFixed(2)}×`);
+    console.log(`Target: tpp run ≤ ${TARGET_RATIO}× httpyac's wall time for ${REQUESTS} asserted requests — ${ratio <= TARGET_RATIO ? 'met' : 'NOT met'} (median ratio ${ratio.toFixed(2)}×).`);
+    if (!judgeTarget(ratio <= TARGET_RATIO)) process.exitCode = 1;
   } finally {
     sb.stop();
     rmSync(dir, { recursive: true, force: true });

@@ -1,8 +1,8 @@
 /**
  * An inline body as REST Client and httpyac send it, by its Content-Type (docs/flows.md, Format; the bytes are checked
  * against httpyac's in test/unit/flows/compat): GraphQL as `{"query","operationName","variables"}`, a multipart or any
- * body with `< file` lines with each file's bytes (lines joined with CRLF for multipart/form-data, as httpyac joins
- * them), a form body over several `&` lines joined and URL-encoded (httpyac's rule, encodeurl's encoding), NDJSON
+ * body with `< file` lines with each file's bytes, a multipart/form-data body's lines joined with CRLF whether or not
+ * a part is a file (httpyac joins them so, and REST Client's line ending for that type is CRLF), a form body over several `&` lines joined and URL-encoded (httpyac's rule, encodeurl's encoding), NDJSON
  * with its final line break, and any other text as written.
  */
 import type { FlowBody, FlowPosition } from './types';
@@ -92,6 +92,9 @@ async function bodyWithFiles(body: Inline, eol: string, scope: FlowScope, read: 
   return { text: bytes.toString('utf8'), bytes };
 }
 
+/** A multipart/form-data body of text parts only: its lines joined with CRLF, none after the last (both tools). */
+const multipartText = (body: Inline, scope: FlowScope): BuiltBody => ({ text: linesOf(body).map((l) => resolveText(l.text, l.at, scope)).join('\r\n') });
+
 /**
  * A form body as both tools send it when they agree (parseBody.ts, formProblems): its lines joined, URL-encoded.
  * @throws FlowPositionError when the resolved values make the tools disagree (spaces around = or &).
@@ -115,6 +118,7 @@ export async function buildInlineBody(body: Inline, contentType: string | undefi
   if (body.graphql) return graphqlBody(body, scope);
   const mime = mimeOf(contentType);
   if (body.files && body.files.length > 0) return bodyWithFiles(body, mime === 'multipart/form-data' ? '\r\n' : '\n', scope, read);
+  if (mime === 'multipart/form-data') return multipartText(body, scope);
   if (mime === 'application/x-www-form-urlencoded') return formBody(body, scope);
   const text = resolveText(body.text, body, scope) + (mime === 'application/x-ndjson' ? '\n' : '');
   const json = !contentType || /json/i.test(contentType) ? jsonValue(text) : undefined;

@@ -57,6 +57,33 @@ function graphqlProblems(lines: readonly Line[], style: 'rest-client' | 'httpyac
 }
 
 /**
+ * Whether REST Client reads the request as GraphQL: its last release (0.25.1) compares the `X-Request-Type` value with
+ * `GraphQL` exactly (httpRequestParser.ts), so another spelling is sent there as a plain header and body, while its
+ * later source compares with `graphql`. A spelling other than `GraphQL` is refused, naming it.
+ */
+function restClientGraphql(headers: readonly Header[], file: string, problems: FlowProblem[]): boolean {
+  const h = headers.find((x) => x.name.toLowerCase() === 'x-request-type');
+  const value = h?.value.trim();
+  if (!h || value === 'GraphQL') return value === 'GraphQL';
+  if (value?.toLowerCase() === 'graphql') problems.push({ file, line: h.line, column: h.column, severity: 'error', code: 'flow-body', message: `X-Request-Type: ${value}: REST Client makes a GraphQL request only of the value GraphQL as written (its release sends '${value}' as a header and the body as text); write X-Request-Type: GraphQL.` });
+  return false;
+}
+
+/** The types whose bodies both tools build in their own way (CRLF, a joined form, a final line break). */
+const BUILT_TYPES: ReadonlySet<string> = new Set(['multipart/form-data', 'application/x-www-form-urlencoded', 'application/x-ndjson']);
+
+/**
+ * A problem when the Content-Type names one of BUILT_TYPES not in lower case: REST Client lowercases the type before
+ * comparing (mimeUtility.ts), httpyac compares it as written, so it would send the body as plain text.
+ */
+function contentTypeCase(headers: readonly Header[], file: string, problems: FlowProblem[]): void {
+  const h = headers.find((x) => x.name.toLowerCase() === 'content-type');
+  const written = h?.value.split(';')[0]?.trim() ?? '';
+  if (!h || written === written.toLowerCase() || !BUILT_TYPES.has(written.toLowerCase())) return;
+  problems.push({ file, line: h.line, column: h.column, severity: 'error', code: 'flow-body', message: `Content-Type: ${written}: httpyac reads this type only in lower case (it would send the body as plain text) and REST Client in any case; write ${written.toLowerCase()}.` });
+}
+
+/**
  * The body of a request from its lines (comment lines already left out) and problems found in it.
  * @param headers the request's headers (GraphQL by REST Client's header).
  * @param graphqlOff httpyac's `# @no-gql-parsing`.
@@ -74,7 +101,8 @@ export function bodyOf(raw: readonly Line[], headers: readonly Header[], graphql
   });
   if (lines.length === 1 && files[0]) return { kind: 'file', path: files[0].path, resolveVariables: files[0].resolveVariables, line: first.line, column: 1 };
   const text = lines.map((l) => l.text).join('\n');
-  const restClient = header(headers, 'x-request-type')?.trim().toLowerCase() === 'graphql';
+  contentTypeCase(headers, file, problems);
+  const restClient = restClientGraphql(headers, file, problems);
   const graphql = restClient ? 'rest-client' : !graphqlOff && HTTPYAC_GRAPHQL_RE.test(first.text) ? 'httpyac' : undefined;
   const body: FlowBody = { kind: 'inline', text, line: first.line, column: 1, ...(files.length > 0 ? { files } : {}), ...(graphql ? { graphql } : {}) };
   if (graphql && files[0]) problems.push({ file, line: files[0].line, column: 1, severity: 'error', code: 'flow-body', message: 'A < file line in a GraphQL body: write the query and its variables inline.' });

@@ -71,6 +71,18 @@ export const CORPUS: readonly CorpusCase[] = [
     ],
   },
   { file: 'multipart.http', httpyac: true, requests: [{ method: 'POST', target: '/multipart/photos', headers: { 'content-type': 'multipart/form-data; boundary=TireBoundary' }, body: multipart() }] },
+  {
+    file: 'multipart-text.http',
+    httpyac: true,
+    requests: [
+      {
+        method: 'POST',
+        target: '/multipart-text/claims',
+        headers: { 'content-type': 'multipart/form-data; boundary=TireBoundary' },
+        body: '--TireBoundary\r\nContent-Disposition: form-data; name="claim"\r\n\r\nCLM-1002\r\n--TireBoundary\r\nContent-Disposition: form-data; name="note"\r\n\r\ntread depth 4/32\r\n--TireBoundary--',
+      },
+    ],
+  },
   { file: 'form-urlencoded.http', httpyac: true, requests: [{ method: 'POST', target: '/form-urlencoded/login', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'name=doe&password=12%2034&remember=true' }] },
   {
     file: 'basic-auth.http',
@@ -180,6 +192,8 @@ export const REFUSED: readonly RefusedCase[] = [
   { name: 'process-env-indirect', text: 'GET {{echo}}/x\nX-Home: {{$processEnv %homeName}}\n', problem: /reads the variable's name from an environment setting \(REST Client\)/ },
   { name: 'form-line-without-ampersand', text: 'POST {{echo}}/x\nContent-Type: application/x-www-form-urlencoded\n\nname=doe\npassword=1\n', problem: /form line that does not start with &: REST Client sends a line break before it/ },
   { name: 'form-spaces', text: 'POST {{echo}}/x\nContent-Type: application/x-www-form-urlencoded\n\nname = doe\n', problem: /Spaces around = or & in a form body/ },
+  { name: 'graphql-header-case', text: 'POST {{echo}}/x\nContent-Type: application/json\nX-Request-Type: graphql\n\nquery Shops {\n  shops { id }\n}\n', problem: /X-Request-Type: graphql: REST Client makes a GraphQL request only of the value GraphQL as written/ },
+  { name: 'content-type-case', text: 'POST {{echo}}/x\nContent-Type: Multipart/Form-Data; boundary=B\n\n--B\nContent-Disposition: form-data; name="a"\n\n1\n--B--\n', problem: /Content-Type: Multipart\/Form-Data: httpyac reads this type only in lower case/ },
   { name: 'graphql-anonymous', text: 'POST {{echo}}/x\n\nquery {\n  shops { id }\n}\n', problem: /anonymous GraphQL query: httpyac would send '\{' as its operationName; name it/ },
   { name: 'header-trailing-comma', text: 'GET {{echo}}/x\nAccept: text/html,\n', problem: /ends with ',': httpyac drops the comma and REST Client sends it/ },
   { name: 'body-file-encoding', text: 'POST {{echo}}/x\n\n<@latin1 ./body.txt\n', problem: /<@latin1: tpp reads body files as UTF-8/ },

@@ -97,7 +97,7 @@ describe('flows: the same file in REST Client and httpyac (compatibility corpus)
 
   it('a # @disabled request is reported skipped with why, and nothing of it is sent', async () => {
     const { results } = await runTpp('disabled.http');
-    assert.deepEqual(results.map((r) => `${r.outcome} ${r.message ?? ''}`.trim()), ['passed', 'skipped Not sent: # @disabled (line 6).', 'passed']);
+    assert.deepEqual(results.map((r) => `${r.outcome} ${r.message ?? ''}`.trim()), ['passed', 'skipped Not sent: # @disabled (line 7).', 'passed']);
   });
 
   describe('httpyac 6.16.7 on the same files', () => {
