@@ -70,7 +70,7 @@ async function settle(dir: string, prefix: string, invoices: readonly string[]):
 function report(name: string, f: { duplicates: number; missing: number; stuck: number }, checks: Partial<Record<Check, number>>, more: string): void {
   for (const [c, n] of Object.entries(checks) as [Check, number][]) judge(c, n);
   const judged = Object.entries(checks).map(([c, n]) => `${CHECKS[c as Check]} ${n}`);
-  console.log(`${name}: ${[`duplicates ${f.duplicates}`, `missing ${f.missing}`, `stuck ${f.stuck}`, ...judged].join(', ')}; ${more}`);
+  console.log(`${name}: ${[`duplicates ${f.duplicates}`, `missing ${f.missing}`, `stuck ${f.stuck}`, ...judged].join(', ')}${more ? `; ${more}` : ''}`);
 }
 const sum = (xs: readonly { duplicates: number; missing: number; stuck: number }[]) => xs.reduce((a, x) => ({ duplicates: a.duplicates + x.duplicates, missing: a.missing + x.missing, stuck: a.stuck + x.stuck }), { duplicates: 0, missing: 0, stuck: 0 });
 
@@ -78,11 +78,12 @@ const sum = (xs: readonly { duplicates: number; missing: number; stuck: number }
 const holderNamed = (r: Ran) => /in use by another run of this backfill: pid (\d+) on \S+ \(tpp run, since [^;]+; the lock is held by its process pid \d+\)/.exec(r.err)?.[1];
 
 /** Judges runs started at once on one journal: exactly one sends; each other exits 2 naming it, or came after it and found every row done. */
-function onlyOne(runs: readonly Ran[]): { senders: number; badOthers: number } {
+function onlyOne(runs: readonly Ran[]): { senders: number; badOthers: number; named: number; late: number } {
   const senders = runs.filter((r) => sent(r) > 0);
   const pids = new Set(senders.map((r) => String(r.pid)));
-  const badOthers = runs.filter((r) => sent(r) === 0 && !(r.code === 2 && pids.has(holderNamed(r) ?? '')) && !(r.code === 0 && r.rows.length === 0)).length;
-  return { senders: senders.length, badOthers };
+  const named = runs.filter((r) => sent(r) === 0 && r.code === 2 && pids.has(holderNamed(r) ?? '')).length;
+  const late = runs.filter((r) => sent(r) === 0 && r.code === 0 && r.rows.length === 0).length;
+  return { senders: senders.length, badOthers: runs.length - senders.length - named - late, named, late };
 }
 
 async function crash(): Promise<void> {
@@ -90,6 +91,7 @@ async function crash(): Promise<void> {
   const hist = new Map<number, number>();
   let lock = 0;
   let holder = 0;
+  const others = { named: 0, late: 0 };
   for (let t = 1; t <= TRIALS; t++) {
     const prefix = `CR${t}x${Date.now() % 1e6}`;
     const invoices = invoicesOf(prefix, ROWS);
@@ -103,10 +105,12 @@ async function crash(): Promise<void> {
     hist.set(j.senders, (hist.get(j.senders) ?? 0) + 1);
     lock += j.senders === 1 ? 0 : 1;
     holder += j.badOthers;
+    others.named += j.named;
+    others.late += j.late;
     if (j.senders !== 1 || j.badOthers > 0) console.log(`  crash trial ${t}: ${three.map((r) => `exit ${r.code}, ${sent(r)} sent${r.code === 2 ? `: ${r.err.trim().slice(0, 300)}` : ''}`).join(' | ')}`);
     figures.push(await settle(dir, prefix, invoices));
   }
-  report(`crash, then three --resume at once (${TRIALS} trials of ${ROWS} rows, each with its own TMPDIR)`, sum(figures), { lock, holder }, `runs sending per trial: ${[...hist].map(([k, v]) => `${k}→${v}`).join(', ')}`);
+  report(`crash, then three --resume at once (${TRIALS} trials of ${ROWS} rows, each with its own TMPDIR)`, sum(figures), { lock, holder }, `runs sending per trial: ${[...hist].map(([k, v]) => `${k}→${v}`).join(', ')}; the others: ${others.named} exited 2 naming the tpp run that sends, ${others.late} came after it and found every row done`);
 }
 
 async function tmpdirs(): Promise<void> {
