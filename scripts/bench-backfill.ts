@@ -241,7 +241,7 @@ async function speed(base: string, token: () => Promise<string>, client: ReturnT
   };
   await bare('WARM'); // the sandbox's and the client's first requests
   await timed('WARMB', false); // the contract's schemas and the diagnostics, built on first use
-  // The machine is shared: the three arms take turns, ROUNDS times, and each arm's median is kept.
+  // The machine is shared: the five arms take turns, ROUNDS times, and each arm's median is kept.
   const rates: Record<'bare' | 'off' | 'on' | 'cli' | 'peer', number[]> = { bare: [], off: [], on: [], cli: [], peer: [] };
   for (let round = 1; round <= ROUNDS; round++) {
     rates.bare.push(await bare(`BARE${round}`));

@@ -23,11 +23,26 @@ import type { StopMessage } from './commands/backfillSignals';
  * the same way, and one the group got twice is still one stop. When the runner dies by a signal, this process says
  * which and how to continue. When this process dies, even by SIGKILL, its IPC channel closes and the runner kills
  * itself with SIGKILL at once, so that a killed `tpp run` never leaves rows being sent. The runner opens and locks
- * the journal itself, so the lock belongs to the process that writes it.
+ * the journal itself, so the lock belongs to the process that writes it; the lock names this process too (its pid
+ * reaches the runner as {@link LAUNCHER_ENV}), the one the user started and sees, and a run that finds the lock held
+ * by a runner whose `tpp run` is gone waits for it to end (lock/fileLock.ts): "at once" is when the runner's event
+ * loop sees its channel close, which on a loaded machine can be a while after the kill.
  */
 
 /** V8 options of the process that sends a backfill's rows. */
 export const RUNNER_EXEC_ARGV: readonly string[] = CHILD_EXEC_ARGV;
+
+/** The environment variable that gives the runner the pid of the `tpp run` that started it. */
+export const LAUNCHER_ENV = 'TPP_RUN_LAUNCHER';
+
+/**
+ * In the runner: the `tpp run` that started it and whose end ends it ({@link dieWithLauncher}), for the journal's
+ * lock; undefined in any other process.
+ */
+export function launcherOf(env: NodeJS.ProcessEnv = process.env): { pid: number; what: string } | undefined {
+  const pid = Number(env[LAUNCHER_ENV]);
+  return process.send && process.channel && runsHere() && Number.isInteger(pid) && pid > 0 ? { pid, what: 'tpp run' } : undefined;
+}
 
 /** Whether this process runs with the runner's options. */
 export function runsHere(execArgv: readonly string[] = process.execArgv): boolean {
@@ -56,7 +71,7 @@ export function isDataRun(argv: readonly string[], cwd: string = process.cwd()):
  * ended it (said on stderr, with how to continue). Rejects when it cannot be started.
  */
 export function runInRunner(argv: readonly string[], script: string): Promise<number> {
-  const child = spawn(process.execPath, [...RUNNER_EXEC_ARGV, script, ...argv], { stdio: ['inherit', 'inherit', 'inherit', 'ipc'], env: childEnv(process.env) });
+  const child = spawn(process.execPath, [...RUNNER_EXEC_ARGV, script, ...argv], { stdio: ['inherit', 'inherit', 'inherit', 'ipc'], env: { ...childEnv(process.env), [LAUNCHER_ENV]: String(process.pid) } });
   let sigints = 0;
   const pass = (signal: NodeJS.Signals) => () => {
     const message: StopMessage = { tpp: 'stop', signal, ...(signal === 'SIGINT' && ++sigints >= 2 ? { force: true } : {}) };

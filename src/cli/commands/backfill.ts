@@ -13,6 +13,7 @@ import { FlowFileAccessError } from '../../core/flows/projectFiles';
 import type { FlowEnvironment, FlowProblem } from '../../core/flows/types';
 import { CliIo, UsageError } from '../io';
 import type { FlowAccess } from '../flowAccess';
+import { launcherOf } from '../runnerProcess';
 import { backfillReporter, problemLines, progressLine, summaryLine } from './backfillReport';
 import { STOPPED_EXIT, stopOnSignals } from './backfillSignals';
 
@@ -152,6 +153,7 @@ async function drive(a: { flowPath: string; dataPath: string; flow: ReturnType<t
   const tty = ctx.reporter === 'pretty' && !file && (io.stdout as { isTTY?: boolean }).isTTY === true;
   const reporter = backfillReporter(ctx.reporter, a.flow.file, new Date().toISOString().slice(0, 19));
   const stop = stopOnSignals(io);
+  const launcher = launcherOf();
   write(reporter.begin());
   let summary: BackfillSummary;
   try {
@@ -161,6 +163,7 @@ async function drive(a: { flowPath: string; dataPath: string; flow: ReturnType<t
       ...(a.jobs !== undefined ? { jobs: a.jobs } : {}),
       ...(values['no-journal'] === true ? { journal: false as const } : values.journal !== undefined ? { journal: resolve(ctx.cwd, values.journal as string) } : {}),
       signal: stop.signal,
+      ...(launcher ? { launcher } : {}),
       listener: {
         onInvalidRow: (p) => io.stderr.write(problemLines(a.dataPath, p)),
         onRowEnd: (r) => write(`${tty ? '\r\x1b[2K' : ''}${reporter.row(r)}`),

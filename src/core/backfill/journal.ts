@@ -19,7 +19,7 @@
 import { closeSync, constants, fdatasync, fstatSync, ftruncateSync, lstatSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { promisify } from 'node:util';
-import { describeHolder, takeFileLock } from '../lock/fileLock';
+import { awaitFileLock, describeHolder, type Launcher } from '../lock/fileLock';
 import { bootId } from '../lock/owner';
 import { emptyContents, JournalError, LEASE_ROWS, readJournalFd, type JournalContents } from './journalRead';
 import { JOURNAL_VERSION, type JournalHeader, type JournalLine } from './journalState';
@@ -151,6 +151,8 @@ export interface OpenJournalOptions {
   readonly resume: boolean;
   /** Directories between the data file's and the journal that must not be symbolic links (the default path's `.tpp` and `runs`). */
   readonly ownDirs?: readonly string[];
+  /** The process whose end ends this one (`tpp run` of its row sender): the lock names it (lock/fileLock.ts). */
+  readonly launcher?: Launcher;
 }
 
 /** Makes each of `dirs` (mode 0700) unless it is there, refusing one that is a symbolic link or not a directory. */
@@ -224,11 +226,11 @@ function checkHeader(path: string, contents: JournalContents, options: OpenJourn
  *   data file or a changed flow), `exists` (it has rows and `resume` is false), `io`; other file system errors as they are.
  */
 export async function openJournal(path: string, options: OpenJournalOptions): Promise<{ writer: JournalWriter; contents: JournalContents }> {
-  let lock: ReturnType<typeof takeFileLock>;
+  let lock: Awaited<ReturnType<typeof awaitFileLock>>;
   try {
     if (options.ownDirs) ownDirectories(options.ownDirs);
     else mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-    lock = takeFileLock(path, 'backfill');
+    lock = await awaitFileLock(path, 'backfill', options.launcher);
   } catch (err) {
     throw journalIoError(path, err, true);
   }

@@ -238,7 +238,7 @@ async function openRunJournal(o: BackfillOptions, read: (p: string) => Promise<s
   const { path, header } = await journalOf({ ...o, journal: o.journal }, read);
   // The default journal's `.tpp` and `runs` are directories this code makes: a link there would send it elsewhere.
   const ownDirs = o.journal === undefined ? [dirname(dirname(path)), dirname(path)] : undefined;
-  const opened = await openJournal(path, { resume: o.resume ?? false, ...(ownDirs ? { ownDirs } : {}), header });
+  const opened = await openJournal(path, { resume: o.resume ?? false, ...(ownDirs ? { ownDirs } : {}), ...(o.launcher ? { launcher: o.launcher } : {}), header });
   const notes = repairNotes(path, opened.contents);
   if (notes.length > 0) o.listener?.onJournalRepair?.(notes);
   return { journal: opened.writer, marks: opened.contents.marks };

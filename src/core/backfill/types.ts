@@ -8,6 +8,7 @@ import type { SentReport } from '../client/clientFor';
 import type { HostPolicy } from '../flows/carried';
 import type { RetrySettings } from '../client/backoff';
 import type { FlowEnvironment, FlowFile } from '../flows/types';
+import type { Launcher } from '../lock/fileLock';
 import type { EndStatus } from './journalState';
 
 /** A rule a row breaks, found before anything is sent (docs/backfills.md, Checks before sending). */
@@ -146,4 +147,9 @@ export interface BackfillOptions {
   readonly hosts?: HostPolicy;
   /** Each request a row sent, with its Exchange (client/clientFor.ts hooks): the editor logs failed rows. */
   readonly onExchange?: (sent: SentReport) => void;
+  /**
+   * The process whose end ends this one, when one does (the `tpp run` that started its row sender,
+   * cli/runnerProcess.ts): the journal's lock names it, the process the user sees (docs/backfills.md, One run at a time).
+   */
+  readonly launcher?: Launcher;
 }

@@ -12,6 +12,12 @@
  * The highest generation is never removed (a release marks it), so the numbers only grow, and a process paused for
  * long between its reading and its linking cannot link a number that a later holder already used.
  *
+ * A holder may name its launcher: the process whose end ends it (`tpp run`, which sends a backfill's rows from a
+ * process of its own that kills itself once its `tpp run` is gone, cli/runnerProcess.ts). The launcher is the process
+ * the user started and sees, so it is named first. A holder whose launcher is gone is dying but may still be sending
+ * for a moment (its event loop has to see the channel close), so it is not taken over; {@link awaitFileLock} waits for
+ * it to end instead of refusing, as a run started just after a `kill -9` of `tpp run` would otherwise.
+ *
  * What cannot be proven is never assumed: a record of another host, or one that cannot be read, keeps the lock held
  * (the message names the file to remove once no run uses it). Libraries did not fit: proper-lockfile and its kind judge
  * staleness by age (a paused owner loses the lock, or a crash makes the next run wait), and flock(2) needs a native
@@ -37,14 +43,18 @@ export interface LockOwner {
   readonly what: string;
   /** Set once the owner let go. */
   readonly released?: boolean;
+  /** The process whose end ends the owner (see the module comment), with its start (lock/owner.ts). */
+  readonly launcher?: { readonly pid: number; readonly start: string; readonly what: string };
 }
 
 /** A lock held by another process: who, and the file that says so. */
 export interface LockHeld {
   readonly owner?: LockOwner;
   readonly file: string;
-  /** Why the lock cannot be proven free (another host, an unreadable record). */
+  /** Why the lock cannot be proven free (another host, an unreadable record, a holder still dying). */
   readonly why?: string;
+  /** The holder's launcher is gone, so the holder ends on its own soon (see the module comment). */
+  readonly dying?: boolean;
 }
 
 const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
@@ -57,8 +67,23 @@ export function lockDirOf(target: string): string {
   return `${target}.lock`;
 }
 
-function myOwner(what: string): LockOwner {
-  return { pid: process.pid, boot: bootId(), start: processStart(process.pid) ?? '', host: hostname(), since: new Date().toISOString(), what };
+/** The process whose end ends the one taking the lock (see the module comment), named in its record. */
+export interface Launcher {
+  readonly pid: number;
+  /** What it is, e.g. `tpp run`. */
+  readonly what: string;
+}
+
+function myOwner(what: string, launcher: Launcher | undefined): LockOwner {
+  const l = launcher ? { launcher: { pid: launcher.pid, start: processStart(launcher.pid) ?? '', what: launcher.what } } : {};
+  return { pid: process.pid, boot: bootId(), start: processStart(process.pid) ?? '', host: hostname(), since: new Date().toISOString(), what, ...l };
+}
+
+/** Whether the process `pid` that started at `start` (empty: not known) is gone on this boot of this machine. */
+function processGone(pid: number, start: string): boolean {
+  if (!processRuns(pid)) return true;
+  const now = processStart(pid);
+  return now !== undefined && start !== '' && now !== start; // the pid names a later process
 }
 
 /** Whether `owner`'s process is known to be gone (never true for what cannot be proven). */
@@ -68,9 +93,7 @@ function provenGone(owner: LockOwner): boolean {
   const boot = bootId();
   if (!boot.startsWith('boot-') && !owner.boot.startsWith('boot-') && owner.boot !== boot) return true; // the machine restarted
   if (owner.boot !== boot) return false; // boot times to the minute may differ by one: nothing proven
-  if (!processRuns(owner.pid)) return true;
-  const start = processStart(owner.pid);
-  return start !== undefined && owner.start !== '' && start !== owner.start; // the pid names a later process
+  return processGone(owner.pid, owner.start);
 }
 
 /** Reads a generation's record without following a link. */
@@ -141,7 +164,10 @@ function holderOf(dir: string, gen: number): LockHeld | undefined {
   const owner = readOwner(file);
   if (!owner) return { file, why: 'its record cannot be read' };
   if (provenGone(owner)) return undefined;
-  return { owner, file, ...(owner.host !== hostname() ? { why: `it was taken on another machine (${owner.host})` } : {}) };
+  if (owner.host !== hostname()) return { owner, file, why: `it was taken on another machine (${owner.host})` };
+  const l = owner.launcher;
+  if (l && typeof l.pid === 'number' && owner.boot === bootId() && processGone(l.pid, typeof l.start === 'string' ? l.start : '')) return { owner, file, dying: true, why: `its ${l.what} is gone, and pid ${owner.pid} ends with it` };
+  return { owner, file };
 }
 
 /** Removes the generations below `gen` and the records of processes that are gone. */
@@ -156,13 +182,14 @@ function sweep(dir: string, gen: number): void {
 
 /**
  * Takes the lock of `target` (see the module comment).
- * @param what names the holder in the record (e.g. `tpp run`).
+ * @param what names the holder in the record (e.g. `backfill`).
+ * @param launcher the process whose end ends this one, if one does: named in the record.
  * @returns `release` (marks the lock free; idempotent), or `held` naming the process that has it.
  * @throws the file system's errors, and Error when the lock directory is a link or not a directory.
  */
-export function takeFileLock(target: string, what: string): { release: () => void } | { held: LockHeld } {
+export function takeFileLock(target: string, what: string, launcher?: Launcher): { release: () => void } | { held: LockHeld } {
   const dir = lockDir(target);
-  const me = myOwner(what);
+  const me = myOwner(what, launcher);
   for (let tries = 0; tries < MAX_TRIES; tries++) {
     const top = generations(dir)[0] ?? 0;
     if (top > 0) {
@@ -203,6 +230,24 @@ export function takeFileLock(target: string, what: string): { release: () => voi
   return { held: { file: join(dir, `${generations(dir)[0] ?? 0}.json`), why: 'it changed hands too often while this run tried to take it' } };
 }
 
+/** How long {@link awaitFileLock} waits for a dying holder to end, in milliseconds. */
+export const DYING_WAIT_MS = 10_000;
+
+/**
+ * Takes the lock of `target` as {@link takeFileLock} does, but waits (up to `waitMs`) while it is held by a process
+ * whose launcher is gone, which ends on its own (see the module comment): taken once it has ended, `held` if it
+ * has not by then.
+ */
+export async function awaitFileLock(target: string, what: string, launcher?: Launcher, waitMs = DYING_WAIT_MS): Promise<{ release: () => void } | { held: LockHeld }> {
+  const until = Date.now() + waitMs;
+  for (;;) {
+    const got = takeFileLock(target, what, launcher);
+    if (!('held' in got) || !got.held.dying) return got;
+    if (Date.now() >= until) return { held: { ...got.held, why: `${got.held.why ?? ''}, yet it still ran ${Math.round(waitMs / 1000)} s later` } };
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
 /** Who holds the lock of `target` now, without taking it (`tpp run --journal-check`); undefined when free. */
 export function lockHolder(target: string): LockHeld | undefined {
   const dir = lockDirOf(target);
@@ -215,9 +260,14 @@ export function lockHolder(target: string): LockHeld | undefined {
   }
 }
 
-/** One line naming a holder: `pid 123 (tpp run, since …)`, and why it cannot be taken over when that is not its life. */
+/**
+ * One line naming a holder: `pid 123 on build-1 (backfill, since …)`, its launcher first when it has one (`pid 122 on
+ * build-1 (tpp run, since …; the lock is held by its process pid 123)`), and why it cannot be taken over when that is
+ * not its life.
+ */
 export function describeHolder(h: LockHeld): string {
   const o = h.owner;
-  const who = o ? `pid ${o.pid} on ${o.host} (${o.what}, since ${o.since})` : 'an unknown process';
+  const l = o?.launcher;
+  const who = !o ? 'an unknown process' : l ? `pid ${l.pid} on ${o.host} (${l.what}, since ${o.since}; the lock is held by its process pid ${o.pid})` : `pid ${o.pid} on ${o.host} (${o.what}, since ${o.since})`;
   return `${who}${h.why ? `; ${h.why}` : ''} (lock file ${h.file})`;
 }

@@ -6,7 +6,20 @@
 import * as assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import type { Client } from '../sandbox/helpers';
+import { rowHash } from '../../../src/core/backfill/context';
+import { valuesKey } from '../../../src/core/backfill/rowKey';
 import { backfill, registrationCsv, registrationsPerInvoice, suiteSandbox } from './helpers';
+
+/** A flow whose only write is a transaction: a kind with no key of its own (no field names one record). */
+const TRANSACTION_FLOW = `# @data ./rows.csv
+### Transaction
+POST {{baseUrl}}/tire-protection/transactions
+Content-Type: application/json
+
+{ "product_id": "tp-road-hazard-36", "make": "Pirelli", "model": "Scorpion", "size": "245/60R18", "quantity": {{row.quantity}}, "partNumber": "{{row.part}}" }
+
+?? status == 204
+`;
 
 describe('backfill rows known by their key', function () {
   this.timeout(60_000);
@@ -49,5 +62,21 @@ describe('backfill rows known by their key', function () {
     const again = await backfill(w, c, { resume: true });
     assert.deepEqual(again.rows.map((x) => [x.row, x.status]), [[3, 'conflict']], JSON.stringify(again.rows));
     assert.equal(again.summary.done, 2);
+  });
+
+  it('rows of a kind with no key of their own are known by the hash of their values, wherever they move', async () => {
+    const cells = (n: number) => ({ part: `PART-${n}`, quantity: String(n * 2) });
+    const csvOf = (numbers: readonly number[]) => `part,quantity\n${numbers.map((n) => `${cells(n).part},${cells(n).quantity}`).join('\n')}\n`;
+    const w = suite.ws(csvOf([1, 2, 3]), TRANSACTION_FLOW);
+    const first = await backfill(w, c, { jobs: 1 });
+    assert.equal(first.summary.created, 3, JSON.stringify(first.rows));
+    // the columns in the order the flow reads them, the values of the row: not its position
+    for (const r of first.rows) assert.equal(r.key, valuesKey(rowHash({ number: r.row, line: r.line, values: cells(r.row) }, ['quantity', 'part'])), JSON.stringify(r));
+    assert.equal(new Set(first.rows.map((r) => r.key)).size, 3);
+    writeFileSync(w.dataPath, csvOf([4, 3, 1, 2]));
+    const again = await backfill(w, c, { resume: true, jobs: 1 });
+    assert.deepEqual(again.rows.map((r) => [r.row, r.status]), [[1, 'created']], JSON.stringify(again.rows));
+    assert.equal(again.rows[0]?.key, valuesKey(rowHash({ number: 1, line: 2, values: cells(4) }, ['quantity', 'part'])));
+    assert.equal(again.summary.done, 3);
   });
 });

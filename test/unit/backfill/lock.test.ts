@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describeHolder, lockDirOf, lockHolder, takeFileLock } from '../../../src/core/lock/fileLock';
+import { awaitFileLock, describeHolder, lockDirOf, lockHolder, takeFileLock } from '../../../src/core/lock/fileLock';
 import { bootId, processStart } from '../../../src/core/lock/owner';
 
 const fixture = join(__dirname, 'fixtures', 'take-lock.ts');
@@ -106,6 +106,36 @@ describe('the lock of a journal', function () {
       taken.release();
     } finally {
       parent.kill();
+    }
+  });
+
+  it('held by a process whose launcher is gone: named by its launcher, waited for while it dies, then taken over', async () => {
+    // As a backfill's row sender is after a `kill -9` of its `tpp run`: alive for a moment, then gone by itself.
+    const file = join(dir, 'j.jsonl');
+    const launcher = await deadPid();
+    const holder = spawn('sleep', ['30'], { stdio: 'ignore' });
+    const pid = holder.pid as number;
+    try {
+      mkdirSync(lockDirOf(file));
+      const record = { pid, boot: bootId(), start: processStart(pid) ?? '', host: hostname(), since: 'then', what: 'backfill', launcher: { pid: launcher, start: '', what: 'tpp run' } };
+      writeFileSync(join(lockDirOf(file), '1.json'), JSON.stringify(record));
+      const held = takeFileLock(file, 'backfill');
+      assert.ok('held' in held && held.held.dying === true, JSON.stringify(held));
+      assert.match(describeHolder(held.held), new RegExp(`^pid ${launcher} on .* \\(tpp run, since then; the lock is held by its process pid ${pid}\\); its tpp run is gone`));
+      const late = await awaitFileLock(file, 'backfill', undefined, 100);
+      assert.ok('held' in late && /still ran 0 s later/.test(late.held.why ?? ''), 'a holder that does not end is held after the wait');
+      const waited = awaitFileLock(file, 'backfill');
+      setTimeout(() => holder.kill('SIGKILL'), 300);
+      const taken = await waited;
+      assert.ok(!('held' in taken), JSON.stringify(taken));
+      taken.release();
+      // the launcher alive: the holder is not dying, and is named by both
+      writeFileSync(join(lockDirOf(file), '3.json'), JSON.stringify({ ...record, pid: process.pid, start: processStart(process.pid) ?? '', launcher: { pid: process.ppid, start: '', what: 'tpp run' } }));
+      const alive = takeFileLock(file, 'backfill');
+      assert.ok('held' in alive && alive.held.dying === undefined, JSON.stringify(alive));
+      assert.match(describeHolder(alive.held), new RegExp(`^pid ${process.ppid} on .*the lock is held by its process pid ${process.pid}\\) \\(lock file`));
+    } finally {
+      holder.kill('SIGKILL');
     }
   });
 

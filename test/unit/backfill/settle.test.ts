@@ -72,12 +72,36 @@ describe('backfill: answers settled by the duplicate check', function () {
     for (const [k, n] of await registrationsPerInvoice(c)) if (k.startsWith('CUT-')) assert.equal(n, 1, k);
   });
 
-  it('no answer within the whole time limit: the duplicate check has time of its own, and the reason is whole', async () => {
+  it('no answer within the whole time limit: the duplicate check has time of its own, and times are said rounded', async () => {
     const w = suite.ws(registrationCsv('SLOW', 1));
     await faults({ method: 'POST', path: '/api/v3/tire-protection/registrations', fault: 'timeout', when: 'after-commit', timeoutMs: 1500, times: 1 });
     // The attempt's limit is the whole call's, so the client has no time left to check: the backfill's own check settles it.
     const r = await backfill(w, c, { jobs: 1, timeoutMs: 500, retry: { maxAttempts: 2, baseDelayMs: 5, maxDelayMs: 10, maxTotalMs: 400 } });
     assert.equal(r.rows[0]?.status, 'recovered', JSON.stringify(r.rows));
     assert.equal(roundTimes('no complete answer within 29999.98345 ms (the call'), 'no complete answer within 30000 ms (the call');
+  });
+
+  it('an unreadable answer whose duplicate check failed too: the reason is kept whole past 300 characters, with what to check', async () => {
+    const w = suite.ws(registrationCsv('WHOLE', 1));
+    // The create is stored but its answer cut off; every read of the check answers 503 until its retries run out.
+    await faults([
+      { method: 'POST', path: '/api/v3/tire-protection/registrations', fault: 'truncated-json', times: 1 },
+      { method: 'GET', path: '/api/v3/tire-protection/registrations', fault: 503, times: 20 },
+    ]);
+    const r = await backfill(w, c, { jobs: 1, retry: { maxAttempts: 2, baseDelayMs: 5, maxDelayMs: 10 } });
+    await request('DELETE', `${c.sb.origin}/__tpp/faults`, {});
+    const m = r.rows[0]?.message ?? '';
+    assert.equal(r.rows[0]?.status, 'unknown', JSON.stringify(r.rows));
+    assert.ok(m.length > 300, `${m.length} characters: ${m}`);
+    assert.match(m, /^outcome unknown: .*so the write may have landed; the duplicate check failed too \(.*503.*\)\. Check: List the registrations with invoice number WHOLE-1 \(GET \/tire-protection\/registrations\?invoiceNumber=…\) before sending it again\.$/s);
+    assert.equal(m.split('…').length, 2, `nothing is cut (the one … is the check's own): ${m}`);
+    // Resumed, the row is looked up before anything is resent, and that check fails the same way.
+    await faults({ method: 'GET', path: '/api/v3/tire-protection/registrations', fault: 503, times: 20 });
+    const again = await backfill(w, c, { jobs: 1, resume: true, retry: { maxAttempts: 2, baseDelayMs: 5, maxDelayMs: 10 } });
+    await request('DELETE', `${c.sb.origin}/__tpp/faults`, {});
+    const m2 = again.rows[0]?.message ?? '';
+    assert.equal(again.rows[0]?.status, 'unknown', JSON.stringify(again.rows));
+    assert.ok(m2.length > 300, `${m2.length} characters: ${m2}`);
+    assert.match(m2, /^outcome unknown: the duplicate check failed \(.*503.*retries exhausted\)\); check: List the registrations with invoice number WHOLE-1 .* before sending it again\.$/s);
   });
 });
