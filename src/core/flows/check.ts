@@ -5,7 +5,7 @@
  * `< file` that cannot be read, are errors, so `tpp run` exits 2 having sent nothing rather than stopping half-way
  * through a flow.
  */
-import { atEnvironment, carriedBy, hostRefusal, type HostPolicy } from './carried';
+import { atEnvironment, carriedBy, hostRefusal, promptsOf, reachedRefs, type HostPolicy } from './carried';
 import { declaredProblems } from './declared';
 import { readDotenv } from './dotenv';
 import { flowDynamicProblem, USER_SIDE_DYNAMICS } from './flowDynamic';
@@ -81,7 +81,10 @@ function staticUrls(file: FlowFile, hosts: NonNullable<FlowCheckOptions['hosts']
     dynamic: { now: new Date(), random: Math.random },
   };
   const out = new Map<number, string>();
+  const prompts = promptsOf(file);
   for (const r of file.requests) {
+    // A URL reaching a # @prompt answer is known only when the user answers: judged when the request is sent.
+    if (reachedRefs([r.url], scope.fileVariables).some((x) => x.kind === 'name' && (prompts.get(x.name) ?? Infinity) <= r.index)) continue;
     try {
       out.set(r.index, resolveText(r.url, r, scope).trim());
     } catch {
@@ -96,6 +99,7 @@ async function hostProblems(file: FlowFile, hosts: NonNullable<FlowCheckOptions[
   const urls = staticUrls(file, hosts);
   const byName = new Map(file.requests.flatMap((r) => (r.name !== undefined ? [[r.name, r.index] as const] : [])));
   const vars = new Map(file.variables.map((v) => [v.name, v]));
+  const prompts = promptsOf(file);
   const signed = (name: string) => {
     const url = urls.get(byName.get(name) ?? -1);
     if (url === undefined) return false;
@@ -110,7 +114,7 @@ async function hostProblems(file: FlowFile, hosts: NonNullable<FlowCheckOptions[
     const url = urls.get(r.index);
     if (url === undefined) continue;
     // No question is asked before the run: an allowed host passes, any other is refused here.
-    const why = await hostRefusal(url, carriedBy(r, vars, signed), hosts.environment, { allowed: hosts.policy?.allowed ?? [] });
+    const why = await hostRefusal(url, carriedBy(r, vars, signed, prompts), hosts.environment, { allowed: hosts.policy?.allowed ?? [] });
     if (why) out.push({ file: file.file, line: r.line, column: r.urlColumn ?? r.column, severity: 'error', code: 'flow-foreign-host', message: `${r.method} ${r.url}: not sent: ${why}.` });
   }
   return out;

