@@ -73,8 +73,14 @@ async function userSideProblems(file: FlowFile, texts: readonly { text: string; 
   return out;
 }
 
+/**
+ * The `# @prompt` names whose answers the run will use (carried.ts, promptsOf): none for `tpp run`, which asks nothing
+ * (a `--var` is a variable given from outside, and a file variable of its name wins over it).
+ */
+const answeredPrompts = (file: FlowFile, options: FlowCheckOptions): Map<string, number> => (options.prompts === 'from-variables' ? new Map() : promptsOf(file));
+
 /** The URL of each request when it is known before the run (no answer or unknown variable in it), by index. */
-function staticUrls(file: FlowFile, hosts: NonNullable<FlowCheckOptions['hosts']>): Map<number, string> {
+function staticUrls(file: FlowFile, hosts: NonNullable<FlowCheckOptions['hosts']>, prompts: ReadonlyMap<string, number>): Map<number, string> {
   const env = hosts.environment;
   const scope: FlowScope = {
     environment: { baseUrl: env.baseUrl, v2BaseUrl: env.v2BaseUrl, eligibilityBaseUrl: env.eligibilityBaseUrl, partnerId: env.partnerId },
@@ -85,7 +91,6 @@ function staticUrls(file: FlowFile, hosts: NonNullable<FlowCheckOptions['hosts']
     dynamic: { now: new Date(), random: Math.random },
   };
   const out = new Map<number, string>();
-  const prompts = promptsOf(file);
   for (const r of file.requests) {
     // A URL reaching a # @prompt answer is known only when the user answers: judged when the request is sent.
     if (reachedRefs([r.url], scope.fileVariables).some((x) => x.kind === 'name' && (prompts.get(x.name) ?? Infinity) <= r.index)) continue;
@@ -102,11 +107,10 @@ function staticUrls(file: FlowFile, hosts: NonNullable<FlowCheckOptions['hosts']
  * Requests known before the run to carry the user's values to a host the user did not allow (carried.ts).
  * @param ask whether the policy's `confirm` may be asked; otherwise only its allowed hosts pass.
  */
-async function hostProblems(file: FlowFile, hosts: NonNullable<FlowCheckOptions['hosts']>, ask: boolean): Promise<FlowProblem[]> {
-  const urls = staticUrls(file, hosts);
+async function hostProblems(file: FlowFile, hosts: NonNullable<FlowCheckOptions['hosts']>, prompts: ReadonlyMap<string, number>, ask: boolean): Promise<FlowProblem[]> {
+  const urls = staticUrls(file, hosts, prompts);
   const byName = new Map(file.requests.flatMap((r) => (r.name !== undefined ? [[r.name, r.index] as const] : [])));
   const vars = new Map(file.variables.map((v) => [v.name, v]));
-  const prompts = promptsOf(file);
   const signed = (name: string) => {
     const url = urls.get(byName.get(name) ?? -1);
     if (url === undefined) return false;
@@ -171,7 +175,7 @@ export async function checkFlowForRun(file: FlowFile, options: FlowCheckOptions)
   out.push(...promptProblems(file, options), ...(await userSideProblems(file, texts, options)));
   if (options.readFile) out.push(...(await bodyFileProblems(file, options.readFile)));
   // Last: a flow refused for another reason is not worth a question about a host.
-  if (options.hosts) out.push(...(await hostProblems(file, options.hosts, !out.some((p) => p.severity === 'error'))));
+  if (options.hosts) out.push(...(await hostProblems(file, options.hosts, answeredPrompts(file, options), !out.some((p) => p.severity === 'error'))));
   return out.sort((a, b) => a.line - b.line || a.column - b.column);
 }
 

