@@ -1,10 +1,11 @@
 /**
  * Which hosts a flow request may carry values from the user's machine to (docs/flows.md, What a flow may do). A value
  * that came from the user's side — a body file, the Partner ID, a variable given from outside (`--var`, the editor's
- * `tpp.variables`, a `# @prompt` answer), a data row, `{{$processEnv}}` and `{{$dotenv}}`, the answer of a request sent
- * to the environment (signed with the partner's key) and the cookies such answers set —
- * is sent only to the environment's own origins, unless the user allowed the host (`tpp run --allow-host`, the
- * editor's prompt). A flow from a cloned repository can then still call any host, but only with what it wrote itself.
+ * `tpp.variables`), a `# @prompt` answer (even where a file variable has its name), a data row, `{{$processEnv}}`
+ * and `{{$dotenv}}`, the answer of a request sent to the environment (signed with the partner's key) and the cookies
+ * such answers set — is sent only to the environment's own origins, unless the user allowed the host (`tpp run
+ * --allow-host`, the editor's prompt). A flow from a cloned repository can then still call any host, but only with
+ * what it wrote itself.
  */
 import { USER_SIDE_DYNAMICS } from './flowDynamic';
 import { flowRefs, type ParsedRef } from './refs';
@@ -44,8 +45,22 @@ const sentTexts = (r: FlowRequest): string[] => [r.url, ...r.headers.map((h) => 
 /** The body files of a request: a `< file` body, or the `< file` parts of a multipart body. */
 const bodyFiles = (r: FlowRequest): Carried[] => (r.body?.kind === 'file' ? [r.body] : r.body?.kind === 'inline' ? (r.body.files ?? []) : []).map((f) => ({ kind: 'body-file', path: f.path }));
 
+/**
+ * The names the file's `# @prompt` lines ask for, each with the index of the first request that asks. An answer wins
+ * over a file variable of its name (docs/flows.md, Variables), and a file variable first resolved with it keeps that
+ * value for the rest of the run: from that request on, the name is the user's answer wherever it is reached.
+ */
+export function promptsOf(file: { readonly requests: readonly FlowRequest[] }): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const r of file.requests) for (const p of r.prompts ?? []) if (!out.has(p.name)) out.set(p.name, r.index);
+  return out;
+}
+
+/** Whether `name` holds a `# @prompt` answer in request `r` (see {@link promptsOf}). */
+const promptedIn = (r: FlowRequest, prompts: ReadonlyMap<string, number>) => (name: string) => (prompts.get(name) ?? Infinity) <= r.index;
+
 /** What texts of a request carry, once each (see {@link carriedBy}). */
-function carriedIn(texts: readonly string[], fileVariables: ReadonlyMap<string, { readonly value: string }>, signed: (request: string) => boolean): Map<string, Carried> {
+function carriedIn(texts: readonly string[], fileVariables: ReadonlyMap<string, { readonly value: string }>, signed: (request: string) => boolean, prompted: (name: string) => boolean): Map<string, Carried> {
   const out = new Map<string, Carried>();
   for (const ref of reachedRefs(texts, fileVariables)) {
     if (ref.kind === 'response') {
@@ -55,6 +70,7 @@ function carriedIn(texts: readonly string[], fileVariables: ReadonlyMap<string, 
       out.set(`${ref.name}:${name}`, ref.name === '$processEnv' ? { kind: 'process-env', name } : { kind: 'dotenv', name });
     } else if (ref.kind === 'name' && !ADDRESS_NAMES.has(ref.name)) {
       if (ref.name === 'partnerId') out.set('partnerId', { kind: 'partner-id' });
+      else if (prompted(ref.name)) out.set(`prompt:${ref.name}`, { kind: 'prompt', name: ref.name });
       else if (fileVariables.has(ref.name)) continue;
       else if (ref.name.startsWith('row.')) out.set(`row:${ref.name}`, { kind: 'row', name: ref.name });
       else out.set(`var:${ref.name}`, { kind: 'variable', name: ref.name });
@@ -68,9 +84,10 @@ function carriedIn(texts: readonly string[], fileVariables: ReadonlyMap<string, 
  * @param fileVariables the file's variables by name.
  * @param signed whether the named request's answer came from the environment (an answer of another host is the file's
  *   own business and is not counted).
+ * @param prompts the file's `# @prompt` names ({@link promptsOf}).
  */
-export function carriedBy(r: FlowRequest, fileVariables: ReadonlyMap<string, { readonly value: string }>, signed: (request: string) => boolean): Carried[] {
-  const out = carriedIn(sentTexts(r), fileVariables, signed);
+export function carriedBy(r: FlowRequest, fileVariables: ReadonlyMap<string, { readonly value: string }>, signed: (request: string) => boolean, prompts: ReadonlyMap<string, number> = new Map()): Carried[] {
+  const out = carriedIn(sentTexts(r), fileVariables, signed, promptedIn(r, prompts));
   for (const f of bodyFiles(r)) out.set(`file:${(f as { path: string }).path}`, f);
   return [...out.values()];
 }
@@ -79,10 +96,10 @@ export function carriedBy(r: FlowRequest, fileVariables: ReadonlyMap<string, { r
  * What a redirect hop of `r` still carries: the headers that go with it (another site gets neither Authorization,
  * Cookie nor Host as written) and the body when the hop keeps it. The hop's URL is the redirecting answer's.
  */
-export function carriedByHop(r: FlowRequest, fileVariables: ReadonlyMap<string, { readonly value: string }>, signed: (request: string) => boolean, hop: { readonly crossSite: boolean; readonly keepsBody: boolean }): Carried[] {
+export function carriedByHop(r: FlowRequest, fileVariables: ReadonlyMap<string, { readonly value: string }>, signed: (request: string) => boolean, hop: { readonly crossSite: boolean; readonly keepsBody: boolean }, prompts: ReadonlyMap<string, number> = new Map()): Carried[] {
   const dropped = hop.crossSite ? ['authorization', 'cookie', 'host'] : [];
   const texts = [...r.headers.filter((h) => !dropped.includes(h.name.toLowerCase())).map((h) => h.value), ...(hop.keepsBody && r.body?.kind === 'inline' ? [r.body.text] : [])];
-  const out = carriedIn(texts, fileVariables, signed);
+  const out = carriedIn(texts, fileVariables, signed, promptedIn(r, prompts));
   if (hop.keepsBody) for (const f of bodyFiles(r)) out.set(`file:${(f as { path: string }).path}`, f);
   return [...out.values()];
 }
@@ -96,6 +113,8 @@ export function describeCarried(c: Carried): string {
       return 'the Partner ID ({{partnerId}})';
     case 'variable':
       return `the variable {{${c.name}}} given from outside the file`;
+    case 'prompt':
+      return `the answer to # @prompt ${c.name} ({{${c.name}}})`;
     case 'row':
       return `the data file's {{${c.name}}}`;
     case 'answer':

@@ -5,7 +5,7 @@
  * `< file` that cannot be read, are errors, so `tpp run` exits 2 having sent nothing rather than stopping half-way
  * through a flow.
  */
-import { atEnvironment, carriedBy, hostRefusal, type HostPolicy } from './carried';
+import { atEnvironment, carriedBy, hostRefusal, promptsOf, reachedRefs, type HostPolicy } from './carried';
 import { declaredProblems } from './declared';
 import { readDotenv } from './dotenv';
 import { flowDynamicProblem, USER_SIDE_DYNAMICS } from './flowDynamic';
@@ -23,7 +23,9 @@ export interface FlowCheckOptions {
   readonly readFile?: (path: string) => Promise<string>;
   /**
    * The run's environment, outside variables and host policy: a request whose URL is known before the run and would
-   * carry the user's values to another host is an error (carried.ts). Absent: hosts are checked only as requests go.
+   * carry the user's values to another host is an error (carried.ts), unless the host is allowed or the policy's
+   * `confirm` (the editor's dialog) says yes: asked here, before anything is sent, and only of a flow nothing else
+   * refuses. Absent: hosts are checked only as requests go.
    */
   readonly hosts?: { readonly environment: FlowEnvironment; readonly variables: Readonly<Record<string, string>>; readonly policy?: HostPolicy };
   /**
@@ -35,6 +37,8 @@ export interface FlowCheckOptions {
   readonly processEnv?: Readonly<Record<string, string | undefined>>;
   /** The run's environment id, for `.env.<id>` (`{{$dotenv}}`, dotenv.ts). */
   readonly environmentId?: string;
+  /** True for a backfill: `{{row.<column>}}` is given by its data file, whose rows reader checks it against the columns. */
+  readonly rows?: boolean;
 }
 
 /** `# @prompt` lines whose value the run will not have: `tpp run` asks nothing, the value comes from --var. */
@@ -69,8 +73,14 @@ async function userSideProblems(file: FlowFile, texts: readonly { text: string; 
   return out;
 }
 
+/**
+ * The `# @prompt` names whose answers the run will use (carried.ts, promptsOf): none for `tpp run`, which asks nothing
+ * (a `--var` is a variable given from outside, and a file variable of its name wins over it).
+ */
+const answeredPrompts = (file: FlowFile, options: FlowCheckOptions): Map<string, number> => (options.prompts === 'from-variables' ? new Map() : promptsOf(file));
+
 /** The URL of each request when it is known before the run (no answer or unknown variable in it), by index. */
-function staticUrls(file: FlowFile, hosts: NonNullable<FlowCheckOptions['hosts']>): Map<number, string> {
+function staticUrls(file: FlowFile, hosts: NonNullable<FlowCheckOptions['hosts']>, prompts: ReadonlyMap<string, number>): Map<number, string> {
   const env = hosts.environment;
   const scope: FlowScope = {
     environment: { baseUrl: env.baseUrl, v2BaseUrl: env.v2BaseUrl, eligibilityBaseUrl: env.eligibilityBaseUrl, partnerId: env.partnerId },
@@ -82,6 +92,8 @@ function staticUrls(file: FlowFile, hosts: NonNullable<FlowCheckOptions['hosts']
   };
   const out = new Map<number, string>();
   for (const r of file.requests) {
+    // A URL reaching a # @prompt answer is known only when the user answers: judged when the request is sent.
+    if (reachedRefs([r.url], scope.fileVariables).some((x) => x.kind === 'name' && (prompts.get(x.name) ?? Infinity) <= r.index)) continue;
     try {
       out.set(r.index, resolveText(r.url, r, scope).trim());
     } catch {
@@ -91,9 +103,12 @@ function staticUrls(file: FlowFile, hosts: NonNullable<FlowCheckOptions['hosts']
   return out;
 }
 
-/** Requests known before the run to carry the user's values to a host the user did not allow (carried.ts). */
-async function hostProblems(file: FlowFile, hosts: NonNullable<FlowCheckOptions['hosts']>): Promise<FlowProblem[]> {
-  const urls = staticUrls(file, hosts);
+/**
+ * Requests known before the run to carry the user's values to a host the user did not allow (carried.ts).
+ * @param ask whether the policy's `confirm` may be asked; otherwise only its allowed hosts pass.
+ */
+async function hostProblems(file: FlowFile, hosts: NonNullable<FlowCheckOptions['hosts']>, prompts: ReadonlyMap<string, number>, ask: boolean): Promise<FlowProblem[]> {
+  const urls = staticUrls(file, hosts, prompts);
   const byName = new Map(file.requests.flatMap((r) => (r.name !== undefined ? [[r.name, r.index] as const] : [])));
   const vars = new Map(file.variables.map((v) => [v.name, v]));
   const signed = (name: string) => {
@@ -109,17 +124,35 @@ async function hostProblems(file: FlowFile, hosts: NonNullable<FlowCheckOptions[
   for (const r of file.requests) {
     const url = urls.get(r.index);
     if (url === undefined) continue;
-    // No question is asked before the run: an allowed host passes, any other is refused here.
-    const why = await hostRefusal(url, carriedBy(r, vars, signed), hosts.environment, { allowed: hosts.policy?.allowed ?? [] });
+    const why = await hostRefusal(url, carriedBy(r, vars, signed, prompts), hosts.environment, ask ? hosts.policy : { allowed: hosts.policy?.allowed ?? [] });
     if (why) out.push({ file: file.file, line: r.line, column: r.urlColumn ?? r.column, severity: 'error', code: 'flow-foreign-host', message: `${r.method} ${r.url}: not sent: ${why}.` });
   }
   return out;
 }
 
+/** Body files (`< file`, `<@ file`, multipart `< file` parts) that the run's reader refuses or cannot read. */
+async function bodyFileProblems(file: FlowFile, readFile: (path: string) => Promise<string>): Promise<FlowProblem[]> {
+  const out: FlowProblem[] = [];
+  for (const r of file.requests) {
+    const files = r.body?.kind === 'file' ? [r.body] : r.body?.kind === 'inline' ? (r.body.files ?? []) : [];
+    for (const f of files) {
+      if (f.path === '') continue;
+      try {
+        await readBodyFile(f.path, f, readFile);
+      } catch (err) {
+        if (err instanceof FlowBodyFileError) out.push({ file: file.file, ...err.position, severity: 'error', code: 'flow-body-file', message: `${err.reason[0]?.toUpperCase() ?? ''}${err.reason.slice(1)}.` });
+      }
+    }
+  }
+  return out;
+}
+
 /**
- * Finds unknown variables, declared names (`# @var`) not given, and unreadable body files of a parsed file.
- * @returns problems with severity `error` and code `flow-unknown-variable`, `flow-declared-variable` or
- *   `flow-body-file`; never throws.
+ * Finds what refuses a parsed file before anything is sent (`tpp run`, and the editor before its first request):
+ * unknown variables, declared names (`# @var`) not given, prompts without their value, `$processEnv`/`$dotenv` not
+ * set, body files refused or unreadable, and requests known to carry the user's values to a host not allowed.
+ * @returns problems with severity `error` and code `flow-unknown-variable`, `flow-declared-variable`, `flow-prompt`,
+ *   `flow-body-file` or `flow-foreign-host`; never throws (a `confirm` of the host policy that throws rejects).
  */
 export async function checkFlowForRun(file: FlowFile, options: FlowCheckOptions): Promise<FlowProblem[]> {
   // A name declared with # @var is judged once, at its declaration (declared.ts), not at each use.
@@ -131,7 +164,7 @@ export async function checkFlowForRun(file: FlowFile, options: FlowCheckOptions)
   ];
   for (const t of texts) {
     for (const r of flowRefs(t.text)) {
-      if (r.ref.kind !== 'name' || own.has(r.ref.name) || options.names.has(r.ref.name)) continue;
+      if (r.ref.kind !== 'name' || own.has(r.ref.name) || options.names.has(r.ref.name) || (options.rows && r.ref.name.startsWith('row.'))) continue;
       // A # @prompt value: the editor asks for it; for tpp run, promptProblems names it once, at its # @prompt line.
       if (file.requests.some((q) => q.prompts?.some((p) => p.name === (r.ref as { name: string }).name))) continue;
       const at = positionIn(t.text, r.start, t.at);
@@ -140,21 +173,9 @@ export async function checkFlowForRun(file: FlowFile, options: FlowCheckOptions)
   }
   out.push(...declaredProblems(file, options.names));
   out.push(...promptProblems(file, options), ...(await userSideProblems(file, texts, options)));
-  if (options.hosts) out.push(...(await hostProblems(file, options.hosts)));
-  const readFile = options.readFile;
-  if (readFile) {
-    for (const r of file.requests) {
-      const files = r.body?.kind === 'file' ? [r.body] : r.body?.kind === 'inline' ? (r.body.files ?? []) : [];
-      for (const f of files) {
-        if (f.path === '') continue;
-        try {
-          await readBodyFile(f.path, f, readFile);
-        } catch (err) {
-          if (err instanceof FlowBodyFileError) out.push({ file: file.file, ...err.position, severity: 'error', code: 'flow-body-file', message: `${err.reason[0]?.toUpperCase() ?? ''}${err.reason.slice(1)}.` });
-        }
-      }
-    }
-  }
+  if (options.readFile) out.push(...(await bodyFileProblems(file, options.readFile)));
+  // Last: a flow refused for another reason is not worth a question about a host.
+  if (options.hosts) out.push(...(await hostProblems(file, options.hosts, answeredPrompts(file, options), !out.some((p) => p.severity === 'error'))));
   return out.sort((a, b) => a.line - b.line || a.column - b.column);
 }
 

@@ -123,14 +123,14 @@ export async function prepareRequest(r: FlowRequest, scope: FlowScope, readFile:
   const headers = headersOf(r, scope);
   // An answer from another host than the environment's is the file's own business (carried.ts).
   const signed = (name: string) => scope.answers.get(name)?.fromEnvironment !== false;
-  const carried = carriedBy(r, scope.fileVariables, signed);
+  const carried = carriedBy(r, scope.fileVariables, signed, scope.prompts);
   const base = {
     method: r.method,
     url,
     headers,
     title: r.label,
     carried,
-    carriedOnHop: (hop: { readonly crossSite: boolean; readonly keepsBody: boolean }) => carriedByHop(r, scope.fileVariables, signed, hop),
+    carriedOnHop: (hop: { readonly crossSite: boolean; readonly keepsBody: boolean }) => carriedByHop(r, scope.fileVariables, signed, hop, scope.prompts),
     ...(r.noRedirect ? { followRedirects: false } : {}),
     ...(r.noCookieJar ? { useCookies: false } : {}),
   };

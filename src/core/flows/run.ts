@@ -8,6 +8,7 @@ import type { RetrySettings } from '../client/backoff';
 import { clientFor } from '../client/clientFor';
 import type { Dispatcher } from '../client/types';
 import { assertAll } from './assert';
+import { promptsOf } from './carried';
 import { prepareRequest } from './prepare';
 import { flowRefs } from './refs';
 import { sendFlowRequest, type FlowSendContext } from './send';
@@ -109,6 +110,8 @@ async function fileScope(file: FlowFile, options: FlowRunOptions): Promise<FlowS
   return {
     environment: environmentVariablesOf(options.environment),
     fileVariables: new Map(file.variables.map((v) => [v.name, v])),
+    // Only a run that asks (the editor) gives a # @prompt its answer; tpp run's --var loses to a file variable.
+    ...(options.prompt ? { prompts: promptsOf(file) } : {}),
     outside: options.variables ?? {},
     answers: new Map(),
     resolved: new Map(),

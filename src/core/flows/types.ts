@@ -159,6 +159,8 @@ export interface RequestResult {
   readonly durationMs: number;
   /** Why it errored or was skipped. */
   readonly message?: string;
+  /** Where in the file the reason is, when it is not the request's own line (a problem found before the run). */
+  readonly at?: FlowPosition;
 }
 
 /** What a run reports while it goes. */
@@ -216,6 +218,8 @@ export type Carried =
   | { readonly kind: 'body-file'; readonly path: string }
   | { readonly kind: 'partner-id' }
   | { readonly kind: 'variable'; readonly name: string }
+  /** What the user answered to a `# @prompt` (typed, or the `tpp.variables` value it was filled in with). */
+  | { readonly kind: 'prompt'; readonly name: string }
   | { readonly kind: 'row'; readonly name: string }
   | { readonly kind: 'answer'; readonly request: string }
   /** `{{$processEnv NAME}}`, `{{$dotenv NAME}}`: read from the user's machine. */

@@ -63,6 +63,8 @@ export interface FlowScope {
   readonly dynamic: DynamicContext;
   /** Values the user gave for this request's `# @prompt` lines (the editor's input box); they win over file variables. */
   readonly prompted?: ReadonlyMap<string, string>;
+  /** The names the file's `# @prompt` lines ask for, each with the index of the first request asking (carried.ts). */
+  readonly prompts?: ReadonlyMap<string, number>;
   /** The process environment `{{$processEnv NAME}}` reads; absent: it is refused. */
   readonly processEnv?: Readonly<Record<string, string | undefined>>;
   /** The `.env` file `{{$dotenv NAME}}` reads (read before the file runs: dotenv.ts), or why there is none. */

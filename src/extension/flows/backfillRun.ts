@@ -4,6 +4,7 @@ import type { BackfillProgress, BackfillSummary, RowProblem, RowResult } from '.
 import { ENVIRONMENTS, type EnvironmentId } from '../../core/environments';
 import { FlowFileAccessError } from '../../core/flows/projectFiles';
 import type { FlowFile } from '../../core/flows/types';
+import { backfillRefusal } from '../services/flowCheck';
 import { relativeTo, type FlowRuns } from '../services/flowRuns';
 import { askInvalidRows, checkOf, jobsSetting, offerRetryUnknown, resendUnknown, type BackfillChoices } from './backfillChoices';
 
@@ -154,14 +155,14 @@ export async function runBackfillItems(a: BackfillItemRun): Promise<BackfillTest
   try {
     // Judged as body files are (docs/flows.md, What a flow may do): inside the workspace folder, links resolved.
     const dataPath = await a.flowRuns.dataPathOf(a.uri, dataDirectiveOf(a.text) as string);
-    summary = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
+    // The whole flow first, as tpp run checks it: body files, hosts (the dialog asked before any row), variables.
+    const run = { environment, readFile: a.flowRuns.readerFor(a.uri), hosts: a.flowRuns.hostPolicy(a.env), variables: a.flowRuns.variablesOf(a.env, a.uri) };
+    error = await backfillRefusal(a.flow, run);
+    if (!error) summary = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
       token.onCancellationRequested(() => abort.abort());
       return runBackfill({
-        flow: a.flow, flowText: a.text, flowPath: a.uri.fsPath, dataPath, environment,
-        readFile: a.flowRuns.readerFor(a.uri),
-        hosts: a.flowRuns.hostPolicy(a.env),
+        flow: a.flow, flowText: a.text, flowPath: a.uri.fsPath, dataPath, ...run,
         onExchange: reports.onExchange,
-        variables: a.flowRuns.variablesOf(a.env, a.uri),
         resume: a.resume,
         jobs: jobsSetting(a.uri),
         retryUnknown: a.choices.retryUnknown ?? false,

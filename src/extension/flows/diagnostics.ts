@@ -26,13 +26,14 @@ const DATA_FILE_RE = /\.(csv|json|ndjson|jsonl)$/i;
 /**
  * The problems of every parsed flow file in the Problems panel and as squiggles (docs/flows-editor.md): what core's
  * `parseFlow` reports (syntax, unknown request names and `$` values, unclosed bodies, malformed `# @var` lines), the
- * `{{names}}` neither the file (`@name = …`, `# @var name`), the environment nor `tpp.variables` define (core's
- * `checkFlowForRun`, as `tpp run` checks before sending), `{{row.<column>}}` against the columns of the `# @data`
+ * `{{names}}` neither the file (`@name = …`, `# @var name`), the environment nor `tpp.variables` define and the body
+ * files its run may not read (core's `checkFlowForRun` with the run's reader `read`, as `tpp run` checks before
+ * sending and the editor before its first request: docs/flows.md, What a flow may do), `{{row.<column>}}` against the columns of the `# @data`
  * file (rowColumns.ts), and inline JSON bodies against the contract of the endpoint their request line names. A name
  * declared with `# @var` is given when the flow runs: the editor does not ask for it here. Set again each time a
  * file is parsed, when the variables change and when a data file is saved (all files); cleared when a file is deleted.
  */
-export function registerFlowDiagnostics(flows: FlowIndex, variables: VariablesService, data: DataColumnsReader): vscode.Disposable {
+export function registerFlowDiagnostics(flows: FlowIndex, variables: VariablesService, data: DataColumnsReader, read: (uri: vscode.Uri) => (path: string) => Promise<string>): vscode.Disposable {
   const collection = vscode.languages.createDiagnosticCollection('tpp-flows');
   const set = async (uri: vscode.Uri): Promise<void> => {
     const flow = flows.get(uri);
@@ -40,7 +41,7 @@ export function registerFlowDiagnostics(flows: FlowIndex, variables: VariablesSe
     const used = [...new Set(rowReferences(flow).map((r) => r.column))];
     const rows = used.length ? await rowsOf(uri, flow, used) : { names: [], problems: [] };
     const declared = (flow.declared ?? []).map((d) => d.name);
-    const unknown = await checkFlowForRun(flow, { names: new Set([...ENVIRONMENT_NAMES(), ...variables.names(undefined, uri), ...declared, ...rows.names]) });
+    const unknown = await checkFlowForRun(flow, { names: new Set([...ENVIRONMENT_NAMES(), ...variables.names(undefined, uri), ...declared, ...rows.names]), readFile: read(uri) });
     if (flows.get(uri) !== flow) return; // parsed again meanwhile: that parse sets them
     collection.set(uri, [...flow.problems, ...unknown, ...rows.problems, ...bodyContractProblems(flow)].map(toDiagnostic));
   };

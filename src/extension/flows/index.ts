@@ -40,7 +40,7 @@ export function registerFlowFeatures(c: FlowFeatureDeps): LoadedFlowFeatures {
   const disposables = [
     tests,
     lenses,
-    registerFlowDiagnostics(c.flows, c.variables, data),
+    registerFlowDiagnostics(c.flows, c.variables, data, (uri) => c.flowRuns.readerFor(uri)),
     vscode.languages.registerCodeLensProvider(FLOW_SELECTOR, lenses),
     vscode.languages.registerCompletionItemProvider(FLOW_SELECTOR, new FlowCompletionProvider(c.flows, c.variables, data), '{', '$', '.', '?', ' '),
   ];

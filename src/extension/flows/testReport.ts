@@ -7,7 +7,7 @@ export interface ReportedMessage {
   /** The expected and actual values of a failed assertion (the Test Explorer's diff). */
   readonly expected?: string;
   readonly actual?: string;
-  /** 1-based line of the `??` assertion (or of the request, for an error). */
+  /** 1-based line of the `??` assertion (for an error: of the problem found before the run, else of the request). */
   readonly line?: number;
 }
 
@@ -68,9 +68,10 @@ export function reportResult(run: vscode.TestRun, item: vscode.TestItem, uri: vs
   } else if (r.outcome === 'errored') {
     const text = r.message ?? 'The request could not be sent.';
     const message = new vscode.TestMessage(text);
-    message.location = at(uri, r.request.line, r.request.column);
+    const where = r.at ?? r.request;
+    message.location = at(uri, where.line, where.column);
     message.contextValue = 'tppFlowError';
-    reported.push({ message: text, line: r.request.line });
+    reported.push({ message: text, line: where.line });
     run.errored(item, message, duration);
   } else run.skipped(item);
   run.appendOutput(outputLine(r), at(uri, r.request.line), item);

@@ -11,6 +11,7 @@ import { isDataChanging, type ApiClients, type DataChange } from './apiClients';
 import type { IntegrationLog } from './integrationLog';
 import type { JwtService } from './jwtService';
 import type { VariablesService } from './variables';
+import { refusedBeforeRun } from './flowCheck';
 import { openDocument } from './flowIndex';
 
 /** One run of a flow file: which requests, where, and who hears about each request. */
@@ -122,34 +123,33 @@ export class FlowRuns implements vscode.Disposable {
   }
 
   /**
-   * Runs `spec.flow` on `spec.env`. A request's `< file` body is read relative to the flow file, from its open
-   * document when there is one. Resolves to every request's result, in the order they ran; never throws for an
-   * answer (a failed assertion is a `failed` result).
+   * Runs `spec.flow` on `spec.env`. First the whole flow is checked as `tpp run` checks it (flowCheck.ts): a flow it
+   * refuses sends nothing, each request errored with why. A request's `< file` body is read relative to the flow file,
+   * from its open document when there is one. Resolves to every request's result, in the order they ran; never throws
+   * for an answer (a failed assertion is a `failed` result).
    * @throws NotReadyError when the environment cannot sign or has no address.
    */
   async run(spec: FlowRunSpec): Promise<RequestResult[]> {
     const { environment, client } = await this.sending(spec.env);
     const uri = vscode.Uri.parse(spec.flow.file);
-    const results = await runFlow(spec.flow, {
-      environment,
+    const onRequestEnd = (result: RequestResult) => {
+      this.results.set(requestKey(result.file, result.request.index), result);
+      spec.listener?.onRequestEnd?.(result);
+    };
+    const run = { environment, readFile: this.readerFor(uri), hosts: this.hostPolicy(spec.env), variables: this.variablesOf(spec.env, uri), processEnv: process.env, ...(spec.only ? { only: spec.only } : {}) };
+    const refused = await refusedBeforeRun(spec.flow, run);
+    if (refused) {
+      refused.forEach(onRequestEnd);
+      return refused;
+    }
+    return runFlow(spec.flow, {
+      ...run,
       client,
-      readFile: this.readerFor(uri),
       readBytes: this.bytesReaderFor(uri),
       prompt: askPrompt,
-      processEnv: process.env,
-      hosts: this.hostPolicy(spec.env),
-      variables: this.variablesOf(spec.env, uri),
-      ...(spec.only ? { only: spec.only } : {}),
       ...(spec.signal ? { signal: spec.signal } : {}),
-      listener: {
-        onRequestStart: (file, request) => spec.listener?.onRequestStart?.(file, request),
-        onRequestEnd: (result) => {
-          this.results.set(requestKey(result.file, result.request.index), result);
-          spec.listener?.onRequestEnd?.(result);
-        },
-      },
+      listener: { onRequestStart: (file, request) => spec.listener?.onRequestStart?.(file, request), onRequestEnd },
     });
-    return results;
   }
 
   /**

