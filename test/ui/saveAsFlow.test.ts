@@ -25,14 +25,14 @@ async function send(uri: vscode.Uri, status: number): Promise<RequestOutcome> {
 
 /**
  * Resets the editor's Local sandbox as `POST /__tpp/reset` resets a `tpp sandbox` (docs/sandbox.md, Control API).
- * The editor's sandbox answers control calls only with an admin token its process made and holds in memory
- * (src/core/sandbox/embedded.ts); the editor offers no reset, so this test, in the extension's process, reads it there.
+ * The editor's sandbox answers control calls only with the admin token its process made at its start; the editor gives
+ * it to a person through Copy Local Control Token (docs/testing-your-application.md, Security), and to this test, in
+ * the extension's process, as the same value of the sandbox's info (`controlToken`), leaving the clipboard alone.
  */
 async function resetLocalSandbox(api: ExtensionApi): Promise<void> {
-  const held = api.localSandbox as unknown as { instance?: { run?: { controlToken?: string } } };
-  const token = held.instance?.run?.controlToken;
-  const origin = api.localSandbox.info?.origin;
-  assert.ok(token && origin, 'the Local sandbox runs and holds its control token');
+  const info = api.localSandbox.info;
+  assert.ok(info, 'the Local sandbox runs');
+  const { origin, controlToken: token } = info;
   const res = await fetch(`${origin}/__tpp/reset`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{}' });
   assert.equal(res.status, 200, await res.text());
 }

@@ -127,6 +127,27 @@ describe('workbench (rendered DOM)', () => {
     });
   }
 
+  // README First steps 3 opens the example from the Explorer; the walkthrough's button is VS Code's Quick Open with its
+  // name filled in, so a person presses Enter on the one match.
+  it("the walkthrough's Open tire-protection-registration.json button opens the example in Quick Open, Enter opens it", async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await vscode.commands.executeCommand('workbench.action.openWalkthrough', WALKTHROUGH_ID, false);
+    const title = '.getting-started-step:has-text("Create a first registration")';
+    assert.ok(await until(async () => ((await texts(title)) ?? []).length > 0, 20_000), 'the walkthrough lists the step');
+    await driver('click', `${title} h3`);
+    const button = '.getting-started-step.expanded .button-container .monaco-button:has-text("Open tire-protection-registration.json")';
+    assert.ok(await until(async () => ((await texts(button)) ?? []).length > 0, 20_000), `the step's button: ${JSON.stringify(await texts('.getting-started-step.expanded'))}`);
+    await sleep(1000); // the step's expand animation
+    await driver('click', button);
+    const match = '.quick-input-widget .monaco-list-row[aria-label*="tire-protection-registration.json"]';
+    assert.ok(await until(async () => ((await texts(match)) ?? []).length > 0, 20_000), `Quick Open lists the example: ${JSON.stringify(await texts('.quick-input-widget'))}`);
+    await screenshot('walkthrough-first-registration');
+    await driver('press', 'Enter');
+    const opened = await until(() => (vscode.window.activeTextEditor?.document.uri.path.endsWith('/tire-protection-registration.json') ? true : undefined), 20_000);
+    assert.ok(opened, `the example is open: ${vscode.window.activeTextEditor?.document.uri.path}`);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
   it('opens the walkthrough on the first start from the sources (npm start, F5) only, once per profile', async () => {
     const stored = new Map<string, unknown>();
     const state = { get: (k: string) => stored.get(k), update: async (k: string, v: unknown) => void stored.set(k, v), keys: () => [...stored.keys()] } as unknown as vscode.Memento;

@@ -25,7 +25,8 @@ signs every request.
   --partner <id>           only that partner's requests; written as {{partnerId}}
   --since <ISO 8601>       only requests at or after that time (the sandbox's clock)
   --path <pattern>         only requests whose path matches (* within a segment, ** across), as GET /__tpp/requests
-  --admin-token <t>        the sandbox's admin token, when it was started with --admin-token
+  --admin-token <t>        the sandbox's admin token, when it was started with one (or set TPP_ADMIN_TOKEN, which ps
+                           does not show); the editor's Local sandbox: Tire Protection: Copy Local Control Token
   --env <environment>      the environment the requests went to (default: local for --sandbox, else as logged)
   --skip-refused           leave out the exchanges a flow cannot send again (named on stderr and in the flow's header)
   -h, --help               this help
@@ -71,18 +72,36 @@ function get(url: string, headers: Record<string, string>): Promise<{ status: nu
   });
 }
 
+/**
+ * The admin token to send: `--admin-token`, else `TPP_ADMIN_TOKEN`, as `tpp sandbox` takes it (the variable keeps the
+ * token out of the process list; docs/testing-your-application.md, Security), with where it came from.
+ */
+function adminTokenOf(values: Values): { value: string; from: string } | undefined {
+  if (values['admin-token'] !== undefined) return { value: values['admin-token'], from: '--admin-token' };
+  const env = process.env.TPP_ADMIN_TOKEN;
+  return env ? { value: env, from: 'TPP_ADMIN_TOKEN' } : undefined;
+}
+
+/**
+ * The two ways on after a 401: the token of a `tpp sandbox` started with one, or the editor's Local sandbox's, which
+ * only the editor gives (its Copy Local Control Token command; docs/sandbox.md).
+ */
+const TOKEN_HELP =
+  "Give the sandbox's admin token with --admin-token or TPP_ADMIN_TOKEN; for the editor's Local sandbox, run 'Tire Protection: Copy Local Control Token' in VS Code " +
+  '(a new token after each restart of the Local sandbox).';
+
 /** The journal's entries (`GET <origin>/__tpp/requests`), filtered by the sandbox. Throws UsageError with the reason. */
 async function readJournal(origin: string, values: Values, env: string): Promise<Exchange[]> {
   const query = new URLSearchParams({ limit: '10000' });
   for (const f of FILTERS) if (values[f] !== undefined) query.set(f, values[f] as string);
-  const token = values['admin-token'];
+  const token = adminTokenOf(values);
   let res: { status: number; text: string };
   try {
-    res = await get(`${origin}/__tpp/requests?${query}`, token ? { authorization: `Bearer ${token}` } : {});
+    res = await get(`${origin}/__tpp/requests?${query}`, token ? { authorization: `Bearer ${token.value}` } : {});
   } catch (err) {
     throw new UsageError(`cannot read the journal of ${origin} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}): is tpp sandbox running there?`);
   }
-  if (res.status === 401) throw new UsageError(`${origin} refused the journal read (401): give the sandbox's --admin-token`);
+  if (res.status === 401) throw new UsageError(`${origin} refused the journal read (401): ${token ? `the admin token sent (${token.from}) is not this sandbox's.` : 'no admin token was sent.'} ${TOKEN_HELP}`);
   if (res.status === 404) throw new UsageError(`${origin} has no control API (a sandbox started with --no-admin, or not a tpp sandbox)`);
   if (res.status !== 200) throw new UsageError(`${origin} answered ${res.status} to the journal read: ${res.text.slice(0, 300)}`);
   return exchangesOfLog(res.text, 'the journal').exchanges.map((x) => ({ ...x, env }));

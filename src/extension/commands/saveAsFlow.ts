@@ -29,10 +29,25 @@ export interface SaveAsFlowResult extends Omit<RecordedFlow, 'text'> {
 
 type Fields = Readonly<Record<string, unknown>>;
 
-/** The rows of a context-menu run: the selection when it holds the clicked row (canSelectMany), else that row. */
+/** A row as the person sees it: its label in quotes (a registration's invoice number, "Connection"…), else "a row". */
+function nameOf(row: unknown): string {
+  const node = row as { toTreeItem?: unknown } | undefined;
+  const item = typeof node?.toTreeItem === 'function' ? (node.toTreeItem as () => vscode.TreeItem).call(row) : undefined;
+  const label = typeof item?.label === 'string' ? item.label : item?.label?.label;
+  return label ? `"${label}"` : 'a row';
+}
+
+/**
+ * The rows of a context-menu run: the selection when it holds the clicked row (canSelectMany), else that row. A row
+ * that is no request refuses the whole selection, by its name; a request is taken once, however many of its rows
+ * (an Integration Log entry and its diagnosis rows) are selected.
+ */
 function argsOf(first: unknown, selection: unknown): SaveArgs {
   const o = first && typeof first === 'object' ? (first as Fields) : undefined;
-  if (o && ('minutes' in o || 'source' in o || 'uri' in o)) {
+  // Options, unless the argument is a request's row: an Integration Log row is its Exchange, whose `source` field
+  // ('sandbox-log', 'editor'…) is not the option.
+  const clicked = treeArgOf(first)?.node;
+  if (o && clicked !== 'exchange' && clicked !== 'history' && ('minutes' in o || 'source' in o || 'uri' in o)) {
     return {
       ...(o.source === 'history' || o.source === 'integrationLog' ? { source: o.source } : {}),
       ...(isEnvironmentId(o.env) ? { env: o.env } : {}),
@@ -54,9 +69,9 @@ function argsOf(first: unknown, selection: unknown): SaveArgs {
       else missing++;
     } else if (t?.node === 'exchange') {
       source = 'integrationLog';
-      exchanges.push(t.exchange);
+      if (!exchanges.some((x) => x.id === t.exchange.id)) exchanges.push(t.exchange);
     } else if (t?.node === 'row' && t.env && rows.length === 1) return { source: 'history', env: t.env }; // the Request history folder
-    else throw new Error('Save as Flow takes requests: select rows of a Request history or of the Integration Log only.');
+    else throw new Error(`Save as Flow takes requests, and ${nameOf(row)} is not one: select rows of a Request history or of the Integration Log only.`);
   }
   return source ? { rows: { exchanges, source, missing }, ...(env ? { env } : {}) } : {};
 }

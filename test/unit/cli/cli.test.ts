@@ -1,5 +1,8 @@
 import * as assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { runCli } from '../../../src/cli/cli';
+import { CLI_COMMANDS } from '../../../src/cli/commands';
 
 /** Runs the CLI in-process and captures what it writes. */
 export async function cli(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -15,6 +18,14 @@ describe('tpp CLI', () => {
     assert.equal(r.code, 0);
     assert.match(r.stdout, /Usage: tpp <command>/);
     assert.match(r.stdout, /environments/);
+  });
+
+  it("the README's Command line table has a row for every command tpp help lists", () => {
+    const readme = readFileSync(join(__dirname, '../../../README.md'), 'utf8');
+    const start = readme.indexOf('\n## Command line');
+    const table = readme.slice(start, readme.indexOf('\n#', start + 1));
+    const rows = new Set([...table.matchAll(/^\| `tpp ([a-z]+)/gm)].map((m) => m[1]));
+    assert.deepEqual(CLI_COMMANDS.map((c) => c.name).filter((name) => !rows.has(name)), [], 'commands without a row');
   });
 
   it('exits 2 with usage when run without a command', async () => {

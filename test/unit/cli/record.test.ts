@@ -173,17 +173,28 @@ describe('tpp record: an application story from a sandbox journal, run again wit
     assert.match(r.stderr, /cannot read the journal of http:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED\): is tpp sandbox running there\?/);
   });
 
-  it('reads the journal of a sandbox with an admin token only with --admin-token', async () => {
+  it('reads the journal of a sandbox with an admin token with --admin-token or TPP_ADMIN_TOKEN, as tpp sandbox takes it', async () => {
     const token = 'admin-token-of-the-test-0123456789';
     const sb = await startSandbox({ partners: [{ id: PARTNER, spkiPem: spki }], admin: { token } });
+    const before = process.env.TPP_ADMIN_TOKEN;
     try {
+      delete process.env.TPP_ADMIN_TOKEN;
       const without = await cli('record', '--sandbox', sb.origin);
       assert.equal(without.code, 2);
-      assert.match(without.stderr, /refused the journal read \(401\): give the sandbox's --admin-token/);
+      // Both ways on: the token of a tpp sandbox, or the editor's Local sandbox's (docs/testing-your-application.md, Security).
+      assert.match(without.stderr, /refused the journal read \(401\): no admin token was sent\. Give the sandbox's admin token with --admin-token or TPP_ADMIN_TOKEN; for the editor's Local sandbox, run 'Tire Protection: Copy Local Control Token' in VS Code/);
       const empty = await cli('record', '--sandbox', sb.origin, '--admin-token', token);
       assert.equal(empty.code, 2);
       assert.match(empty.stderr, /holds no partner request: nothing to record/);
+      process.env.TPP_ADMIN_TOKEN = token;
+      const fromEnv = await cli('record', '--sandbox', sb.origin);
+      assert.equal(fromEnv.code, 2);
+      assert.match(fromEnv.stderr, /holds no partner request: nothing to record/, 'the token from TPP_ADMIN_TOKEN');
+      const wrong = await cli('record', '--sandbox', sb.origin, '--admin-token', 'not-the-token-0123456789');
+      assert.match(wrong.stderr, /refused the journal read \(401\): the admin token sent \(--admin-token\) is not this sandbox's\./, '--admin-token wins over the variable');
     } finally {
+      if (before === undefined) delete process.env.TPP_ADMIN_TOKEN;
+      else process.env.TPP_ADMIN_TOKEN = before;
       await sb.close();
     }
   });
