@@ -106,6 +106,8 @@ for (const backend of BACKENDS)
       const again = await a.call('PATCH', `/tire-protection/registrations/${id}`, { cancelledOn: new Date().toISOString() });
       assert.equal(again.status, 409);
       assert.equal(again.json.error, 'conflict');
+      // Named as the partner knows it (its invoice number), with the id that was called.
+      assert.equal(again.json.message.startsWith(`Registration T-1 (${id}) is already cancelled`), true, again.json.message);
       const m2 = await a.call('GET', `/tire-protection/registrations/${id}/metadata`);
       assert.deepEqual([m2.json.isActive, m2.json.availableTiresCount, m2.json.hasTiresToClaim], [false, 0, false]);
       assert.equal((await a.call('GET', `/tire-protection/registrations/nope/metadata`)).status, 404);
@@ -127,7 +129,7 @@ for (const backend of BACKENDS)
       clock += 37 * 31 * 86_400_000; // past the 36-month term
       const expired = await a.call('POST', `/tire-protection/registrations/${id3}/claims`, claim(1));
       assert.equal(expired.status, 409);
-      assert.match(expired.json.message, /expired/);
+      assert.match(expired.json.message, new RegExp(`^Registration C-3 \\(${id3}\\) expired`));
       const cancelExpired = await a.call('PATCH', `/tire-protection/registrations/${id3}`, { cancelledOn: new Date(clock).toISOString() });
       assert.equal(cancelExpired.status, 409, 'program terms forbid cancelling an expired registration');
       const m = await a.call('GET', `/tire-protection/registrations/${id3}/metadata`);

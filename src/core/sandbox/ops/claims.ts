@@ -1,7 +1,7 @@
 import { Queryable } from '../db/database';
 import { RegistrationRecord } from '../model';
 import { MIN_TIRE_COUNT } from '../../contract/limits';
-import { Body, OpsContext, arr, checkTireCount, conflict } from './common';
+import { Body, OpsContext, arr, checkTireCount, conflict, registrationName } from './common';
 import { registration, tiresLeftConflict } from './registrations';
 
 /**
@@ -13,10 +13,10 @@ import { registration, tiresLeftConflict } from './registrations';
 /** 409 unless `r` can take a claim of `tireCount` tires (`alreadyClaimedByThis`: tires of a claim being replaced). */
 export function checkClaimable(c: OpsContext, r: RegistrationRecord, tireCount: number, alreadyClaimedByThis = 0): void {
   const k = c.counts(r);
-  if (k.cancelledOn !== undefined) throw conflict(`Registration ${r._id} is cancelled: no claim can be filed`);
-  if (k.expired) throw conflict(`Registration ${r._id} expired on ${k.expirationDate}: no claim can be filed`);
+  if (k.cancelledOn !== undefined) throw conflict(`${registrationName(r)} is cancelled: no claim can be filed`);
+  if (k.expired) throw conflict(`${registrationName(r)} expired on ${k.expirationDate}: no claim can be filed`);
   const left = k.tiresLeft + alreadyClaimedByThis;
-  if (left < tireCount) throw conflict(`Registration ${r._id} has ${left} tire(s) left; the claim needs ${tireCount}`);
+  if (left < tireCount) throw conflict(`${registrationName(r)} has ${left} tire(s) left; the claim needs ${tireCount}`);
 }
 
 /** Adds `delta` claimed tires to a registration in transaction `tx`. */

@@ -36,6 +36,12 @@ export function errorName(status: number): string {
 
 export const notFound = (what: string) => new ApiError(404, 'not_found', what);
 export const conflict = (what: string) => new ApiError(409, 'conflict', what);
+
+/**
+ * A registration as a 409's message names it: by its invoice number, as the partner and the editor know it, with the
+ * identifier of the version that was called (v3 `_id`, v2 RegistrationID); the identifier alone when it has none.
+ */
+export const registrationName = (r: RegistrationRecord, id: string | number = r._id): string => (r.invoiceNumber ? `Registration ${r.invoiceNumber} (${id})` : `Registration ${id}`);
 export const badRequest = (what: string, path = '') => new ApiError(400, 'bad_request', what, [{ path, message: what }]);
 
 /** Program identifier returned as `program_id` on tire-protection reads. */

@@ -1,6 +1,6 @@
 import { CHECK_VIOLATION, Queryable, constraintOf, sqlState } from '../db/database';
 import { ClaimRecord, RegistrationRecord, RegistrationSource, isoDate, str } from '../model';
-import { Body, ListEnvelope, OpsContext, REG_COLUMNS, RegRow, Selector, arr, checkTireCount, conflict, envelope, newId, notFound, regOf, violates } from './common';
+import { Body, ListEnvelope, OpsContext, REG_COLUMNS, RegRow, Selector, arr, checkTireCount, conflict, envelope, registrationName, newId, notFound, regOf, violates } from './common';
 
 /**
  * Tire registrations of the earlier revision (/registrations) and the tire-protection product
@@ -136,8 +136,8 @@ export async function cancelRegistration(c: OpsContext, partner: string, sel: Se
     await c.db.transaction(async (tx) => {
       const r = await select(c, partner, sel, tx, true);
       const k = c.counts(r);
-      if (k.cancelledOn !== undefined) throw conflict(`Registration ${r._id} is already cancelled (cancelledOn ${k.cancelledOn})`);
-      if (k.expired) throw conflict(`Registration ${r._id} expired on ${k.expirationDate}: the program terms forbid cancelling it`);
+      if (k.cancelledOn !== undefined) throw conflict(`${registrationName(r)} is already cancelled (cancelledOn ${k.cancelledOn})`);
+      if (k.expired) throw conflict(`${registrationName(r)} expired on ${k.expirationDate}: the program terms forbid cancelling it`);
       const when = isoDate(cancelledOn);
       if (r.enrollDate !== '' && Date.parse(when) < Date.parse(r.enrollDate)) throw conflict(`cancelledOn ${cancelledOn} precedes enrollDate: the program terms forbid it`);
       const now = c.nowIso();

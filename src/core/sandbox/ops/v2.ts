@@ -2,7 +2,7 @@ import { Queryable } from '../db/database';
 import { CancellationRecord, ClaimRecord, RegistrationRecord, isoDate, num, str } from '../model';
 import { addClaimed, checkClaimable } from './claims';
 import { MIN_TIRE_COUNT } from '../../contract/limits';
-import { ApiError, Body, MAX_V2_RECORDS, OpsContext, REG_COLUMNS, RegRow, badRequest, checkTireCount, conflict, newId, notFound, regOf } from './common';
+import { ApiError, Body, MAX_V2_RECORDS, OpsContext, REG_COLUMNS, RegRow, badRequest, checkTireCount, conflict, newId, registrationName, notFound, regOf } from './common';
 import type { PartnerRecord } from './partners';
 import { tiresLeftConflict } from './registrations';
 import { v2Cancellations, v2Claims, v2Registration, v2Status } from './v2views';
@@ -148,12 +148,12 @@ async function v2Cancellation(c: OpsContext, tx: Queryable, partner: string, b: 
   const same = (await tx.query<{ tire_count: number }>("SELECT tire_count FROM tpp.cancellations WHERE partner = $1 AND registration = $2 AND source = 'v2' AND v2_key = $3", [partner, r._id, v2Key])).rows[0];
   const k = c.counts(r);
   if (!same) {
-    if (k.cancelledOn !== undefined) throw conflict(`Registration ${r.registrationId} is already cancelled`);
-    if (k.expired) throw conflict(`Registration ${r.registrationId} expired on ${k.expirationDate}: the program terms forbid cancelling it`);
+    if (k.cancelledOn !== undefined) throw conflict(`${registrationName(r, r.registrationId)} is already cancelled`);
+    if (k.expired) throw conflict(`${registrationName(r, r.registrationId)} expired on ${k.expirationDate}: the program terms forbid cancelling it`);
   }
   const before = same ? Number(same.tire_count) : 0;
   // More tires than remain is refused, not cut down to what remains: the record read back is the one sent.
-  if (tireCount > k.tiresLeft + before) throw conflict(`Registration ${r.registrationId} has ${k.tiresLeft + before} tire(s) left; the cancellation names ${tireCount}`);
+  if (tireCount > k.tiresLeft + before) throw conflict(`${registrationName(r, r.registrationId)} has ${k.tiresLeft + before} tire(s) left; the cancellation names ${tireCount}`);
   const when = isoDate(b.CancelDate);
   const now = c.nowIso();
   if (same) {
