@@ -355,7 +355,11 @@ for (const backend of BACKENDS)
       assert.equal(st.TireCancelCount, 3);
       const regId = (await a.call('GET', '/tire-protection/registrations?invoiceNumber=V-3')).json.results[0]._id;
       assert.equal((await a.call('PATCH', `/tire-protection/registrations/${regId}`, { cancelledOn: '2025-06-01' })).status, 409);
-      assert.equal((await a.call('POST', '/v2/partners/partner1', { Claims: [v2claim('S1', 'V-3', 'R-9')] })).status, 409, 'no claim on a cancelled registration');
+      const claimed = await a.call('POST', '/v2/partners/partner1', { Claims: [v2claim('S1', 'V-3', 'R-9')] });
+      assert.equal(claimed.status, 409, 'no claim on a cancelled registration');
+      // Named by its invoice number and the version 2 RegistrationID the partner knows, not the v3 _id.
+      const v2Id = (await a.call('GET', '/v2/partners/partner1?rec=registrationstatus&invoicenumber=V-3')).json[0].RegistrationID;
+      assert.match(JSON.stringify(claimed.json), new RegExp(`Registration V-3 \\(${v2Id}\\) is cancelled: no claim can be filed`));
       assert.equal((await a.call('POST', '/v2/partners/partner1', { Claims: [v2claim('S1', 'NOPE', 'R-9')] })).status, 404);
     });
 

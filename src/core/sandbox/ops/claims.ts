@@ -10,21 +10,24 @@ import { registration, tiresLeftConflict } from './registrations';
  * transaction; the database's `tires_left` CHECK backs the count rule.
  */
 
-/** 409 unless `r` can take a claim of `tireCount` tires (`alreadyClaimedByThis`: tires of a claim being replaced). */
-export function checkClaimable(c: OpsContext, r: RegistrationRecord, tireCount: number, alreadyClaimedByThis = 0): void {
+/**
+ * 409 unless `r` can take a claim of `tireCount` tires (`alreadyClaimedByThis`: tires of a claim being replaced); the
+ * message names `r` with `calledId`, the identifier of the version that was called (v3 `_id`, v2 RegistrationID).
+ */
+export function checkClaimable(c: OpsContext, r: RegistrationRecord, tireCount: number, alreadyClaimedByThis = 0, calledId: string | number = r._id): void {
   const k = c.counts(r);
-  if (k.cancelledOn !== undefined) throw conflict(`${registrationName(r)} is cancelled: no claim can be filed`);
-  if (k.expired) throw conflict(`${registrationName(r)} expired on ${k.expirationDate}: no claim can be filed`);
+  if (k.cancelledOn !== undefined) throw conflict(`${registrationName(r, calledId)} is cancelled: no claim can be filed`);
+  if (k.expired) throw conflict(`${registrationName(r, calledId)} expired on ${k.expirationDate}: no claim can be filed`);
   const left = k.tiresLeft + alreadyClaimedByThis;
-  if (left < tireCount) throw conflict(`${registrationName(r)} has ${left} tire(s) left; the claim needs ${tireCount}`);
+  if (left < tireCount) throw conflict(`${registrationName(r, calledId)} has ${left} tire(s) left; the claim needs ${tireCount}`);
 }
 
-/** Adds `delta` claimed tires to a registration in transaction `tx`. */
-export async function addClaimed(c: OpsContext, tx: Queryable, partner: string, id: string, delta: number): Promise<void> {
+/** Adds `delta` claimed tires to registration `r` in transaction `tx` (409 named as {@link checkClaimable} names it). */
+export async function addClaimed(c: OpsContext, tx: Queryable, partner: string, r: RegistrationRecord, delta: number, calledId: string | number = r._id): Promise<void> {
   try {
-    await tx.query('UPDATE tpp.registrations SET tire_claim_count = tire_claim_count + $3, status_date = $4 WHERE partner = $1 AND id = $2', [partner, id, delta, c.nowIso()]);
+    await tx.query('UPDATE tpp.registrations SET tire_claim_count = tire_claim_count + $3, status_date = $4 WHERE partner = $1 AND id = $2', [partner, r._id, delta, c.nowIso()]);
   } catch (err) {
-    throw tiresLeftConflict(err, `Registration ${id} has no tires left for this claim`);
+    throw tiresLeftConflict(err, `${registrationName(r, calledId)} has no tires left for this claim`);
   }
 }
 
@@ -43,7 +46,7 @@ export async function fileClaim(c: OpsContext, partner: string, id: string, body
       `INSERT INTO tpp.claims (partner, registration, source, created_date, tire_count, body) VALUES ($1, $2, 'v3', $3, $4, $5::json) RETURNING id`,
       [partner, id, c.nowIso(), tireCount, JSON.stringify(body)],
     );
-    await addClaimed(c, tx, partner, id, tireCount);
+    await addClaimed(c, tx, partner, r, tireCount);
     return Number(rows[0]?.id);
   });
 }

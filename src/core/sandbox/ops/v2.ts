@@ -110,7 +110,7 @@ async function v2Claim(c: OpsContext, tx: Queryable, partner: string, b: Body): 
   const r = await v2Target(tx, partner, b);
   const v2Key = key(b.RepairShopID, b.RepairInvoiceNumber);
   const same = (await tx.query<{ id: number; tire_count: number }>('SELECT id, tire_count FROM tpp.claims WHERE partner = $1 AND registration = $2 AND v2_key = $3', [partner, r._id, v2Key])).rows[0];
-  checkClaimable(c, r, tireCount, same ? Number(same.tire_count) : 0);
+  checkClaimable(c, r, tireCount, same ? Number(same.tire_count) : 0, r.registrationId);
   let claimId: number;
   if (same) {
     await tx.query('UPDATE tpp.claims SET tire_count = $2, body = $3::json WHERE id = $1', [same.id, tireCount, JSON.stringify(b)]);
@@ -122,7 +122,7 @@ async function v2Claim(c: OpsContext, tx: Queryable, partner: string, b: Body): 
     );
     claimId = Number(rows[0]?.id);
   }
-  await addClaimed(c, tx, partner, r._id, tireCount - (same ? Number(same.tire_count) : 0));
+  await addClaimed(c, tx, partner, r, tireCount - (same ? Number(same.tire_count) : 0), r.registrationId);
   return { status: same ? 'updated' : 'created', statusCode: same ? 200 : 201, RegistrationID: r.registrationId, ClaimID: claimId };
 }
 
