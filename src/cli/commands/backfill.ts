@@ -114,7 +114,7 @@ export async function runBackfillIfData(paths: readonly string[], values: Values
   const names = new Set([...Object.keys(ctx.variables), 'baseUrl', 'v2BaseUrl', 'eligibilityBaseUrl', 'partnerId']);
   const hosts = { environment: ctx.environment, variables: ctx.variables, policy: ctx.access.hosts };
   // {{row.<column>}} is checked against the data file's columns by the rows reader, with the row and column.
-  const checked = await checkFlowForRun(flow, { names, readFile: readBody, hosts, rows: true });
+  const checked = await checkFlowForRun(flow, { names, readFile: readBody, hosts, rows: true, prompts: 'from-variables', environmentId: ctx.environment.id });
   const problems = [...flow.problems, ...('problem' in dataFile ? [dataFile.problem] : []), ...checked];
   for (const p of problems) ctx.io.stderr.write(`${p.file}:${p.line}:${p.column}: ${p.severity}: ${p.message}\n`);
   if (problems.some((p) => p.severity === 'error')) {

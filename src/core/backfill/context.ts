@@ -34,19 +34,6 @@ export function requestTexts(r: FlowRequest): string[] {
   return [r.url, ...r.headers.map((h) => h.value), r.body?.kind === 'inline' ? r.body.text : ''];
 }
 
-/** A reader of body files that reads each file once (a flow names a fixed few). */
-export function cachedReader(read: (path: string) => Promise<string>): (path: string) => Promise<string> {
-  const cache = new Map<string, Promise<string>>();
-  return (path) => {
-    let p = cache.get(path);
-    if (!p) {
-      p = read(path);
-      cache.set(path, p);
-    }
-    return p;
-  };
-}
-
 /**
  * The shared gate: closed for a while after a 429 (its Retry-After, or the client's backoff), during which no worker
  * starts a request. Waits are bounded by the client's own delay, which `maxTotalMs` caps (docs/sending.md, Limits).

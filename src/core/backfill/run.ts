@@ -8,7 +8,8 @@
 import { basename, dirname, extname, join, relative, resolve } from 'node:path';
 import { clientFor, type ToolkitClient } from '../client/clientFor';
 import type { FlowSendContext } from '../flows/send';
-import { cachedReader, flowHash, Gate, requestTexts, rowHash, rowScope, type RowScope } from './context';
+import { flowHash, Gate, requestTexts, rowHash, rowScope, type RowScope } from './context';
+import { cachedReader } from '../flows/projectFiles';
 import { prepareRequest } from '../flows/prepare';
 import type { PreparedRequest } from '../flows/send';
 import type { FlowRequest } from '../flows/types';

@@ -170,5 +170,5 @@ export async function hostRefusal(url: string, carried: readonly Carried[], env:
   if (atEnvironment(parsed, env) || hostAllowed(parsed, policy?.allowed)) return undefined;
   if (policy?.confirm && (await policy.confirm(parsed.host, carried))) return undefined;
   const what = carried.map(describeCarried).join(', ');
-  return `it would send ${what} to ${parsed.host}, which is not an address of the environment (${[...environmentOrigins(env)].join(', ') || 'none set'}). Values from your side go only to the environment's addresses (docs/flows.md, What a flow may do); if you trust ${parsed.host}, allow it with --allow-host ${parsed.host}`;
+  return `it would send ${what} to ${parsed.host}, which is not an address of the environment (${[...environmentOrigins(env)].join(', ') || 'none set'}). Values from your side go only to the environment's addresses (docs/flows.md, What a flow may do); if you trust ${parsed.host}, ${policy?.howToAllow?.(parsed.host) ?? `allow it with --allow-host ${parsed.host}`}`;
 }

@@ -30,12 +30,16 @@ export interface FlowCheckOptions {
   readonly hosts?: { readonly environment: FlowEnvironment; readonly variables: Readonly<Record<string, string>>; readonly policy?: HostPolicy };
   /**
    * Where `# @prompt` values come from: `asked` (the default: the editor asks when the request runs) or
-   * `from-variables` (`tpp run`: `names`, given with `--var`; a prompt without one is an error).
+   * `from-variables` (`tpp run`, and every backfill, which asks nothing: `names`, given with `--var` or the editor's
+   * `tpp.variables`; a prompt without one is an error).
    */
   readonly prompts?: 'asked' | 'from-variables';
   /** The process environment `{{$processEnv NAME}}` will read; absent: not checked. */
   readonly processEnv?: Readonly<Record<string, string | undefined>>;
-  /** The run's environment id, for `.env.<id>` (`{{$dotenv}}`, dotenv.ts). */
+  /**
+   * The run's environment id, for `.env.<id>`: a `{{$dotenv NAME}}` the run will not find is an error (dotenv.ts,
+   * read with `readFile`). Absent: `$dotenv` is not checked (the editor's Problems, which know no environment).
+   */
   readonly environmentId?: string;
   /** True for a backfill: `{{row.<column>}}` is given by its data file, whose rows reader checks it against the columns. */
   readonly rows?: boolean;
@@ -47,7 +51,7 @@ function promptProblems(file: FlowFile, options: FlowCheckOptions): FlowProblem[
   return file.requests.flatMap((r) =>
     (r.prompts ?? [])
       .filter((p) => !options.names.has(p.name))
-      .map((p): FlowProblem => ({ file: file.file, line: p.line, column: p.column, severity: 'error', code: 'flow-prompt', message: `# @prompt ${p.name} asks for the value of {{${p.name}}} when the request is sent; tpp run asks nothing: pass --var ${p.name}=<value>.` })),
+      .map((p): FlowProblem => ({ file: file.file, line: p.line, column: p.column, severity: 'error', code: 'flow-prompt', message: `# @prompt ${p.name} asks for the value of {{${p.name}}} when the request is sent; ${options.rows ? 'a backfill' : 'tpp run'} asks nothing: give it with --var ${p.name}=<value> (tpp run) or the setting tpp.variables (the editor).` })),
   );
 }
 
@@ -62,7 +66,7 @@ async function userSideProblems(file: FlowFile, texts: readonly { text: string; 
       let why: string | undefined;
       if (r.ref.name === '$processEnv') {
         if (options.processEnv && options.processEnv[name] === undefined) why = `the environment variable ${name} is not set (REST Client and httpyac would send an empty text)`;
-      } else if (options.readFile) {
+      } else if (options.readFile && options.environmentId !== undefined) {
         dotenv ??= await readDotenv(options.readFile, options.environmentId);
         if ('error' in dotenv) why = dotenv.error;
         else if (dotenv.values[name] === undefined) why = `${dotenv.file} has no ${name}`;
@@ -124,7 +128,7 @@ async function hostProblems(file: FlowFile, hosts: NonNullable<FlowCheckOptions[
   for (const r of file.requests) {
     const url = urls.get(r.index);
     if (url === undefined) continue;
-    const why = await hostRefusal(url, carriedBy(r, vars, signed, prompts), hosts.environment, ask ? hosts.policy : { allowed: hosts.policy?.allowed ?? [] });
+    const why = await hostRefusal(url, carriedBy(r, vars, signed, prompts), hosts.environment, ask ? hosts.policy : { allowed: hosts.policy?.allowed ?? [], ...(hosts.policy?.howToAllow ? { howToAllow: hosts.policy.howToAllow } : {}) });
     if (why) out.push({ file: file.file, line: r.line, column: r.urlColumn ?? r.column, severity: 'error', code: 'flow-foreign-host', message: `${r.method} ${r.url}: not sent: ${why}.` });
   }
   return out;

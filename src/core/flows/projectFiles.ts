@@ -159,3 +159,19 @@ export function projectAccess(cwd: string, allowed: readonly string[] = []): Pro
     resolve: async (path, flowFile) => resolveInScope(path, dirOf(flowFile), await scopeOf(flowFile)),
   };
 }
+
+/**
+ * A reader of body files that reads each file once (a flow names a fixed few): a run's check before sending and its
+ * requests then read one text, and a backfill's rows share it.
+ */
+export function cachedReader(read: (path: string) => Promise<string>): (path: string) => Promise<string> {
+  const cache = new Map<string, Promise<string>>();
+  return (path) => {
+    let p = cache.get(path);
+    if (!p) {
+      p = read(path);
+      cache.set(path, p);
+    }
+    return p;
+  };
+}

@@ -234,4 +234,6 @@ export interface HostPolicy {
   readonly allowed?: readonly string[];
   /** Asked before a request carries values to `host`; true sends it. Absent: refused. */
   readonly confirm?: (host: string, carried: readonly Carried[]) => Promise<boolean>;
+  /** How the user allows `host`, ending a refusal's message; absent: `tpp run`'s `--allow-host <host>`. */
+  readonly howToAllow?: (host: string) => string;
 }

@@ -27,7 +27,7 @@ const DATA_FILE_RE = /\.(csv|json|ndjson|jsonl)$/i;
  * The problems of every parsed flow file in the Problems panel and as squiggles (docs/flows-editor.md): what core's
  * `parseFlow` reports (syntax, unknown request names and `$` values, unclosed bodies, malformed `# @var` lines), the
  * `{{names}}` neither the file (`@name = …`, `# @var name`), the environment nor `tpp.variables` define and the body
- * files its run may not read (core's `checkFlowForRun` with the run's reader `read`, as `tpp run` checks before
+ * files its run may not read (core's `checkFlowForRun` with `read`, which judges a path as the run's reader does, as `tpp run` checks before
  * sending and the editor before its first request: docs/flows.md, What a flow may do), `{{row.<column>}}` against the columns of the `# @data`
  * file (rowColumns.ts), and inline JSON bodies against the contract of the endpoint their request line names. A name
  * declared with `# @var` is given when the flow runs: the editor does not ask for it here. Set again each time a

@@ -40,7 +40,12 @@ export function registerFlowFeatures(c: FlowFeatureDeps): LoadedFlowFeatures {
   const disposables = [
     tests,
     lenses,
-    registerFlowDiagnostics(c.flows, c.variables, data, (uri) => c.flowRuns.readerFor(uri)),
+    // Problems are set on every parse (each keystroke): a body file's path is judged there (inside the workspace
+    // folder, links resolved), its contents are read only by a run.
+    registerFlowDiagnostics(c.flows, c.variables, data, (uri) => {
+      const find = c.flowRuns.filesOf(uri);
+      return async (path) => (await find(path), '');
+    }),
     vscode.languages.registerCodeLensProvider(FLOW_SELECTOR, lenses),
     vscode.languages.registerCompletionItemProvider(FLOW_SELECTOR, new FlowCompletionProvider(c.flows, c.variables, data), '{', '$', '.', '?', ' '),
   ];

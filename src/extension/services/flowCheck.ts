@@ -38,7 +38,8 @@ async function problemsBeforeRun(flow: FlowFile, c: FlowRunContext, rows: boolea
     ...(c.processEnv ? { processEnv: c.processEnv } : {}),
     environmentId: c.environment.id,
     hosts: { environment: c.environment, variables: c.variables, policy: c.hosts },
-    rows,
+    // A backfill asks nothing: a # @prompt's value comes from tpp.variables, as tpp run's from --var.
+    ...(rows ? { rows, prompts: 'from-variables' as const } : {}),
   });
   return problems.filter((p) => p.severity === 'error');
 }

@@ -2,7 +2,7 @@ import { dirname } from 'node:path';
 import * as vscode from 'vscode';
 import { runFlow } from '../../core/flows';
 import { describeCarried, type Carried, type HostPolicy } from '../../core/flows/carried';
-import { FlowFileAccessError, readBytesInScope, readScopeOf, resolveInScope, type ReadScope } from '../../core/flows/projectFiles';
+import { cachedReader, FlowFileAccessError, readBytesInScope, readScopeOf, resolveInScope, type ReadScope } from '../../core/flows/projectFiles';
 import type { FlowEnvironment, FlowFile, FlowPrompt, FlowRequest, FlowRunListener, RequestResult } from '../../core/flows/types';
 import type { SentReport, ToolkitClient } from '../../core/client/clientFor';
 import type { EndpointId } from '../../core/contract/types';
@@ -136,7 +136,8 @@ export class FlowRuns implements vscode.Disposable {
       this.results.set(requestKey(result.file, result.request.index), result);
       spec.listener?.onRequestEnd?.(result);
     };
-    const run = { environment, readFile: this.readerFor(uri), hosts: this.hostPolicy(spec.env), variables: this.variablesOf(spec.env, uri), processEnv: process.env, ...(spec.only ? { only: spec.only } : {}) };
+    // One reader for the check before sending and the run: each body file is read once.
+    const run = { environment, readFile: cachedReader(this.readerFor(uri)), hosts: this.hostPolicy(spec.env), variables: this.variablesOf(spec.env, uri), processEnv: process.env, ...(spec.only ? { only: spec.only } : {}) };
     const refused = await refusedBeforeRun(spec.flow, run);
     if (refused) {
       refused.forEach(onRequestEnd);
@@ -182,7 +183,7 @@ export class FlowRuns implements vscode.Disposable {
    * to read its bytes from disk (a `file:` workspace, links resolved) or from the workspace's file system.
    * @throws FlowFileAccessError naming the path and why.
    */
-  private filesOf(uri: vscode.Uri): (path: string) => Promise<{ text: string } | { bytes: () => Promise<Uint8Array> }> {
+  filesOf(uri: vscode.Uri): (path: string) => Promise<{ text: string } | { bytes: () => Promise<Uint8Array> }> {
     const folder = vscode.workspace.getWorkspaceFolder(uri)?.uri;
     if (uri.scheme !== 'file') {
       return async (path) => {
@@ -224,6 +225,7 @@ export class FlowRuns implements vscode.Disposable {
     };
     return {
       allowed: [...this.allowedHosts],
+      howToAllow: (host) => `run the flow again and choose Allow for This Session when asked about ${host}`,
       confirm: (host, carried) => {
         if (this.allowedHosts.has(host)) return Promise.resolve(true);
         let answer = asked.get(host);

@@ -125,4 +125,19 @@ describe('flows in the editor: the checks agree with tpp run', () => {
       assert.equal(problems.length, 2, show(problems).join('\n'));
     });
   });
+
+  describe("the Problems panel, which knows no environment", () => {
+    it('judges body file paths with the reader it is given, and leaves {{$dotenv}} to a run, which knows its .env.<environment>', async () => {
+      const lines = ['### one', 'POST {{baseUrl}}/tire-protection/registrations', 'X-Key: {{$dotenv API_KEY}}', '', '< ./body.json', ''];
+      const asked: string[] = [];
+      // What the editor's Problems pass: a reader that judges the path and reads nothing (src/extension/flows/index.ts).
+      const judge = async (path: string) => (asked.push(path), '');
+      const problems = await checkFlowForRun(flowOf(lines), { names: new Set(ENV), readFile: judge });
+      assert.deepEqual(asked, ['./body.json'], 'the body file is judged, and no .env is looked for');
+      assert.deepEqual(show(problems), [], 'no problem: $dotenv is not judged without the run\'s environment');
+      // A run knows its environment: the same flow with a .env that lacks the name is refused before sending.
+      const run = await checkFlowForRun(flowOf(lines), { names: new Set(ENV), readFile: async (path) => (path.endsWith('.env') ? 'OTHER=1\n' : '{}'), environmentId: 'local' });
+      assert.match(show(run).join('\n'), /\{\{\$dotenv API_KEY\}\}: \.\/\.env(\.local)? has no API_KEY/);
+    });
+  });
 });

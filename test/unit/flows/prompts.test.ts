@@ -52,7 +52,7 @@ describe('flows: what tpp run says before sending (the environment, prompts, the
     const text = `# @prompt dealer The dealer number\nGET ${echo.origin}/dealers/{{dealer}}\n`;
     const missing = await cli(text);
     assert.equal(missing.code, 2);
-    assert.match(missing.err, /f\.http:1:3: error: # @prompt dealer asks for the value of \{\{dealer\}\} when the request is sent; tpp run asks nothing: pass --var dealer=<value>\./);
+    assert.match(missing.err, /f\.http:1:3: error: # @prompt dealer asks for the value of \{\{dealer\}\} when the request is sent; tpp run asks nothing: give it with --var dealer=<value> \(tpp run\) or the setting tpp\.variables \(the editor\)\./);
     assert.equal(echo.received.length, 0);
     const given = await cli(text, ['--var', 'dealer=D-9']);
     assert.equal(given.code, 0, given.err);
