@@ -10,7 +10,7 @@
 import { USER_SIDE_DYNAMICS } from './flowDynamic';
 import { flowRefs, type ParsedRef } from './refs';
 import type { EnvironmentAddresses } from '../environments';
-import type { Carried, FlowRequest, HostPolicy } from './types';
+import type { Carried, FlowPosition, FlowRequest, HostPolicy } from './types';
 
 export type { Carried, HostPolicy };
 
@@ -42,8 +42,10 @@ export function reachedRefs(texts: readonly string[], fileVariables: ReadonlyMap
 /** The texts of a request that are sent: URL, header values, an inline body (assertions are not sent). */
 const sentTexts = (r: FlowRequest): string[] => [r.url, ...r.headers.map((h) => h.value), ...(r.body?.kind === 'inline' ? [r.body.text] : [])];
 
-/** The body files of a request: a `< file` body, or the `< file` parts of a multipart body. */
-const bodyFiles = (r: FlowRequest): Carried[] => (r.body?.kind === 'file' ? [r.body] : r.body?.kind === 'inline' ? (r.body.files ?? []) : []).map((f) => ({ kind: 'body-file', path: f.path }));
+/** The body files of a request, with their positions: a `< file` body, or the `< file` parts of a multipart body. */
+export const bodyFilesOf = (r: FlowRequest): readonly (FlowPosition & { readonly path: string })[] => (r.body?.kind === 'file' ? [r.body] : r.body?.kind === 'inline' ? (r.body.files ?? []) : []);
+
+const bodyFiles = (r: FlowRequest): Carried[] => bodyFilesOf(r).map((f) => ({ kind: 'body-file', path: f.path }));
 
 /**
  * The names the file's `# @prompt` lines ask for, each with the index of the first request that asks. An answer wins
@@ -57,7 +59,7 @@ export function promptsOf(file: { readonly requests: readonly FlowRequest[] }): 
 }
 
 /** Whether `name` holds a `# @prompt` answer in request `r` (see {@link promptsOf}). */
-const promptedIn = (r: FlowRequest, prompts: ReadonlyMap<string, number>) => (name: string) => (prompts.get(name) ?? Infinity) <= r.index;
+export const promptedIn = (r: FlowRequest, prompts: ReadonlyMap<string, number>) => (name: string) => (prompts.get(name) ?? Infinity) <= r.index;
 
 /** What texts of a request carry, once each (see {@link carriedBy}). */
 function carriedIn(texts: readonly string[], fileVariables: ReadonlyMap<string, { readonly value: string }>, signed: (request: string) => boolean, prompted: (name: string) => boolean): Map<string, Carried> {

@@ -5,7 +5,7 @@
  * `< file` that cannot be read, are errors, so `tpp run` exits 2 having sent nothing rather than stopping half-way
  * through a flow.
  */
-import { atEnvironment, carriedBy, hostRefusal, promptsOf, reachedRefs, type HostPolicy } from './carried';
+import { atEnvironment, bodyFilesOf, carriedBy, hostRefusal, promptedIn, promptsOf, reachedRefs, type HostPolicy } from './carried';
 import { declaredProblems } from './declared';
 import { readDotenv } from './dotenv';
 import { flowDynamicProblem, USER_SIDE_DYNAMICS } from './flowDynamic';
@@ -97,7 +97,7 @@ function staticUrls(file: FlowFile, hosts: NonNullable<FlowCheckOptions['hosts']
   const out = new Map<number, string>();
   for (const r of file.requests) {
     // A URL reaching a # @prompt answer is known only when the user answers: judged when the request is sent.
-    if (reachedRefs([r.url], scope.fileVariables).some((x) => x.kind === 'name' && (prompts.get(x.name) ?? Infinity) <= r.index)) continue;
+    if (reachedRefs([r.url], scope.fileVariables).some((x) => x.kind === 'name' && promptedIn(r, prompts)(x.name))) continue;
     try {
       out.set(r.index, resolveText(r.url, r, scope).trim());
     } catch {
@@ -138,8 +138,7 @@ async function hostProblems(file: FlowFile, hosts: NonNullable<FlowCheckOptions[
 async function bodyFileProblems(file: FlowFile, readFile: (path: string) => Promise<string>): Promise<FlowProblem[]> {
   const out: FlowProblem[] = [];
   for (const r of file.requests) {
-    const files = r.body?.kind === 'file' ? [r.body] : r.body?.kind === 'inline' ? (r.body.files ?? []) : [];
-    for (const f of files) {
+    for (const f of bodyFilesOf(r)) {
       if (f.path === '') continue;
       try {
         await readBodyFile(f.path, f, readFile);
@@ -162,6 +161,7 @@ export async function checkFlowForRun(file: FlowFile, options: FlowCheckOptions)
   // A name declared with # @var is judged once, at its declaration (declared.ts), not at each use.
   const own = new Set([...file.variables.map((v) => v.name), ...(file.declared ?? []).map((d) => d.name)]);
   const out: FlowProblem[] = [];
+  const prompted = promptsOf(file);
   const texts = [
     ...file.requests.flatMap((r) => textsOf(r)),
     ...file.variables.map((v) => ({ text: v.value, at: { line: v.line, column: v.column } })),
@@ -170,7 +170,7 @@ export async function checkFlowForRun(file: FlowFile, options: FlowCheckOptions)
     for (const r of flowRefs(t.text)) {
       if (r.ref.kind !== 'name' || own.has(r.ref.name) || options.names.has(r.ref.name) || (options.rows && r.ref.name.startsWith('row.'))) continue;
       // A # @prompt value: the editor asks for it; for tpp run, promptProblems names it once, at its # @prompt line.
-      if (file.requests.some((q) => q.prompts?.some((p) => p.name === (r.ref as { name: string }).name))) continue;
+      if (prompted.has(r.ref.name)) continue;
       const at = positionIn(t.text, r.start, t.at);
       out.push({ file: file.file, ...at, severity: 'error', code: 'flow-unknown-variable', message: `${r.raw}: unknown variable ${r.ref.name}: define it with @${r.ref.name} = … in the file or pass --var ${r.ref.name}=… (the environment gives baseUrl, v2BaseUrl, eligibilityBaseUrl and partnerId).` });
     }

@@ -16,7 +16,9 @@ const HTTPYAC_GRAPHQL_RE = /^\s*(query|mutation)(?=[\s({]|$)(?:\s+([^\s(]+))?/;
 type Header = FlowRequest['headers'][number];
 type Line = { readonly text: string; readonly line: number };
 
-const header = (headers: readonly Header[], name: string) => headers.find((h) => h.name.toLowerCase() === name)?.value;
+/** The first header line named `name` (lower case), and its value. */
+const headerLine = (headers: readonly Header[], name: string) => headers.find((h) => h.name.toLowerCase() === name);
+const header = (headers: readonly Header[], name: string) => headerLine(headers, name)?.value;
 
 /** The mime type of a Content-Type value, lower case (`multipart/form-data`). */
 export const mimeOf = (type: string | undefined): string => (type ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
@@ -62,7 +64,7 @@ function graphqlProblems(lines: readonly Line[], style: 'rest-client' | 'httpyac
  * later source compares with `graphql`. A spelling other than `GraphQL` is refused, naming it.
  */
 function restClientGraphql(headers: readonly Header[], file: string, problems: FlowProblem[]): boolean {
-  const h = headers.find((x) => x.name.toLowerCase() === 'x-request-type');
+  const h = headerLine(headers, 'x-request-type');
   const value = h?.value.trim();
   if (!h || value === 'GraphQL') return value === 'GraphQL';
   if (value?.toLowerCase() === 'graphql') problems.push({ file, line: h.line, column: h.column, severity: 'error', code: 'flow-body', message: `X-Request-Type: ${value}: REST Client makes a GraphQL request only of the value GraphQL as written (its release sends '${value}' as a header and the body as text); write X-Request-Type: GraphQL.` });
@@ -77,7 +79,7 @@ const BUILT_TYPES: ReadonlySet<string> = new Set(['multipart/form-data', 'applic
  * comparing (mimeUtility.ts), httpyac compares it as written, so it would send the body as plain text.
  */
 function contentTypeCase(headers: readonly Header[], file: string, problems: FlowProblem[]): void {
-  const h = headers.find((x) => x.name.toLowerCase() === 'content-type');
+  const h = headerLine(headers, 'content-type');
   const written = h?.value.split(';')[0]?.trim() ?? '';
   if (!h || written === written.toLowerCase() || !BUILT_TYPES.has(written.toLowerCase())) return;
   problems.push({ file, line: h.line, column: h.column, severity: 'error', code: 'flow-body', message: `Content-Type: ${written}: httpyac reads this type only in lower case (it would send the body as plain text) and REST Client in any case; write ${written.toLowerCase()}.` });
