@@ -14,7 +14,7 @@ import { defaultJournalPath } from '../../../src/core/backfill';
 import { lockDirOf } from '../../../src/core/lock/fileLock';
 import { bootId, processStart } from '../../../src/core/lock/owner';
 import type { Client } from '../sandbox/helpers';
-import { backfill, registrationCsv, registrationsPerInvoice, suiteSandbox } from './helpers';
+import { backfill, REGISTRATION_FLOW, registrationCsv, registrationsPerInvoice, suiteSandbox } from './helpers';
 
 describe('backfill: tpp run --journal-check and a journal in use, through the CLI', function () {
   this.timeout(60_000);
@@ -73,5 +73,16 @@ describe('backfill: tpp run --journal-check and a journal in use, through the CL
     } finally {
       sender.kill('SIGKILL');
     }
+  });
+
+  it('a # @prompt without its --var: exit 2 before any row, naming --var (a backfill asks nothing)', async () => {
+    const flow = REGISTRATION_FLOW.replace('### Registration\n', '### Registration\n# @prompt dealer\n').replace('"product_id": "tp-road-hazard-36",', '"product_id": "tp-road-hazard-36", "storeNumber": "{{dealer}}",');
+    const w = suite.ws(registrationCsv('PRMPT', 2), flow);
+        const refused = await tpp(w);
+    assert.equal(refused.code, 2, refused.stdout + refused.stderr);
+    assert.match(refused.stderr, /# @prompt dealer asks for the value of \{\{dealer\}\} when the request is sent; a backfill asks nothing: give it with --var dealer=<value>/);
+    assert.deepEqual([...(await registrationsPerInvoice(c)).keys()].filter((k) => k.startsWith('PRMPT-')), [], 'no row was sent');
+    const given = await tpp(w, '--var', 'dealer=S-9');
+    assert.equal(given.code, 0, given.stdout + given.stderr);
   });
 });
