@@ -102,7 +102,10 @@ describe('tpp record: an application story from a sandbox journal, run again wit
     assert.ok(flow.requests.every((q) => q.assertions.some((a) => a.subject.kind === 'contract')), 'every partner endpoint holds ?? contract');
     assert.ok(flow.requests.some((q) => /\{\{registration\.response\.body\.\$\.id\}\}/.test(q.url)), 'a reference to an answer');
     assert.doesNotMatch(text, /eyJ|Bearer|authorization|PRIVATE KEY|BEGIN|\[masked/i, 'no token or key material');
-    assert.doesNotMatch(text, /SHOP7-\d/, 'the invoice number is new on each run');
+    // The requests carry a new invoice number on each run; a `# Recorded answer` comment quotes the answer as it was.
+    const sent = text.split('\n').filter((l) => !l.startsWith('#')).join('\n');
+    assert.doesNotMatch(sent, /SHOP7-\d/, 'the invoice number is new on each run');
+    assert.match(text, /^# Recorded answer 409: .*is already cancelled/m, 'the refusal is quoted as it was recorded');
     assert.ok(flow.requests.every((q) => q.url.startsWith('{{baseUrl}}/')), 'no literal host');
 
     for (const [what, sb] of [['a fresh sandbox', fresh], ['the same sandbox again', fresh]] as const) {
